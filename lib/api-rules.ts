@@ -1,0 +1,50 @@
+/**
+ * The fixed choices of the listing API (spec plus ../shared/API.md, copied into the
+ * kit so that users need nothing beside it): defaults, limits, order fields, paths.
+ */
+
+export const REVIEWS_DEFAULT_LIMIT = 20;
+export const REVIEWS_DEFAULT_OFFSET = 0;
+/** Spec section 8. */
+export const WISHLIST_DEFAULT_TAKE = 10;
+/** Spec section 8. */
+export const WISHLIST_DEFAULT_SKIP = 0;
+/** The mock server's default for the largest `limit` / `take` it accepts. */
+export const DEFAULT_MAX_PAGE_SIZE = 1000;
+
+export const REVIEW_ORDER_FIELDS = ['created_at', 'updated_at', 'rating'] as const;
+export type ReviewOrderField = (typeof REVIEW_ORDER_FIELDS)[number];
+
+/** A parsed `order` value: a field, descending when the query value had a `-` prefix. */
+export interface ReviewOrder {
+  field: ReviewOrderField;
+  descending: boolean;
+}
+
+/** Without `order`: `created_at` ascending (ties by `id` ascending, as always). */
+export const DEFAULT_REVIEW_ORDER: ReviewOrder = { field: 'created_at', descending: false };
+
+/** Every accepted `order` query value, ascending then descending per field. */
+export const REVIEW_ORDER_VALUES: readonly string[] = REVIEW_ORDER_FIELDS.flatMap((f) => [f, `-${f}`]);
+
+export function parseReviewOrder(value: string): ReviewOrder | undefined {
+  const descending = value.startsWith('-');
+  const field = descending ? value.slice(1) : value;
+  return (REVIEW_ORDER_FIELDS as readonly string[]).includes(field)
+    ? { field: field as ReviewOrderField, descending }
+    : undefined;
+}
+
+export function formatReviewOrder(order: ReviewOrder): string {
+  return order.descending ? `-${order.field}` : order.field;
+}
+
+export const PATHS = {
+  reviews: '/store/products/reviews',
+  productReviews: '/store/reviews/product/:product_id',
+  wishlists: '/store/wishlists',
+  wishlistItems: '/store/wishlists/:id/items',
+} as const;
+
+export type EndpointName = keyof typeof PATHS;
+export const ENDPOINT_NAMES = Object.keys(PATHS) as EndpointName[];
