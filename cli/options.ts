@@ -1,0 +1,38 @@
+import { InvalidArgumentError, Option } from 'commander';
+import { DEFAULT_SEED, DEFAULT_SIZES, SIZE_LIMITS, type DatasetSizes, type GenerateOptions } from '../fixtures/index.ts';
+
+/** A commander parser for a whole number in [min, max], with an error that says what is accepted. */
+export function integerIn(min: number, max: number): (value: string) => number {
+  return (value: string) => {
+    const n = /^[0-9]+$/.test(value) ? Number(value) : Number.NaN;
+    if (!Number.isSafeInteger(n) || n < min || n > max) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}, got '${value}'.`);
+    return n;
+  };
+}
+
+export const MAX_SEED = 0xffffffff;
+
+/** The options that choose a generated dataset, shared by `serve` and `fixtures`. */
+export function datasetOptions(): Option[] {
+  const size = (flag: string, key: keyof DatasetSizes, what: string) =>
+    new Option(`${flag} <n>`, what).argParser(integerIn(SIZE_LIMITS[key].min, SIZE_LIMITS[key].max)).default(DEFAULT_SIZES[key]);
+  return [
+    new Option('--seed <n>', 'seed of the generated dataset: the same seed gives the same bytes').argParser(integerIn(0, MAX_SEED)).default(DEFAULT_SEED),
+    size('--reviews', 'reviews', 'number of reviews'),
+    size('--products', 'products', 'number of products (the last one has no reviews)'),
+    size('--wishlists', 'wishlists', 'number of wishlists'),
+    size('--max-items', 'maxItems', 'most items in one wishlist'),
+  ];
+}
+
+export interface DatasetFlags {
+  seed: number;
+  reviews: number;
+  products: number;
+  wishlists: number;
+  maxItems: number;
+}
+
+export function generateOptionsFrom(flags: DatasetFlags): GenerateOptions {
+  return { seed: flags.seed, reviews: flags.reviews, products: flags.products, wishlists: flags.wishlists, maxItems: flags.maxItems };
+}

@@ -1,0 +1,29 @@
+import express, { type Express } from 'express';
+import cors from 'cors';
+import { DEFAULT_MAX_PAGE_SIZE } from '../lib/api-rules.ts';
+import type { DatasetHolder } from './dataset-holder.ts';
+import { errorHandler, routeNotFound } from './errors.ts';
+import { listingsRouter } from './listings.ts';
+
+export interface AppOptions {
+  /** The largest `limit` / `take` accepted (default 1000). */
+  maxPageSize?: number;
+  /** Origins allowed by CORS; default any (`*`). */
+  corsOrigin?: string | string[];
+  /** Told about unexpected faults (the answer is the documented 500 either way). */
+  onFault?: (error: unknown) => void;
+}
+
+/** The Express application: the four listings, CORS, and JSON errors for everything else. */
+export function createApp(holder: DatasetHolder, options: AppOptions = {}): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  // Query strings are read by the listing handlers themselves (mock-server/params.ts),
+  // strictly; Express's own parser would turn `a[b]=1` into objects nobody asked for.
+  app.set('query parser', false);
+  app.use(cors({ origin: options.corsOrigin ?? '*' }));
+  app.use(listingsRouter(holder, { maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE }));
+  app.use(routeNotFound);
+  app.use(errorHandler(options.onFault));
+  return app;
+}

@@ -1,0 +1,71 @@
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
+
+/** The error types of API.md, after the commerce backend's own conventions. */
+export type ErrorType = 'invalid_data' | 'not_found' | 'unknown_error';
+
+/** The documented error body: always JSON, never HTML, never empty. */
+export interface ErrorBody {
+  type: ErrorType;
+  message: string;
+}
+
+/** An error that becomes a documented JSON answer. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly type: ErrorType,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  get body(): ErrorBody {
+    return { type: this.type, message: this.message };
+  }
+}
+
+/** 400 `invalid_data`: "Invalid request: <detail>". */
+export function invalidRequest(detail: string): ApiError {
+  return new ApiError(400, 'invalid_data', `Invalid request: ${detail}`);
+}
+
+export function notFound(message: string): ApiError {
+  return new ApiError(404, 'not_found', message);
+}
+
+export const UNKNOWN_ERROR: ErrorBody = { type: 'unknown_error', message: 'An unknown error occurred.' };
+
+/** A client's value, quoted for a message and cut short so a huge value cannot bloat the answer. */
+export function quote(value: string, max = 64): string {
+  return `'${value.length > max ? `${value.slice(0, max)}...` : value}'`;
+}
+
+export function sendError(res: Response, status: number, body: ErrorBody): void {
+  res.status(status).type('application/json; charset=utf-8').send(JSON.stringify(body));
+}
+
+/** Any path or method the API does not have. */
+export const routeNotFound: RequestHandler = (req: Request, res: Response) => {
+  const path = req.path;
+  sendError(res, 404, { type: 'not_found', message: `No route for ${req.method.slice(0, 16)} ${path.length > 200 ? `${path.slice(0, 200)}...` : path}` });
+};
+
+/**
+ * The last handler: an ApiError answers as itself; a client error raised by Express or
+ * its parsers (a malformed %-escape in the path, say) is a 400 `invalid_data`; anything
+ * else is a fault of ours and answers the documented 500 without details.
+ */
+export function errorHandler(onFault: (error: unknown, req: Request) => void = () => {}): ErrorRequestHandler {
+  return (error: unknown, req, res, next) => {
+    if (res.headersSent) return next(error);
+    if (error instanceof ApiError) return sendError(res, error.status, error.body);
+    const status = (error as { status?: unknown; statusCode?: unknown }).status ?? (error as { statusCode?: unknown }).statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      const type: ErrorType = status === 404 ? 'not_found' : 'invalid_data';
+      const message = status === 404 ? 'Not found' : `Invalid request: ${(error as Error).message || 'malformed request'}`;
+      return sendError(res, status, { type, message });
+    }
+    onFault(error, req);
+    sendError(res, 500, UNKNOWN_ERROR);
+  };
+}

@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    // Pact's native core must not be driven from parallel threads: separate processes,
+    // and no concurrency inside a file.
+    pool: 'forks',
+    sequence: { concurrent: false },
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    env: { PACT_DO_NOT_TRACK: 'true' },
+  },
+});
