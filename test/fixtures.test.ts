@@ -1,0 +1,152 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { FixturesError, generateDataset, parseFixtures, writeFixtures, type Dataset } from '../fixtures/index.ts';
+import { decodeBase32, encodeBase32 } from '../fixtures/ids.ts';
+import { startMockServer } from '../mock-server/server.ts';
+import { get } from './support/http.ts';
+
+const run = promisify(execFile);
+const CLI = join(import.meta.dirname, '..', 'bin', 'store-listing-kit.js');
+
+async function exportText(dataset: Dataset): Promise<string> {
+  let text = '';
+  await writeFixtures(
+    dataset,
+    new Writable({
+      write(chunk, _enc, done) {
+        text += chunk;
+        done();
+      },
+    }),
+  );
+  return text;
+}
+
+describe('generated data', () => {
+  it('encodes indexes so that ids sort as the indexes do', () => {
+    for (const n of [0, 1, 31, 32, 1023, 1024, 999_999, 2 ** 40]) expect(decodeBase32(encodeBase32(n, 10))).toBe(n);
+    const ids = [5, 31, 32, 33, 100, 1000].map((n) => encodeBase32(n, 10));
+    expect([...ids].sort()).toEqual(ids);
+  });
+
+  it('makes each record the same whatever was made before it', () => {
+    const a = generateDataset({ seed: 9 });
+    const b = generateDataset({ seed: 9 });
+    const forward = Array.from({ length: 30 }, (_, i) => JSON.stringify(a.reviews.source.review(i)));
+    const backward = Array.from({ length: 30 }, (_, i) => JSON.stringify(b.reviews.source.review(29 - i))).reverse();
+    expect(backward).toEqual(forward);
+    expect(JSON.stringify(b.wishlists.source.wishlist(3))).toBe(JSON.stringify(a.wishlists.source.wishlist(3)));
+  });
+
+  it('numbers reviews in id order and finds products and wishlists by id', () => {
+    const d = generateDataset({ seed: 3, reviews: 200, products: 5, wishlists: 12 });
+    const ids = Array.from({ length: 200 }, (_, i) => d.reviews.source.review(i).id);
+    expect([...ids].sort()).toEqual(ids);
+    const wishlist = d.wishlists.source.wishlist(7);
+    expect(d.wishlists.indexOf(wishlist.id)).toBe(7);
+    expect(d.wishlists.indexOf(`${wishlist.id.slice(0, -1)}0`)).toBe(-1);
+    expect(d.wishlists.indexOf('wl_nope')).toBe(-1);
+    const productId = d.reviews.source.review(0).product_id;
+    expect(d.reviews.productPage(productId, { field: 'created_at', descending: false }, 0, 1000).records.every((r) => r.product_id === productId)).toBe(true);
+  });
+
+  it('respects the sizes asked for, including empty ones', () => {
+    const d = generateDataset({ reviews: 0, wishlists: 3, maxItems: 0, products: 1 });
+    expect(d.reviews.count).toBe(0);
+    expect(d.wishlists.page(0, 10).records.map((w) => w.items_count)).toEqual([0, 0, 0]);
+  });
+});
+
+describe('fixtures files', () => {
+  it('round-trips: a served export answers byte for byte as the generated dataset', async () => {
+    const generated = generateDataset({ seed: 42, reviews: 120, products: 4, wishlists: 14, maxItems: 12 });
+    const loaded = parseFixtures(await exportText(generated), 'data.json');
+    expect(loaded.summary).toMatchObject({ source: 'records', file: 'data.json', seed: 42, reviews: 120, products: 4, wishlists: 14 });
+    const [a, b] = await Promise.all([startMockServer({ dataset: generated }), startMockServer({ dataset: loaded })]);
+    try {
+      const wishlistId = generated.wishlists.source.wishlist(0).id;
+      const emptyProduct = generated.reviews.source.productId(3);
+      for (const path of [
+        '/store/products/reviews?limit=1000',
+        '/store/products/reviews?limit=13&offset=26&order=-updated_at',
+        '/store/products/reviews?limit=50&order=rating',
+        `/store/reviews/product/${generated.reviews.source.review(0).product_id}?limit=7&offset=7`,
+        `/store/reviews/product/${emptyProduct}`,
+        '/store/wishlists?take=1000',
+        `/store/wishlists/${wishlistId}/items?take=5&skip=5`,
+      ]) {
+        const [x, y] = await Promise.all([get(a.url, path), get(b.url, path)]);
+        expect(y.status).toBe(200);
+        expect(y.text).toBe(x.text);
+      }
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  function brokenFile(mutate: (data: any) => void): string {
+    const data = JSON.parse(exportTextSync);
+    mutate(data);
+    return JSON.stringify(data);
+  }
+  let exportTextSync = '';
+
+  it('refuses a malformed file naming the file, the record and the field', async () => {
+    exportTextSync = await exportText(generateDataset({ seed: 5, reviews: 10, wishlists: 4, maxItems: 3 }));
+    const cases: Array<[(d: any) => void, RegExp]> = [
+      [(d) => (d.reviews[3].rating = 7), /^Cannot load fixtures file data\.json: reviews\[3\] \(id rev_\w+\), field 'rating': .*5.* \(got 7\)$/],
+      [(d) => delete d.reviews[0].content, /reviews\[0\] \(id rev_\w+\), field 'content'/],
+      [(d) => (d.reviews[1].created_at = '2024-01-01'), /reviews\[1\] \(id rev_\w+\), field 'created_at': must be an ISO-8601 UTC timestamp/],
+      [(d) => (d.wishlists[0].items_count = 99), /wishlists\[0\] \(id wl_\w+\), field 'items_count': must equal the number of items/],
+      [(d) => (d.wishlists[0].items[0].wishlist_id = 'wl_other'), /wishlists\[0\] \(id wl_\w+\), field 'items\.0\.wishlist_id'/],
+      [(d) => (d.wishlists[2].surprise = true), /wishlists\[2\] \(id wl_\w+\), record: .*surprise/],
+      [(d) => (d.reviews[4].id = d.reviews[2].id), /reviews: id rev_\w+ appears more than once/],
+      [(d) => (d.format = 'other'), /field 'format'/],
+    ];
+    for (const [mutate, message] of cases) {
+      expect(() => parseFixtures(brokenFile(mutate), 'data.json')).toThrowError(message);
+    }
+    expect(() => parseFixtures('{"reviews": [', 'data.json')).toThrowError(/^Cannot load fixtures file data\.json: not valid JSON/);
+    expect(() => parseFixtures('{}', 'x.json')).toThrow(FixturesError);
+  });
+});
+
+describe('command line', () => {
+  it('--help lists the commands', async () => {
+    const { stdout } = await run(process.execPath, [CLI, '--help']);
+    expect(stdout).toMatch(/serve \[options\]/);
+    expect(stdout).toMatch(/fixtures \[options\]/);
+  });
+
+  it('fixtures --seed writes a file that serve --fixtures serves; a bad file is refused at start', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'slk-'));
+    const file = join(dir, 'data.json');
+    await run(process.execPath, [CLI, 'fixtures', '--seed', '42', '--reviews', '30', '--wishlists', '5', '--output', file]);
+    const dataset = parseFixtures(await readFile(file, 'utf8'), file);
+    expect(dataset.summary).toMatchObject({ seed: 42, reviews: 30, wishlists: 5 });
+    const { stdout } = await run(process.execPath, [CLI, 'fixtures', '--seed', '42', '--reviews', '30', '--wishlists', '5']);
+    expect(stdout).toBe(await readFile(file, 'utf8'));
+
+    const bad = JSON.parse(stdout);
+    bad.reviews[2].rating = 'five';
+    await writeFile(file, JSON.stringify(bad));
+    const failure = await run(process.execPath, [CLI, 'serve', '--port', '0', '--fixtures', file]).then(
+      () => undefined,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failure?.code).toBe(2);
+    expect(failure?.stderr).toContain(`Cannot load fixtures file ${file}: reviews[2]`);
+    expect(failure?.stderr).toContain("field 'rating'");
+  });
+
+  it('refuses bad option values with the accepted range', async () => {
+    const failure = await run(process.execPath, [CLI, 'serve', '--port', '70000']).catch((e: { stderr: string; code: number }) => e);
+    expect((failure as { code: number }).code).toBe(1);
+    expect((failure as { stderr: string }).stderr).toMatch(/--port <n>' argument '70000' is invalid\. expected a whole number from 0 to 65535/);
+  });
+});

@@ -1,0 +1,38 @@
+/** Small helpers for tests that talk to a server over HTTP. */
+import { pageStart } from '../../lib/paging.ts';
+
+export interface Fetched {
+  status: number;
+  contentType: string | null;
+  text: string;
+  json: any;
+  headers: Headers;
+}
+
+export async function get(base: string, path: string, init?: RequestInit): Promise<Fetched> {
+  const res = await fetch(`${base}${path}`, init);
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, contentType: res.headers.get('content-type'), text, json, headers: res.headers };
+}
+
+/** Follows `nextPage` links from the first page, collecting every record: at most `maxPages` requests. */
+export async function walk(base: string, path: string, sizeParam: 'limit' | 'take', size: number, extra = '', maxPages = 1000): Promise<any[]> {
+  const startParam = sizeParam === 'limit' ? 'offset' : 'skip';
+  const key = sizeParam === 'limit' ? 'reviews' : 'data';
+  const records: any[] = [];
+  let page = 1;
+  for (let i = 0; i < maxPages; i++) {
+    const sep = path.includes('?') ? '&' : '?';
+    const body = (await get(base, `${path}${sep}${sizeParam}=${size}&${startParam}=${pageStart(page, size)}${extra}`)).json;
+    records.push(...body[key]);
+    if (body.nextPage === undefined || body.nextPage === null) return records;
+    page = body.nextPage;
+  }
+  throw new Error(`walk of ${path} did not end within ${maxPages} pages`);
+}
