@@ -4,6 +4,7 @@ import { DEFAULT_MAX_PAGE_SIZE } from '../lib/api-rules.ts';
 import type { DatasetHolder } from './dataset-holder.ts';
 import { errorHandler, routeNotFound } from './errors.ts';
 import { listingsRouter } from './listings.ts';
+import { providerStatesRouter } from './provider-states.ts';
 
 export interface AppOptions {
   /** The largest `limit` / `take` accepted (default 1000). */
@@ -23,6 +24,8 @@ export function createApp(holder: DatasetHolder, options: AppOptions = {}): Expr
   app.set('query parser', false);
   app.use(cors({ origin: options.corsOrigin ?? '*' }));
   app.use(listingsRouter(holder, { maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE }));
+  // Pact's state-change endpoint (POST /__admin/provider-states); any /__admin guard must be mounted before it.
+  app.use(providerStatesRouter(holder));
   app.use(routeNotFound);
   app.use(errorHandler(options.onFault));
   return app;

@@ -1,0 +1,134 @@
+import express, { Router } from 'express';
+import { z } from 'zod';
+import { STATES, STATE_NAMES, stateByName, type StateKey, type StateParams } from '../contracts/states.ts';
+import { datasetFromRecords, generateDataset, type Dataset, type Review, type Wishlist } from '../fixtures/index.ts';
+import type { DatasetHolder } from './dataset-holder.ts';
+import { invalidRequest, quote } from './errors.ts';
+
+/**
+ * The provider states of the contracts (contracts/states.ts), for the mock server.
+ *
+ * Each state is a pure function from its parameters to a whole dataset; setting a state
+ * up installs that dataset (`holder.replace`), tearing it down restores the server's
+ * own dataset (`holder.reset`). The same code serves two doors:
+ * - in-process, as state handlers for Pact's Verifier (`pactStateHandlers`);
+ * - over HTTP, as the state-change endpoint that Pact's `providerStatesSetupUrl` calls
+ *   (`providerStatesRouter`, mounted at PROVIDER_STATES_PATH), which is the pattern a
+ *   provider in any language can copy.
+ */
+
+/** Where the mock server answers Pact's state-change calls. */
+export const PROVIDER_STATES_PATH = '/__admin/provider-states';
+
+/** The seed every state's records are drawn from: the same state always builds the same records. */
+export const STATE_SEED = 4;
+/** Reviews of other products beside the one `product has reviews` is about, so that 4.2's filter matters. */
+const OTHER_PRODUCT_REVIEWS = 5;
+/** Wishlists beside the one `wishlist has items` is about. */
+const OTHER_WISHLISTS = 2;
+/** The most items each wishlist of `wishlists exist` holds (keeps those pages small). */
+const ITEMS_PER_LISTED_WISHLIST = 3;
+
+const empty = { reviews: 0, wishlists: 0, maxItems: 0 } as const;
+
+/** The dataset of each state, from its (already validated) parameters. */
+export const STATE_DATASETS: { [K in StateKey]: (params: StateParams<K>) => Dataset } = {
+  reviewsExist: ({ count }) => generateDataset({ ...empty, seed: STATE_SEED, reviews: count }),
+  noReviewsExist: () => generateDataset({ ...empty, seed: STATE_SEED }),
+  productHasReviews: ({ product_id, count }) => datasetFromRecords({ reviews: reviewsOfProduct(product_id, count), wishlists: [], productIds: [product_id] }),
+  wishlistsExist: ({ count }) => generateDataset({ ...empty, seed: STATE_SEED, wishlists: count, maxItems: ITEMS_PER_LISTED_WISHLIST }),
+  noWishlistsExist: () => generateDataset({ ...empty, seed: STATE_SEED }),
+  wishlistHasItems: ({ wishlist_id, count }) => datasetFromRecords({ reviews: [], wishlists: wishlistsWith(wishlist_id, count) }),
+};
+
+/** `count` reviews of `productId`, plus a few of other products. */
+function reviewsOfProduct(productId: string, count: number): Review[] {
+  const source = generateDataset({ ...empty, seed: STATE_SEED, reviews: count + OTHER_PRODUCT_REVIEWS }).reviews.source;
+  const reviews: Review[] = [];
+  for (let i = 0; i < source.count; i++) {
+    const review = source.review(i);
+    if (i < count) reviews.push({ ...review, product_id: productId });
+    else if (review.product_id !== productId) reviews.push(review);
+  }
+  return reviews;
+}
+
+/** Wishlist `wishlistId` with exactly `count` items, plus a few other wishlists. */
+function wishlistsWith(wishlistId: string, count: number): Wishlist[] {
+  // The generator gives its first wishlist exactly `maxItems` items.
+  const source = generateDataset({ ...empty, seed: STATE_SEED, wishlists: 1 + OTHER_WISHLISTS, maxItems: count }).wishlists.source;
+  const first = source.wishlist(0);
+  const wishlists: Wishlist[] = [{ ...first, id: wishlistId, items: first.items.map((item) => ({ ...item, wishlist_id: wishlistId })) }];
+  for (let w = 1; w < source.count; w++) {
+    const other = source.wishlist(w);
+    if (other.id !== wishlistId) wishlists.push(other);
+  }
+  return wishlists;
+}
+
+/** The body of Pact's state-change call. */
+export const stateChangeSchema = z.object({
+  state: z.string({ message: "'state' must be a string naming a provider state" }).min(1, { message: "'state' must not be empty" }),
+  params: z.record(z.string(), z.unknown(), { message: "'params' must be an object" }).optional(),
+  action: z.enum(['setup', 'teardown'], { message: "'action' must be 'setup' or 'teardown'" }).optional(),
+});
+
+export type StateChange = z.infer<typeof stateChangeSchema>;
+
+/**
+ * Validates a state change and applies it to the holder. Throws the documented 400
+ * (`invalid_data`) for an unknown state or bad parameters. Answers the parameters,
+ * which Pact may inject into the interaction's request (`fromProviderState`).
+ */
+export function applyStateChange(holder: DatasetHolder, change: StateChange): Record<string, unknown> {
+  const state = stateByName(change.state);
+  if (!state) throw invalidRequest(`unknown provider state ${quote(change.state)}; known states: ${STATE_NAMES.map((n) => `'${n}'`).join(', ')}`);
+  if ((change.action ?? 'setup') === 'teardown') {
+    holder.reset();
+    return {};
+  }
+  const parsed = state.params.safeParse(change.params ?? {});
+  if (!parsed.success) throw invalidRequest(`provider state ${quote(change.state)}: ${describeIssues(parsed.error)}`);
+  const build = STATE_DATASETS[state.key] as (params: unknown) => Dataset;
+  holder.replace(build(parsed.data));
+  return parsed.data as Record<string, unknown>;
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const where = issue.path.length ? `'${issue.path.join('.')}': ` : '';
+      if (issue.code === 'unrecognized_keys') return `unknown parameter(s) ${issue.keys.map((k) => `'${k}'`).join(', ')}`;
+      return `${where}${issue.message}`;
+    })
+    .join('; ');
+}
+
+/**
+ * State handlers for Pact's Verifier (`new Verifier({ stateHandlers })`), when the
+ * mock runs in the same process as the verification.
+ */
+export function pactStateHandlers(holder: DatasetHolder): Record<string, { setup: (params?: unknown) => Promise<Record<string, unknown>>; teardown: () => Promise<undefined> }> {
+  const handlers: ReturnType<typeof pactStateHandlers> = {};
+  for (const { name } of Object.values(STATES)) {
+    handlers[name] = {
+      setup: async (params) => applyStateChange(holder, { state: name, params: (params ?? {}) as Record<string, unknown>, action: 'setup' }),
+      teardown: async () => {
+        holder.reset();
+        return undefined;
+      },
+    };
+  }
+  return handlers;
+}
+
+/** `POST PROVIDER_STATES_PATH` with `{ state, params, action }`: the door for `providerStatesSetupUrl`. */
+export function providerStatesRouter(holder: DatasetHolder): Router {
+  const router = Router();
+  router.post(PROVIDER_STATES_PATH, express.json({ limit: '64kb' }), (req, res) => {
+    const parsed = stateChangeSchema.safeParse(req.body);
+    if (!parsed.success) throw invalidRequest(`state change body: ${describeIssues(parsed.error)}`);
+    res.json(applyStateChange(holder, parsed.data));
+  });
+  return router;
+}
