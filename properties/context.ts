@@ -1,0 +1,225 @@
+/**
+ * What the suite knows about the target: the discovered product and wishlist ids, and the whole
+ * ordered set of each listing (fetched once, in pages of the largest size, and cached). The
+ * properties compare every page they ask for against these.
+ */
+import type { ListingEndpoint } from './endpoints.ts';
+import { ENDPOINTS } from './endpoints.ts';
+import { ListingClient, type Exchange, type Query } from './http.ts';
+import type { ResolvedOptions } from './options.ts';
+import { fail, okBody, show } from './violation.ts';
+
+/** One listing to page through: an endpoint, plus the path id for 4.2 / 4.4. */
+export interface Target {
+  endpoint: ListingEndpoint;
+  id?: string;
+}
+
+export function targetLabel(t: Target): string {
+  return t.id === undefined ? t.endpoint.path() : t.endpoint.path(t.id);
+}
+
+/** A paging window; an undefined side is left out of the query (so the server's default applies). */
+export interface Window {
+  size?: number;
+  start?: number;
+}
+
+export function windowQuery(endpoint: ListingEndpoint, w: Window, extra: Query = []): Query {
+  const q: Query = [];
+  if (w.size !== undefined) q.push([endpoint.sizeParam, String(w.size)]);
+  if (w.start !== undefined) q.push([endpoint.startParam, String(w.start)]);
+  return [...q, ...extra];
+}
+
+/** The fields of an envelope, dialect-neutral. Values are whatever the server sent (checked elsewhere). */
+export interface Page {
+  ex: Exchange;
+  body: Record<string, unknown>;
+  records: unknown[];
+  count: unknown;
+  size: unknown;
+  start: unknown;
+  totalPages: unknown;
+  currentPage: unknown;
+  nextPage: unknown;
+  prevPage: unknown;
+}
+
+export function readPage(endpoint: ListingEndpoint, ex: Exchange): Page {
+  const body = okBody(ex);
+  const records = body[endpoint.recordsKey];
+  if (!Array.isArray(records)) {
+    fail({
+      message: `the envelope must hold the page in an array '${endpoint.recordsKey}'`,
+      url: ex.url,
+      field: endpoint.recordsKey,
+      expected: 'an array',
+      actual: records,
+    });
+  }
+  return {
+    ex,
+    body,
+    records,
+    count: body.count,
+    size: body[endpoint.sizeParam],
+    start: body[endpoint.startParam],
+    totalPages: body.totalPages,
+    currentPage: body.currentPage,
+    nextPage: body.nextPage,
+    prevPage: body.prevPage,
+  };
+}
+
+/** The identity of a record: its `id` when it has one, else its whole JSON. */
+export function recordKey(record: unknown): string {
+  if (record && typeof record === 'object' && 'id' in record) {
+    const id = (record as { id: unknown }).id;
+    if (typeof id === 'string' || typeof id === 'number') return String(id);
+  }
+  return JSON.stringify(record);
+}
+
+/** The ordered set of a listing as far as the suite fetched it. */
+export interface ReferenceSet {
+  target: Target;
+  order?: string;
+  /** `count` as answered by the first reference page. */
+  count: number;
+  records: unknown[];
+  /** The URL each record came from (for failure reports). */
+  sources: string[];
+  /** Whether every record was fetched (false when capped by maxReferencePages). */
+  complete: boolean;
+  firstUrl: string;
+}
+
+const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
+
+export class CheckContext {
+  readonly client: ListingClient;
+  private readonly references = new Map<string, Promise<ReferenceSet>>();
+  /** Notes shown with the results (caps hit, ids discovered...). */
+  readonly notes: string[] = [];
+
+  constructor(readonly options: ResolvedOptions) {
+    this.client = new ListingClient(options.baseUrl, { timeoutMs: options.timeoutMs });
+  }
+
+  get strict(): boolean {
+    return this.options.strict;
+  }
+
+  get maxPageSize(): number {
+    return this.options.maxPageSize;
+  }
+
+  async request(target: Target, w: Window, extra: Query = []): Promise<Exchange> {
+    return this.client.get(target.endpoint.path(target.id), windowQuery(target.endpoint, w, extra));
+  }
+
+  async page(target: Target, w: Window, extra: Query = []): Promise<Page> {
+    return readPage(target.endpoint, await this.request(target, w, extra));
+  }
+
+  /** The whole ordered set (cached), in pages of maxPageSize, capped at maxReferencePages pages. */
+  reference(target: Target, order?: string): Promise<ReferenceSet> {
+    const key = `${target.endpoint.name}|${target.id ?? ''}|${order ?? ''}`;
+    let promise = this.references.get(key);
+    if (!promise) {
+      promise = this.fetchReference(target, order);
+      this.references.set(key, promise);
+      // A failed fetch is not cached: the next property asks again and reports its own failure.
+      promise.catch(() => this.references.delete(key));
+    }
+    return promise;
+  }
+
+  private async fetchReference(target: Target, order?: string): Promise<ReferenceSet> {
+    const size = this.maxPageSize;
+    const extra: Query = order === undefined ? [] : [['order', order]];
+    const records: unknown[] = [];
+    const sources: string[] = [];
+    let count = 0;
+    let firstUrl = '';
+    for (let pageIndex = 0; pageIndex < this.options.maxReferencePages; pageIndex++) {
+      const page = await this.page(target, { size, start: pageIndex * size }, extra);
+      if (pageIndex === 0) {
+        firstUrl = page.ex.url;
+        if (!isCount(page.count)) {
+          fail({
+            message: '`count` must be a non-negative integer',
+            url: page.ex.url,
+            field: 'count',
+            expected: 'a non-negative integer',
+            actual: page.count,
+          });
+        }
+        count = page.count;
+      }
+      records.push(...page.records);
+      for (let i = 0; i < page.records.length; i++) sources.push(page.ex.url);
+      if (page.records.length < size || records.length >= count) {
+        return { target, order, count, records, sources, complete: true, firstUrl };
+      }
+    }
+    const note = `the whole set of ${targetLabel(target)}${order ? ` (order=${order})` : ''} has ${count} records; the suite fetched the first ${records.length} (${this.options.maxReferencePages} pages of ${size}) and compares pages against those only`;
+    if (!this.notes.includes(note)) this.notes.push(note);
+    return { target, order, count, records, sources, complete: false, firstUrl };
+  }
+
+  /** Product ids for 4.2: the ones given, else the distinct `product_id`s of 4.1's first records. */
+  async productTargets(): Promise<{ targets: Target[]; note?: string }> {
+    const endpoint = ENDPOINTS.productReviews;
+    if (this.options.productIds?.length) return { targets: this.options.productIds.map((id) => ({ endpoint, id })) };
+    const all = await this.reference({ endpoint: ENDPOINTS.reviews });
+    const ids: string[] = [];
+    for (const r of all.records) {
+      const pid = (r as { product_id?: unknown })?.product_id;
+      if (typeof pid === 'string' && !ids.includes(pid)) ids.push(pid);
+    }
+    if (ids.length === 0) {
+      return {
+        targets: [],
+        note: 'no product id found in the reviews of 4.1 (none, or they carry no product_id); pass --product-id',
+      };
+    }
+    // The product with the most reviews first (its pages are the interesting ones), then the others.
+    const tally = (id: string) => all.records.filter((r) => (r as { product_id?: unknown }).product_id === id).length;
+    const chosen = [...ids].sort((a, b) => tally(b) - tally(a)).slice(0, 8);
+    this.noteOnce(`4.2 is checked with products ${chosen.join(', ')} (discovered from 4.1)`);
+    return { targets: chosen.map((id) => ({ endpoint, id })) };
+  }
+
+  /** Wishlist ids for 4.4: the ones given, else some from 4.3 (the one with most items, an empty one, the first). */
+  async wishlistTargets(): Promise<{ targets: Target[]; note?: string }> {
+    const endpoint = ENDPOINTS.wishlistItems;
+    if (this.options.wishlistIds?.length) return { targets: this.options.wishlistIds.map((id) => ({ endpoint, id })) };
+    const all = await this.reference({ endpoint: ENDPOINTS.wishlists });
+    const lists = all.records.filter(
+      (r): r is { id: string; items?: unknown } => typeof (r as { id?: unknown })?.id === 'string',
+    );
+    if (lists.length === 0) return { targets: [], note: 'no wishlist found in 4.3; pass --wishlist-id' };
+    const itemsOf = (w: { items?: unknown }) => (Array.isArray(w.items) ? w.items.length : 0);
+    const byItems = [...lists].sort((a, b) => itemsOf(b) - itemsOf(a));
+    const chosen: string[] = [];
+    for (const w of [...byItems.slice(0, 4), ...lists.filter((w) => itemsOf(w) === 0).slice(0, 1), ...lists.slice(0, 3)]) {
+      if (!chosen.includes(w.id)) chosen.push(w.id);
+    }
+    this.noteOnce(`4.4 is checked with wishlists ${chosen.join(', ')} (discovered from 4.3)`);
+    return { targets: chosen.map((id) => ({ endpoint, id })) };
+  }
+
+  /** The wishlist record as 4.3 lists it (from the reference set), when the suite has it. */
+  async embeddedWishlist(id: string): Promise<Record<string, unknown> | undefined> {
+    const all = await this.reference({ endpoint: ENDPOINTS.wishlists });
+    return all.records.find((r) => recordKey(r) === id) as Record<string, unknown> | undefined;
+  }
+
+  noteOnce(note: string): void {
+    if (!this.notes.includes(note)) this.notes.push(note);
+  }
+}
+
+export { show };

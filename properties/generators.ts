@@ -1,0 +1,60 @@
+/**
+ * Paging windows that hit the edges, not just random middles: size 1, size = count, count ± 1,
+ * the largest size; start 0, aligned page starts, count - 1, count, past the end, unaligned.
+ * Every generator is bounded by the largest page size the suite may ask for.
+ */
+import fc from 'fast-check';
+
+export interface WindowBounds {
+  /** The listing's count (as the target answered it). */
+  count: number;
+  /** The largest page size the suite asks for. */
+  maxSize: number;
+  /** Generate starts past the end (strict) or only up to `count` (spec). */
+  pastEnd: boolean;
+}
+
+const unique = (xs: number[]) => [...new Set(xs)];
+
+/** Page sizes: the edges first (fast-check shrinks towards the first), then any size. */
+export function sizeArb(count: number, maxSize: number, minSize = 1): fc.Arbitrary<number> {
+  const clip = (n: number) => Math.min(maxSize, Math.max(minSize, n));
+  const edges = unique([minSize, clip(1), clip(2), clip(count), clip(count - 1), clip(count + 1), clip(maxSize)]);
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(...edges) },
+    { weight: 2, arbitrary: fc.integer({ min: minSize, max: clip(Math.max(count + 1, 10)) }) },
+    { weight: 1, arbitrary: fc.integer({ min: minSize, max: maxSize }) },
+  );
+}
+
+/** Starts for a page size: 0, aligned page starts, count - 1, count, past the end, unaligned. */
+export function startArb(size: number, { count, pastEnd }: Pick<WindowBounds, 'count' | 'pastEnd'>): fc.Arbitrary<number> {
+  const lastAligned = Math.floor(Math.max(count - 1, 0) / size) * size;
+  const edges = [0, lastAligned, Math.max(count - 1, 0), count];
+  if (pastEnd) edges.push(count + 1, lastAligned + size, count + size, count + 3 * size + 1);
+  const pages = Math.ceil(count / size);
+  const limit = pastEnd ? count + 2 * size : count;
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(...unique(edges)) },
+    { weight: 2, arbitrary: fc.integer({ min: 0, max: Math.max(pages - 1, 0) }).map((p) => p * size) },
+    { weight: 2, arbitrary: fc.integer({ min: 0, max: limit }) },
+  );
+}
+
+export interface SizedWindow {
+  size: number;
+  start: number;
+}
+
+export function windowArb(bounds: WindowBounds): fc.Arbitrary<SizedWindow> {
+  return sizeArb(bounds.count, bounds.maxSize).chain((size) => startArb(size, bounds).map((start) => ({ size, start })));
+}
+
+/**
+ * Page sizes for walking a whole set: at most `maxPages` pages when the set allows it
+ * (a set larger than maxPages × maxSize is walked partly; the walk says so).
+ */
+export function walkSizeArb(count: number, maxSize: number, maxPages: number): fc.Arbitrary<number> {
+  const minSize = Math.min(maxSize, Math.max(1, Math.ceil(count / maxPages)));
+  return sizeArb(count, maxSize, minSize);
+}

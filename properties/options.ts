@@ -1,0 +1,87 @@
+/** The options of a property-suite run, their defaults, and the seed handling. */
+import type { EndpointName } from './endpoints.ts';
+import { ALL_ENDPOINTS } from './endpoints.ts';
+
+export interface CheckOptions {
+  /** Where the implementation under test listens, e.g. `http://127.0.0.1:4010`. */
+  baseUrl: string;
+  /** Which endpoints to check (default: all four). */
+  endpoints?: EndpointName[];
+  /** Runs per property and endpoint (default 100; walking properties use a tenth, at least 3). */
+  runs?: number;
+  /** The seed; a random one is chosen (and reported) when absent. */
+  seed?: number;
+  /** Also check the rules API.md marks [kit]. */
+  strict?: boolean;
+  /** The largest page the suite asks for (default 100). */
+  maxPageSize?: number;
+  /** Products to use on 4.2 (default: discovered from 4.1). */
+  productIds?: string[];
+  /** Wishlists to use on 4.4 (default: discovered from 4.3). */
+  wishlistIds?: string[];
+  /** Only these property ids (default: all that apply). */
+  properties?: string[];
+  /** fast-check counterexample path: replays exactly one shrunk case (use with one property and endpoint). */
+  replayPath?: string;
+  /** A walk stops after this many pages (default 50) and says it was capped. */
+  maxWalkPages?: number;
+  /** The whole ordered set is fetched in pages of maxPageSize, at most this many (default 20). */
+  maxReferencePages?: number;
+  /** Per-request timeout (default 10 000 ms). */
+  timeoutMs?: number;
+  /** A property stops generating new runs after this long (default 120 000 ms) and reports it. */
+  propertyTimeLimitMs?: number;
+}
+
+export type ResolvedOptions = Required<Omit<CheckOptions, 'productIds' | 'wishlistIds' | 'properties' | 'replayPath'>> &
+  Pick<CheckOptions, 'productIds' | 'wishlistIds' | 'properties' | 'replayPath'>;
+
+export const DEFAULTS = {
+  runs: 100,
+  maxPageSize: 100,
+  maxWalkPages: 50,
+  maxReferencePages: 20,
+  timeoutMs: 10_000,
+  propertyTimeLimitMs: 120_000,
+} as const;
+
+export function randomSeed(): number {
+  return (Date.now() ^ Math.floor(Math.random() * 0x7fffffff)) >>> 1;
+}
+
+export function resolveOptions(options: CheckOptions): ResolvedOptions {
+  const positive = (name: string, v: number | undefined, fallback: number): number => {
+    const value = v ?? fallback;
+    if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got ${v}`);
+    return value;
+  };
+  if (!/^https?:\/\/[^/]/.test(options.baseUrl ?? '')) {
+    throw new Error(`base URL must be an http(s) URL, got '${options.baseUrl ?? ''}'`);
+  }
+  return {
+    baseUrl: options.baseUrl,
+    endpoints: options.endpoints?.length ? options.endpoints : [...ALL_ENDPOINTS],
+    runs: positive('runs', options.runs, DEFAULTS.runs),
+    seed: options.seed ?? randomSeed(),
+    strict: options.strict ?? false,
+    maxPageSize: positive('max page size', options.maxPageSize, DEFAULTS.maxPageSize),
+    maxWalkPages: positive('max walk pages', options.maxWalkPages, DEFAULTS.maxWalkPages),
+    maxReferencePages: positive('max reference pages', options.maxReferencePages, DEFAULTS.maxReferencePages),
+    timeoutMs: positive('timeout', options.timeoutMs, DEFAULTS.timeoutMs),
+    propertyTimeLimitMs: positive('property time limit', options.propertyTimeLimitMs, DEFAULTS.propertyTimeLimitMs),
+    productIds: options.productIds,
+    wishlistIds: options.wishlistIds,
+    properties: options.properties,
+    replayPath: options.replayPath,
+  };
+}
+
+/** A stable per-(property, endpoint) seed, so that running a subset replays the same cases. */
+export function deriveSeed(seed: number, ...parts: string[]): number {
+  let h = 0x811c9dc5 ^ seed;
+  for (const ch of parts.join('|')) {
+    h ^= ch.charCodeAt(0);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h | 0;
+}

@@ -1,0 +1,108 @@
+/** Renders a check run: the console text, the JSON report and the JUnit XML report. */
+import { curlLine } from './http.ts';
+import type { CheckReport, PropertyResult } from './runner.ts';
+import { show } from './violation.ts';
+
+const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
+
+export function headerLine(r: Pick<CheckReport, 'baseUrl' | 'seed' | 'strict' | 'runs' | 'maxPageSize' | 'endpoints'>): string {
+  return `store-listing-kit check ${r.baseUrl}\nseed ${r.seed} · ${r.runs} runs per property · ${r.strict ? 'strict: [spec] and [kit] rules' : '[spec] rules only (add --strict for [kit] rules)'} · pages of at most ${r.maxPageSize} · endpoints ${r.endpoints.join(', ')}`;
+}
+
+/** One line per property and endpoint, as results arrive. */
+export function resultLine(r: PropertyResult): string {
+  const mark = r.status === 'passed' ? 'PASS' : r.status === 'failed' ? 'FAIL' : 'SKIP';
+  const what = `${pad(r.property, 36)} ${pad(`${r.section} ${r.path}`, 42)}`;
+  if (r.status === 'skipped') return `${mark} ${what} ${r.skipReason}`;
+  const runs = `${r.runs} run${r.runs === 1 ? '' : 's'}, ${r.requests} requests${r.interrupted ? ' (time limit reached)' : ''}`;
+  return `${mark} ${what} ${runs}${r.rule === 'kit' ? ' [kit]' : ''}`;
+}
+
+/** The full story of one failure: the rule, the exact request, curl, expected vs actual, the replay command. */
+export function failureText(r: PropertyResult): string {
+  const v = r.violation;
+  const lines = [`FAILED ${r.property} on ${r.section} ${r.path} [${r.rule}]`, `  rule:     ${r.title}`];
+  if (r.runs > 0) {
+    lines.push(`  found after ${r.runs} run${r.runs === 1 ? '' : 's'}, shrunk ${r.shrinks} time${r.shrinks === 1 ? '' : 's'} to ${show(r.counterexample)}`);
+  }
+  if (v) {
+    lines.push(`  broken:   ${v.message}`);
+    if (v.url) lines.push(`  request:  GET ${v.url}`, `  curl:     ${curlLine(v.url)}`);
+    if (v.field !== undefined) lines.push(`  field:    ${v.field}`, `  expected: ${show(v.expected)}`, `  actual:   ${show(v.actual)}`);
+    if (v.note) lines.push(`  note:     ${v.note.split('\n').join('\n            ')}`);
+  }
+  if (r.replay) lines.push(`  replay:   ${r.replay}`);
+  return lines.join('\n');
+}
+
+export function summaryText(report: CheckReport): string {
+  const n = (s: PropertyResult['status']) => report.results.filter((r) => r.status === s).length;
+  const lines: string[] = [];
+  const failures = report.results.filter((r) => r.status === 'failed');
+  if (failures.length) lines.push('', ...failures.flatMap((f) => [failureText(f), '']));
+  if (report.notes.length) lines.push('notes:', ...report.notes.map((x) => `  - ${x}`));
+  lines.push(
+    `${report.passed ? 'OK' : 'FAILED'}: ${n('passed')} passed, ${n('failed')} failed, ${n('skipped')} skipped · ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)}s · seed ${report.seed}`,
+    `replay this run: ${report.replay}`,
+  );
+  return lines.join('\n');
+}
+
+export function fullText(report: CheckReport): string {
+  return [headerLine(report), ...report.results.map(resultLine), summaryText(report)].join('\n');
+}
+
+/** The JSON report: the whole run, each failure with its request, curl line and replay command. */
+export function jsonReport(report: CheckReport): string {
+  return `${JSON.stringify(
+    {
+      ...report,
+      results: report.results.map((r) => ({
+        ...r,
+        ...(r.violation?.url ? { request: `GET ${r.violation.url}`, curl: curlLine(r.violation.url) } : {}),
+      })),
+    },
+    (_key, value: unknown) => (value === undefined ? null : value),
+    2,
+  )}\n`;
+}
+
+const xml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!)
+    // characters XML 1.0 cannot carry at all
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+
+/** JUnit XML: one testsuite per endpoint, one testcase per property. */
+export function junitReport(report: CheckReport): string {
+  const secs = (ms: number) => (ms / 1000).toFixed(3);
+  const bySuite = new Map<string, PropertyResult[]>();
+  for (const r of report.results) {
+    const key = `${r.section} ${r.path}`;
+    bySuite.set(key, [...(bySuite.get(key) ?? []), r]);
+  }
+  const count = (rs: PropertyResult[], s: PropertyResult['status']) => rs.filter((r) => r.status === s).length;
+  const total = (rs: PropertyResult[]) => rs.reduce((t, r) => t + r.durationMs, 0);
+  const out = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="store-listing-kit check" tests="${report.results.length}" failures="${count(report.results, 'failed')}" skipped="${count(report.results, 'skipped')}" time="${secs(report.durationMs)}">`,
+  ];
+  for (const [name, rs] of bySuite) {
+    out.push(`  <testsuite name="${xml(name)}" tests="${rs.length}" failures="${count(rs, 'failed')}" skipped="${count(rs, 'skipped')}" time="${secs(total(rs))}">`);
+    out.push('    <properties>', `      <property name="baseUrl" value="${xml(report.baseUrl)}"/>`, `      <property name="seed" value="${report.seed}"/>`, `      <property name="strict" value="${report.strict}"/>`, '    </properties>');
+    for (const r of rs) {
+      const open = `    <testcase classname="store-listing-kit.check.${r.endpoint}" name="${xml(`${r.property} [${r.rule}]`)}" time="${secs(r.durationMs)}"`;
+      if (r.status === 'passed') out.push(`${open}/>`);
+      else if (r.status === 'skipped') out.push(`${open}>`, `      <skipped message="${xml(r.skipReason ?? '')}"/>`, '    </testcase>');
+      else {
+        out.push(
+          `${open}>`,
+          `      <failure message="${xml(r.violation?.message ?? 'failed')}" type="${r.rule === 'kit' ? 'KitRuleViolation' : 'SpecRuleViolation'}">${xml(failureText(r))}</failure>`,
+          '    </testcase>',
+        );
+      }
+    }
+    out.push('  </testsuite>');
+  }
+  out.push('</testsuites>', '');
+  return out.join('\n');
+}

@@ -1,0 +1,221 @@
+/**
+ * Runs the catalog against a base URL: discovery, then every applicable property on every chosen
+ * endpoint with fast-check, each from a seed derived from the run's seed (so a subset replays the
+ * same cases), collecting the shrunk counterexample of each failure.
+ */
+import fc from 'fast-check';
+import { PATHS } from '../lib/api-rules.ts';
+import { PROPERTIES } from './catalog/index.ts';
+import { CheckContext } from './context.ts';
+import { ENDPOINTS, type EndpointName } from './endpoints.ts';
+import { UnreachableError } from './http.ts';
+import { deriveSeed, resolveOptions, type CheckOptions, type ResolvedOptions } from './options.ts';
+import { isSkip, ruleOf, type ListingProperty, type Rule } from './property.ts';
+import { Violation, type ViolationDetail } from './violation.ts';
+
+export type Status = 'passed' | 'failed' | 'skipped';
+
+export interface PropertyResult {
+  property: string;
+  title: string;
+  rule: Rule;
+  endpoint: EndpointName;
+  /** "4.1" ... */
+  section: string;
+  path: string;
+  status: Status;
+  /** Runs executed. */
+  runs: number;
+  shrinks: number;
+  /** The fast-check seed this property ran with (derived from the run's seed). */
+  seed: number;
+  /** The generated case that fails, after shrinking. */
+  counterexample?: unknown;
+  /** fast-check's path to the shrunk case (for --replay-path). */
+  counterexamplePath?: string;
+  violation?: ViolationDetail;
+  skipReason?: string;
+  /** Stopped early by the time limit (still passed on the runs it made). */
+  interrupted?: boolean;
+  requests: number;
+  durationMs: number;
+  /** The command that replays this failure. */
+  replay?: string;
+}
+
+export interface CheckReport {
+  baseUrl: string;
+  seed: number;
+  strict: boolean;
+  runs: number;
+  maxPageSize: number;
+  endpoints: EndpointName[];
+  results: PropertyResult[];
+  notes: string[];
+  requests: number;
+  durationMs: number;
+  passed: boolean;
+  /** The command that replays the whole run. */
+  replay: string;
+}
+
+/** The suite cannot run at all (unreachable target, nothing listening at those paths, bad options). */
+export class CannotRunError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CannotRunError';
+  }
+}
+
+export interface RunHooks {
+  onResult?(result: PropertyResult): void;
+}
+
+/** Which (property, endpoint) pairs a run covers. */
+export function plannedChecks(options: ResolvedOptions): Array<{ property: ListingProperty; endpoint: EndpointName }> {
+  const out: Array<{ property: ListingProperty; endpoint: EndpointName }> = [];
+  for (const property of PROPERTIES) {
+    if (options.properties && !options.properties.includes(property.id)) continue;
+    for (const endpoint of options.endpoints) {
+      if (!property.endpoints.includes(endpoint)) continue;
+      if (ruleOf(property, ENDPOINTS[endpoint]) === 'kit' && !options.strict) continue;
+      out.push({ property, endpoint });
+    }
+  }
+  return out;
+}
+
+const shellQuote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+/** The `store-listing-kit check` command line for these options (and a narrower scope, for one failure). */
+export function replayCommand(
+  options: ResolvedOptions,
+  scope: { property?: string; endpoint?: EndpointName; path?: string } = {},
+): string {
+  const args = ['store-listing-kit', 'check', '--base-url', options.baseUrl, '--seed', String(options.seed)];
+  if (scope.endpoint) args.push('--endpoints', scope.endpoint);
+  else if (options.endpoints.length < 4) args.push('--endpoints', options.endpoints.join(','));
+  if (scope.property) args.push('--properties', scope.property);
+  else if (options.properties) args.push('--properties', options.properties.join(','));
+  if (options.strict) args.push('--strict');
+  if (options.runs !== 100) args.push('--runs', String(options.runs));
+  if (options.maxPageSize !== 100) args.push('--max-page-size', String(options.maxPageSize));
+  if (options.maxWalkPages !== 50) args.push('--max-walk-pages', String(options.maxWalkPages));
+  if (options.maxReferencePages !== 20) args.push('--max-reference-pages', String(options.maxReferencePages));
+  for (const id of options.productIds ?? []) args.push('--product-id', id);
+  for (const id of options.wishlistIds ?? []) args.push('--wishlist-id', id);
+  if (scope.path) args.push('--replay-path', scope.path);
+  return args.map(shellQuote).join(' ');
+}
+
+function detailOf(error: unknown): ViolationDetail {
+  if (error instanceof Violation) return error.detail;
+  if (error instanceof UnreachableError) return { message: `the server did not answer: ${error.message}`, url: error.url };
+  return { message: `the check itself failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}` };
+}
+
+/** Probes the listing paths; throws CannotRunError when nothing usable answers. */
+async function probe(ctx: CheckContext): Promise<void> {
+  const paths = new Set<string>();
+  for (const e of ctx.options.endpoints) paths.add(e === 'productReviews' || e === 'reviews' ? PATHS.reviews : PATHS.wishlists);
+  let notFound = 0;
+  for (const path of paths) {
+    try {
+      const ex = await ctx.client.get(path);
+      if (ex.status === 404) notFound += 1;
+    } catch (error) {
+      if (error instanceof UnreachableError) throw new CannotRunError(`server unreachable: ${error.message}`);
+      throw error;
+    }
+  }
+  if (notFound === paths.size) {
+    throw new CannotRunError(
+      `no listing endpoint at ${ctx.options.baseUrl}: ${[...paths].join(' and ')} answered 404 (is --base-url right? it is the part before /store/...)`,
+    );
+  }
+}
+
+/** Runs the property suite against `options.baseUrl`. Throws CannotRunError when it cannot run. */
+export async function runListingProperties(input: CheckOptions, hooks: RunHooks = {}): Promise<CheckReport> {
+  let options: ResolvedOptions;
+  try {
+    options = resolveOptions(input);
+  } catch (error) {
+    throw new CannotRunError((error as Error).message);
+  }
+  const began = Date.now();
+  const ctx = new CheckContext(options);
+  await probe(ctx);
+  const results: PropertyResult[] = [];
+  for (const { property, endpoint } of plannedChecks(options)) {
+    const result = await runOne(ctx, property, endpoint);
+    results.push(result);
+    hooks.onResult?.(result);
+  }
+  return {
+    baseUrl: options.baseUrl,
+    seed: options.seed,
+    strict: options.strict,
+    runs: options.runs,
+    maxPageSize: options.maxPageSize,
+    endpoints: options.endpoints,
+    results,
+    notes: ctx.notes,
+    requests: ctx.client.requests,
+    durationMs: Date.now() - began,
+    passed: results.every((r) => r.status !== 'failed'),
+    replay: replayCommand(options),
+  };
+}
+
+export async function runOne(ctx: CheckContext, property: ListingProperty, endpointName: EndpointName): Promise<PropertyResult> {
+  const { options } = ctx;
+  const endpoint = ENDPOINTS[endpointName];
+  const seed = deriveSeed(options.seed, property.id, endpointName);
+  const began = Date.now();
+  const requestsBefore = ctx.client.requests;
+  const base = {
+    property: property.id,
+    title: property.title,
+    rule: ruleOf(property, endpoint),
+    endpoint: endpointName,
+    section: endpoint.section,
+    path: endpoint.path(endpoint.pathId ? `:${endpoint.pathId === 'product' ? 'product_id' : 'id'}` : undefined).replace(/%3A/g, ':'),
+    seed,
+    shrinks: 0,
+  };
+  const finish = (r: Partial<PropertyResult> & { status: Status; runs: number }): PropertyResult => ({
+    ...base,
+    ...r,
+    requests: ctx.client.requests - requestsBefore,
+    durationMs: Date.now() - began,
+  });
+  let built;
+  try {
+    built = await property.build(ctx, endpoint);
+  } catch (error) {
+    return finish({ status: 'failed', runs: 0, violation: detailOf(error), replay: replayCommand(options, { property: property.id, endpoint: endpointName }) });
+  }
+  if (isSkip(built)) return finish({ status: 'skipped', runs: 0, skipReason: built.skip });
+  const numRuns = property.heavy ? Math.max(3, Math.ceil(options.runs / 10)) : options.runs;
+  const details = await fc.check(built, {
+    seed,
+    numRuns,
+    ...(options.replayPath ? { path: options.replayPath, endOnFailure: true } : {}),
+    interruptAfterTimeLimit: options.propertyTimeLimitMs,
+    markInterruptAsFailure: false,
+  });
+  if (!details.failed) {
+    return finish({ status: 'passed', runs: details.numRuns, interrupted: details.interrupted || undefined });
+  }
+  const counterexample = details.counterexample?.[0];
+  return finish({
+    status: 'failed',
+    runs: details.numRuns,
+    shrinks: details.numShrinks,
+    counterexample,
+    counterexamplePath: details.counterexamplePath ?? undefined,
+    violation: detailOf(details.errorInstance),
+    replay: replayCommand(options, { property: property.id, endpoint: endpointName, path: details.counterexamplePath ?? undefined }),
+  });
+}
