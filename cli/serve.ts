@@ -1,8 +1,13 @@
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_MAX_PAGE_SIZE, PATHS } from '../lib/api-rules.ts';
 import { describeDataset } from '../fixtures/index.ts';
 import { startMockServer } from '../mock-server/server.ts';
-import { datasetOptions, generateOptionsFrom, integerIn, type DatasetFlags } from './options.ts';
+import { adminAccessMode } from '../mock-server/access.ts';
+import { formatLatency, parseLatency, faultSettings, MAX_DELAY_MS, type LatencyRange } from '../mock-server/faults.ts';
+import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from '../mock-server/journal.ts';
+import { CLI_LOG_LEVEL, LOG_LEVELS, createLogger, type LogLevel } from '../mock-server/logging.ts';
+import { exitGracefullyOnSignals } from '../mock-server/shutdown.ts';
+import { MAX_SEED, datasetOptions, generateOptionsFrom, integerIn, type DatasetFlags } from './options.ts';
 
 export const DEFAULT_PORT = 9000;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -13,6 +18,32 @@ interface ServeFlags extends DatasetFlags {
   fixtures?: string;
   maxPageSize: number;
   corsOrigin?: string;
+  latency?: LatencyRange;
+  errorRate: number;
+  errorStatus: number;
+  faultHeaders: boolean;
+  faultSeed?: number;
+  adminToken?: string;
+  logLevel: LogLevel;
+  journalSize: number;
+  shutdownGrace: number;
+}
+
+function latencyArg(value: string): LatencyRange {
+  const range = parseLatency(value);
+  if (!range) throw new InvalidArgumentError(`expected '<ms>' or '<min>-<max>' in milliseconds within 0-${MAX_DELAY_MS}, got '${value}'.`);
+  return range;
+}
+
+function rateArg(value: string): number {
+  const rate = /^(?:[0-9]*\.)?[0-9]+$/.test(value) ? Number(value) : Number.NaN;
+  if (!(rate >= 0 && rate <= 1)) throw new InvalidArgumentError(`expected a share from 0 to 1 (0.05 fails one request in twenty), got '${value}'.`);
+  return rate;
+}
+
+function tokenArg(value: string): string {
+  if (!/^[\x21-\x7e]{8,256}$/.test(value)) throw new InvalidArgumentError('expected 8 to 256 visible ASCII characters, without spaces.');
+  return value;
 }
 
 export function registerServeCommand(program: Command): void {
@@ -28,26 +59,48 @@ export function registerServeCommand(program: Command): void {
     .addOption(new Option('--host <host>', 'interface to listen on (0.0.0.0 for every interface)').default(DEFAULT_HOST))
     .addOption(new Option('--fixtures <file>', 'serve the records of a fixtures file (from `fixtures`) instead of generating them').conflicts(['seed', 'reviews', 'products', 'wishlists', 'maxItems']))
     .addOption(new Option('--max-page-size <n>', 'largest limit/take accepted').argParser(integerIn(1, 1_000_000)).default(DEFAULT_MAX_PAGE_SIZE))
-    .addOption(new Option('--cors-origin <origins>', 'comma-separated origins allowed by CORS (default: any origin)'));
+    .addOption(new Option('--cors-origin <origins>', 'comma-separated origins allowed by CORS (default: any origin)'))
+    .addOption(new Option('--latency <ms>', "delay every listing request: '300' or a range '100-400' (ms), drawn per request from the seed").argParser(latencyArg))
+    .addOption(new Option('--error-rate <share>', 'answer this share of listing requests (0-1) with --error-status').argParser(rateArg).default(0))
+    .addOption(new Option('--error-status <code>', 'status of injected errors (400-599), with the documented JSON body').argParser(integerIn(400, 599)).default(500))
+    .addOption(new Option('--fault-headers', 'honour the per-request headers x-mock-delay: <ms> and x-mock-status: <code>').default(false))
+    .addOption(new Option('--fault-seed <n>', 'seed of the fault draws (default: the dataset seed)').argParser(integerIn(0, MAX_SEED)))
+    .addOption(new Option('--admin-token <token>', 'bearer token for /__admin (required for it on a non-loopback --host)').env('MOCK_ADMIN_TOKEN').argParser(tokenArg))
+    .addOption(new Option('--log-level <level>', 'pino log level; info logs one line per request').choices(LOG_LEVELS).env('LOG_LEVEL').default(CLI_LOG_LEVEL))
+    .addOption(new Option('--journal-size <n>', 'recent requests kept for GET /__admin/journal (0: none)').argParser(integerIn(0, MAX_JOURNAL_SIZE)).default(DEFAULT_JOURNAL_SIZE))
+    .addOption(new Option('--shutdown-grace <ms>', 'on SIGINT/SIGTERM, how long requests in flight may take to finish').argParser(integerIn(0, 600_000)).default(10_000));
   for (const option of datasetOptions()) command.addOption(option);
   command.action(async (flags: ServeFlags, cmd: Command) => {
     // commander reports a conflict only for options given on the command line; defaults never conflict.
     const fromFlags = { ...generateOptionsFrom(flags) };
+    const logger = createLogger(flags.logLevel);
+    const faults = faultSettings({ latency: flags.latency ?? null, errorRate: flags.errorRate, errorStatus: flags.errorStatus, headers: flags.faultHeaders });
     const mock = await startMockServer({
       ...(flags.fixtures ? { fixtures: flags.fixtures } : fromFlags),
       port: flags.port,
       host: flags.host,
       maxPageSize: flags.maxPageSize,
       ...(flags.corsOrigin ? { corsOrigin: flags.corsOrigin.split(',').map((o) => o.trim()).filter(Boolean) } : {}),
+      faults,
+      ...(flags.faultSeed !== undefined ? { faultSeed: flags.faultSeed } : {}),
+      ...(flags.adminToken ? { adminToken: flags.adminToken } : {}),
+      journalSize: flags.journalSize,
+      logger,
+      shutdownGraceMs: flags.shutdownGrace,
     }).catch((error: Error) => cmd.error(`error: ${error.message}`, { exitCode: 2 }));
     const lines = [
       `store-listing-kit mock server listening on ${mock.url}`,
       `dataset: ${describeDataset(mock.dataset.current.summary)}`,
       ...Object.values(PATHS).map((path) => `  GET ${mock.url}${path}`),
+      `admin: ${adminBanner(adminAccessMode(mock.ops.access), mock.url)}`,
+      `faults: ${mock.ops.faults.active ? `latency ${formatLatency(faults.latency)}, error rate ${faults.errorRate} (status ${faults.errorStatus}), per-request headers ${faults.headers ? 'on' : 'off'}` : 'off'}`,
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
-    const stop = () => void mock.close().then(() => process.exit(0));
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    exitGracefullyOnSignals(mock, logger);
   });
+}
+
+function adminBanner(mode: ReturnType<typeof adminAccessMode>, url: string): string {
+  if (mode === 'off') return 'off (non-loopback host without --admin-token)';
+  return `${url}/__admin/ (${mode === 'token' ? 'bearer token required' : 'loopback clients only'})`;
 }

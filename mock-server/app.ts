@@ -5,6 +5,8 @@ import type { DatasetHolder } from './dataset-holder.ts';
 import { errorHandler, routeNotFound } from './errors.ts';
 import { listingsRouter } from './listings.ts';
 import { providerStatesRouter } from './provider-states.ts';
+import { createOps, generationOf, mountOps, type Ops } from './admin.ts';
+import { preflightOnly } from './request-guards.ts';
 
 export interface AppOptions {
   /** The largest `limit` / `take` accepted (default 1000). */
@@ -13,6 +15,8 @@ export interface AppOptions {
   corsOrigin?: string | string[];
   /** Told about unexpected faults (the answer is the documented 500 either way). */
   onFault?: (error: unknown) => void;
+  /** Faults, journal, logger and admin access (mock-server/admin.ts); default: all off, admin on loopback. */
+  ops?: Ops;
 }
 
 /** The Express application: the four listings, CORS, and JSON errors for everything else. */
@@ -22,11 +26,14 @@ export function createApp(holder: DatasetHolder, options: AppOptions = {}): Expr
   // Query strings are read by the listing handlers themselves (mock-server/params.ts),
   // strictly; Express's own parser would turn `a[b]=1` into objects nobody asked for.
   app.set('query parser', false);
-  app.use(cors({ origin: options.corsOrigin ?? '*' }));
+  app.use(preflightOnly(cors({ origin: options.corsOrigin ?? '*' })));
+  // Journal and logs, the /__admin guard and routes, fault injection: before the listings and every other /__admin route.
+  const ops = options.ops ?? createOps({ generation: generationOf(holder.initial.summary) });
+  mountOps(app, holder, ops);
   app.use(listingsRouter(holder, { maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE }));
   // Pact's state-change endpoint (POST /__admin/provider-states); any /__admin guard must be mounted before it.
   app.use(providerStatesRouter(holder));
   app.use(routeNotFound);
-  app.use(errorHandler(options.onFault));
+  app.use(errorHandler(options.onFault ?? ((error: unknown) => ops.logger.error({ err: error }, 'unexpected fault'))));
   return app;
 }

@@ -1,7 +1,10 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 
-/** The error types of API.md, after the commerce backend's own conventions. */
-export type ErrorType = 'invalid_data' | 'not_found' | 'unknown_error';
+/**
+ * The error types of API.md, after the commerce backend's own conventions. The listings
+ * answer only the first three; the others serve the admin API and injected faults.
+ */
+export type ErrorType = 'invalid_data' | 'not_found' | 'unknown_error' | 'unauthorized' | 'not_allowed' | 'conflict';
 
 /** The documented error body: always JSON, never HTML, never empty. */
 export interface ErrorBody {

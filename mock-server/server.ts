@@ -4,6 +4,10 @@ import type { Express } from 'express';
 import { DEFAULT_MAX_PAGE_SIZE } from '../lib/api-rules.ts';
 import { generateDataset, loadFixturesFile, type Dataset, type GenerateOptions } from '../fixtures/index.ts';
 import { createApp } from './app.ts';
+import { createOps, generationOf, type Ops } from './admin.ts';
+import type { FaultSettings } from './faults.ts';
+import type { Logger } from './logging.ts';
+import { guardRequests, installServerGuards, MAX_HEADER_BYTES } from './request-guards.ts';
 import { DatasetHolder } from './dataset-holder.ts';
 
 export interface MockServerOptions extends GenerateOptions {
@@ -19,6 +23,18 @@ export interface MockServerOptions extends GenerateOptions {
   maxPageSize?: number;
   /** Origins allowed by CORS; default any. */
   corsOrigin?: string | string[];
+  /** Fault and latency injection from the start (default: off; changeable through the admin API). */
+  faults?: FaultSettings;
+  /** The seed of fault draws when the settings name none (default: the dataset's seed). */
+  faultSeed?: number;
+  /** Bearer token of the admin API; required for it on a non-loopback host. */
+  adminToken?: string;
+  /** Requests the admin journal keeps (default 200; 0: none). */
+  journalSize?: number;
+  /** Structured logs (default: silent). */
+  logger?: Logger;
+  /** How long close() lets in-flight requests finish before cutting connections (default 10 s). */
+  shutdownGraceMs?: number;
 }
 
 export interface MockServer {
@@ -30,6 +46,8 @@ export interface MockServer {
   readonly dataset: DatasetHolder;
   readonly app: Express;
   readonly server: Server;
+  /** Faults, journal, logger and admin access, as the admin API changes them. */
+  readonly ops: Ops;
   /** Stops listening, ends idle keep-alive connections, resolves when closed. */
   close(): Promise<void>;
 }
@@ -44,23 +62,42 @@ export async function resolveDataset(options: MockServerOptions): Promise<Datase
 /** Starts the mock server in-process: `const mock = await startMockServer({ seed: 7 }); ...; await mock.close()`. */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
   const holder = new DatasetHolder(await resolveDataset(options));
+  const host = options.host ?? '127.0.0.1';
+  const ops = createOps({
+    generation: withMaxItems(generationOf(holder.initial.summary), options.maxItems),
+    access: { token: options.adminToken, host },
+    ...(options.faults ? { faults: options.faults } : {}),
+    ...(options.faultSeed !== undefined ? { faultSeed: options.faultSeed } : {}),
+    ...(options.journalSize !== undefined ? { journalSize: options.journalSize } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
   const app = createApp(holder, {
+    ops,
     maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE,
     ...(options.corsOrigin !== undefined ? { corsOrigin: options.corsOrigin } : {}),
   });
-  const server = createServer(app);
-  const host = options.host ?? '127.0.0.1';
+  // requireHostHeader off: guardRequests answers a missing Host with JSON instead of Node's empty 400.
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false }, guardRequests(app));
+  installServerGuards(server);
   await listen(server, options.port ?? 0, host);
   const port = (server.address() as AddressInfo).port;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  Object.assign(ops.info, { url, host, port, maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE, corsOrigin: options.corsOrigin ?? '*', pid: process.pid });
   return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    url,
     port,
     host,
     dataset: holder,
     app,
     server,
-    close: () => closeServer(server),
+    ops,
+    close: () => closeServer(server, options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS),
   };
+}
+
+/** The summary does not record maxItems; the options that made the dataset do. */
+function withMaxItems(generation: GenerateOptions | undefined, maxItems: number | undefined): GenerateOptions | undefined {
+  return generation && maxItems !== undefined ? { ...generation, maxItems } : generation;
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {
@@ -79,9 +116,23 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
-function closeServer(server: Server): Promise<void> {
+export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+
+/**
+ * Stops accepting connections, lets requests in flight finish (closing each keep-alive
+ * connection as soon as it is idle), and after `graceMs` cuts whatever is left.
+ */
+function closeServer(server: Server, graceMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    server.close((error) => (error ? reject(error) : resolve()));
+    if (!server.listening) return resolve();
+    const idle = setInterval(() => server.closeIdleConnections(), 50);
+    const cut = setTimeout(() => server.closeAllConnections(), graceMs);
+    server.close((error) => {
+      clearInterval(idle);
+      clearTimeout(cut);
+      if (error) reject(error);
+      else resolve();
+    });
     server.closeIdleConnections();
   });
 }

@@ -1,0 +1,202 @@
+import express, { Router, type Express, type Request, type Response } from 'express';
+import { z } from 'zod';
+import { DEFAULT_SEED, DEFAULT_SIZES, SIZE_LIMITS, generateDataset, type DatasetSizes, type DatasetSummary, type GenerateOptions } from '../fixtures/index.ts';
+import { ADMIN_PREFIX, adminAccessMode, adminGuard, type AdminAccessOptions } from './access.ts';
+import type { DatasetHolder } from './dataset-holder.ts';
+import { invalidRequest } from './errors.ts';
+import { FaultInjector, faultSettings, faultSettingsSchema, type FaultSettings } from './faults.ts';
+import { DEFAULT_JOURNAL_SIZE, Journal } from './journal.ts';
+import { silentLogger, type Logger } from './logging.ts';
+import { observeRequests } from './observe.ts';
+import { integerParam, readQuery } from './params.ts';
+
+/**
+ * The admin API, under ADMIN_PREFIX (`/__admin`), and the operational pieces it drives:
+ *
+ *   GET    /__admin/health     liveness, uptime, memory, dataset version
+ *   GET    /__admin/config     the server's settings, dataset, faults and admin access mode
+ *   POST   /__admin/reset      back to the dataset the server started with
+ *   POST   /__admin/dataset    reseed or resize: { seed?, reviews?, products?, wishlists?, maxItems? }
+ *   GET    /__admin/journal    recent requests (?limit=n), oldest first; DELETE clears it
+ *   GET    /__admin/faults     fault settings; PUT replaces them; DELETE turns them off
+ *
+ * Everything under the prefix (provider states too) passes the access guard (access.ts) first.
+ * Admin requests are never delayed or failed by fault injection, and not journaled.
+ */
+
+/** The operational state of one server: faults, journal, logger, admin access. */
+export interface Ops {
+  readonly faults: FaultInjector;
+  readonly journal: Journal;
+  readonly logger: Logger;
+  readonly access: AdminAccessOptions;
+  /** Facts about the server for `GET /__admin/config` (host, port, ...); the server fills them in. */
+  readonly info: Record<string, unknown>;
+  /** How the dataset being served was generated, when it was (the base of a reseed). */
+  generation: GenerateOptions | undefined;
+  readonly initialGeneration: GenerateOptions | undefined;
+  readonly startedAt: number;
+}
+
+export interface OpsOptions {
+  faults?: FaultSettings;
+  /** The seed of fault draws when the fault settings name none (default: the dataset's, else 1). */
+  faultSeed?: number;
+  journalSize?: number;
+  logger?: Logger;
+  access?: AdminAccessOptions;
+  /** How the initial dataset was generated, if it was. */
+  generation?: GenerateOptions;
+  info?: Record<string, unknown>;
+}
+
+export function createOps(options: OpsOptions = {}): Ops {
+  return {
+    faults: new FaultInjector(options.faultSeed ?? options.generation?.seed ?? DEFAULT_SEED, options.faults),
+    journal: new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE),
+    logger: options.logger ?? silentLogger,
+    access: options.access ?? {},
+    info: { ...options.info },
+    generation: options.generation,
+    initialGeneration: options.generation,
+    startedAt: Date.now(),
+  };
+}
+
+/**
+ * Mounts, in this order: request observation (journal, logs), the admin guard and the
+ * admin routes, fault injection. Call before the listings and before any other /__admin route.
+ */
+export function mountOps(app: Express, holder: DatasetHolder, ops: Ops): void {
+  const observe = observeRequests(ops.journal, ops.logger);
+  if (observe) app.use(observe);
+  const admin = Router();
+  admin.use(adminGuard(ops.access));
+  admin.use(adminRoutes(holder, ops));
+  app.use(ADMIN_PREFIX, admin);
+  app.use(ops.faults.middleware());
+}
+
+/** The generation options of a generated dataset, as far as its summary tells them (maxItems: the default). */
+export function generationOf(summary: DatasetSummary): GenerateOptions | undefined {
+  if (summary.source !== 'generated') return undefined;
+  return { seed: summary.seed ?? DEFAULT_SEED, reviews: summary.reviews, products: summary.products, wishlists: summary.wishlists };
+}
+
+const sizeField = (key: keyof DatasetSizes) => z.number().int().min(SIZE_LIMITS[key].min).max(SIZE_LIMITS[key].max).optional();
+
+/** The body of `POST /__admin/dataset`. */
+export const datasetChangeSchema = z
+  .object({
+    seed: z.number().int().min(0).max(0xffffffff).optional(),
+    reviews: sizeField('reviews'),
+    products: sizeField('products'),
+    wishlists: sizeField('wishlists'),
+    maxItems: sizeField('maxItems'),
+  })
+  .strict();
+
+function adminRoutes(holder: DatasetHolder, ops: Ops): Router {
+  const router = Router();
+  const json = express.json({ limit: '16kb' });
+  const noQuery = (req: Request) => {
+    const at = req.originalUrl.indexOf('?');
+    if (at >= 0 && at < req.originalUrl.length - 1) throw invalidRequest(`${req.method} ${ADMIN_PREFIX}${req.path} takes no query parameters`);
+  };
+  const datasetState = () => ({ version: holder.version, current: holder.current.summary, initial: holder.initial.summary });
+  const faultState = () => ({ ...ops.faults.settings, active: ops.faults.active, defaultSeed: ops.faults.defaultSeed, requestsSeen: ops.faults.seen });
+
+  router.get('/health', (req, res) => {
+    noQuery(req);
+    const memory = process.memoryUsage();
+    res.json({
+      status: 'ok',
+      uptimeSeconds: Math.round((Date.now() - ops.startedAt) / 100) / 10,
+      pid: process.pid,
+      memory: { rss: memory.rss, heapUsed: memory.heapUsed },
+      datasetVersion: holder.version,
+    });
+  });
+
+  router.get('/config', (req, res) => {
+    noQuery(req);
+    res.json({
+      server: ops.info,
+      logLevel: ops.logger.level,
+      journalSize: ops.journal.capacity,
+      admin: { access: adminAccessMode(ops.access) },
+      dataset: { ...datasetState(), generation: ops.generation ?? null },
+      faults: faultState(),
+    });
+  });
+
+  router.post('/reset', (req, res) => {
+    noQuery(req);
+    holder.reset();
+    ops.generation = ops.initialGeneration;
+    ops.logger.info({ dataset: holder.current.summary }, 'dataset reset');
+    res.json(datasetState());
+  });
+
+  router.post('/dataset', json, (req, res) => {
+    noQuery(req);
+    const change = parseBody(datasetChangeSchema, req.body ?? {}, 'dataset change');
+    const base = ops.generation ?? {};
+    const generation: GenerateOptions = {
+      seed: change.seed ?? base.seed ?? DEFAULT_SEED,
+      reviews: change.reviews ?? base.reviews ?? DEFAULT_SIZES.reviews,
+      products: change.products ?? base.products ?? DEFAULT_SIZES.products,
+      wishlists: change.wishlists ?? base.wishlists ?? DEFAULT_SIZES.wishlists,
+      maxItems: change.maxItems ?? base.maxItems ?? DEFAULT_SIZES.maxItems,
+    };
+    holder.replace(generateDataset(generation));
+    ops.generation = generation;
+    ops.logger.info({ dataset: holder.current.summary }, 'dataset replaced');
+    res.json({ ...datasetState(), generation });
+  });
+
+  router.get('/journal', (req, res) => {
+    const query = readQuery(req.originalUrl, ['limit']);
+    const limit = integerParam(query, 'limit', { min: 1, max: Math.max(1, ops.journal.capacity), fallback: Math.max(1, ops.journal.capacity) });
+    res.json({ capacity: ops.journal.capacity, recorded: ops.journal.recorded, entries: ops.journal.entries(limit) });
+  });
+
+  router.delete('/journal', (req, res) => {
+    noQuery(req);
+    const cleared = Math.min(ops.journal.recorded, ops.journal.capacity);
+    ops.journal.clear();
+    res.json({ cleared });
+  });
+
+  router.get('/faults', (req, res) => {
+    noQuery(req);
+    res.json(faultState());
+  });
+
+  router.put('/faults', json, (req, res) => {
+    noQuery(req);
+    if (req.body === undefined) throw invalidRequest('the fault settings must be a JSON object sent with Content-Type: application/json');
+    ops.faults.set(faultSettings(parseBody(faultSettingsSchema, req.body, 'fault settings')));
+    ops.logger.info({ faults: ops.faults.settings }, 'fault settings changed');
+    res.json(faultState());
+  });
+
+  router.delete('/faults', (req, res) => {
+    noQuery(req);
+    ops.faults.set(faultSettings());
+    ops.logger.info('fault injection off');
+    res.json(faultState());
+  });
+
+  return router;
+}
+
+function parseBody<S extends z.ZodType>(schema: S, body: unknown, what: string): z.output<S> {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const details = parsed.error.issues.map((issue) => {
+    if (issue.code === 'unrecognized_keys') return `unknown field(s) ${issue.keys.map((k) => `'${k}'`).join(', ')}`;
+    return `${issue.path.length ? `'${issue.path.join('.')}' ` : ''}${issue.message}`;
+  });
+  throw invalidRequest(`${what}: ${details.join('; ')}`);
+}

@@ -1,0 +1,211 @@
+import type { IncomingMessage } from 'node:http';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { z } from 'zod';
+import { below, unit } from '../fixtures/hash.ts';
+import { invalidRequest, sendError, UNKNOWN_ERROR, type ErrorBody } from './errors.ts';
+import { isAdminPath } from './access.ts';
+
+/**
+ * Fault and latency injection, so that frontends can build their loading and error states.
+ *
+ * Off by default. When on, it applies to every request except the admin API's:
+ * - global settings: a latency range, an error rate and the status of injected errors;
+ * - per request (only when `headers` is on): `x-mock-delay: <ms>` and `x-mock-status: <4xx|5xx>`.
+ *
+ * Deterministic: the n-th request seen since the settings were last set gets its delay and
+ * its error draw from hash(seed, n), so the same seed and the same sequence of requests give
+ * the same faults. The check on the hot path, when off, is one boolean.
+ */
+
+/** The longest delay a request may be held (a global range or `x-mock-delay`). */
+export const MAX_DELAY_MS = 60_000;
+export const DELAY_HEADER = 'x-mock-delay';
+export const STATUS_HEADER = 'x-mock-status';
+
+export interface LatencyRange {
+  min: number;
+  max: number;
+}
+
+export interface FaultSettings {
+  /** Every request waits a delay drawn from this range (ms), or none when null. */
+  latency: LatencyRange | null;
+  /** The share of requests, from 0 to 1, answered with `errorStatus` instead. */
+  errorRate: number;
+  /** The status of injected errors (400-599); the body is the documented JSON for it. */
+  errorStatus: number;
+  /** Honour the per-request headers `x-mock-delay` and `x-mock-status`. */
+  headers: boolean;
+  /** The seed of the draws; by default the dataset's seed. */
+  seed: number | null;
+}
+
+export const NO_FAULTS: FaultSettings = Object.freeze({ latency: null, errorRate: 0, errorStatus: 500, headers: false, seed: null });
+
+const delayMs = z.number().int().min(0).max(MAX_DELAY_MS);
+
+/** The body of `PUT /__admin/faults`: any subset, the rest as in NO_FAULTS. */
+export const faultSettingsSchema = z
+  .object({
+    latency: z
+      .union([
+        z.object({ min: delayMs, max: delayMs }).strict().refine((r) => r.min <= r.max, { message: "'min' must not exceed 'max'" }),
+        z.string().transform((text, ctx) => {
+          const range = parseLatency(text);
+          if (!range) ctx.addIssue({ code: 'custom', message: `must be '<ms>' or '<min>-<max>' within 0-${MAX_DELAY_MS}` });
+          return range ?? { min: 0, max: 0 };
+        }),
+        z.null(),
+      ])
+      .optional(),
+    errorRate: z.number().min(0).max(1).optional(),
+    errorStatus: z.number().int().min(400).max(599).optional(),
+    headers: z.boolean().optional(),
+    seed: z.number().int().min(0).max(0xffffffff).nullable().optional(),
+  })
+  .strict();
+
+export type FaultSettingsInput = z.input<typeof faultSettingsSchema>;
+
+/** Complete settings from a partial, validated input. */
+export function faultSettings(input: z.output<typeof faultSettingsSchema> = {}): FaultSettings {
+  return {
+    latency: input.latency ?? null,
+    errorRate: input.errorRate ?? 0,
+    errorStatus: input.errorStatus ?? 500,
+    headers: input.headers ?? false,
+    seed: input.seed ?? null,
+  };
+}
+
+/** `"250"` or `"100-400"` (milliseconds), or undefined when it is neither. */
+export function parseLatency(text: string): LatencyRange | undefined {
+  const match = /^([0-9]{1,6})(?:-([0-9]{1,6}))?$/.exec(text.trim());
+  if (!match) return undefined;
+  const min = Number(match[1]);
+  const max = match[2] === undefined ? min : Number(match[2]);
+  return min <= max && max <= MAX_DELAY_MS ? { min, max } : undefined;
+}
+
+export function formatLatency(range: LatencyRange | null): string {
+  if (!range) return 'none';
+  return range.min === range.max ? `${range.min} ms` : `${range.min}-${range.max} ms`;
+}
+
+/** The documented JSON body of an injected error with this status. */
+export function faultBody(status: number): ErrorBody {
+  if (status >= 500) return UNKNOWN_ERROR;
+  switch (status) {
+    case 401:
+      return { type: 'unauthorized', message: 'Unauthorized (injected fault).' };
+    case 403:
+      return { type: 'not_allowed', message: 'Not allowed (injected fault).' };
+    case 404:
+      return { type: 'not_found', message: 'Not found (injected fault).' };
+    case 409:
+      return { type: 'conflict', message: 'Conflict (injected fault).' };
+    case 429:
+      return { type: 'not_allowed', message: 'Too many requests (injected fault).' };
+    default:
+      return { type: 'invalid_data', message: 'Invalid request (injected fault).' };
+  }
+}
+
+/** The fault chosen for one request. */
+export interface FaultDecision {
+  delay: number;
+  status: number | null;
+}
+
+/** Salts of the two draws, so that a request's delay and its error draw are independent. */
+const DRAW = { kind: 0x6661756c, delay: 1, error: 2 } as const;
+
+export class FaultInjector {
+  #settings: FaultSettings = NO_FAULTS;
+  #seen = 0;
+  #active = false;
+
+  /** `defaultSeed`: the seed used when the settings name none (the dataset's). */
+  constructor(
+    readonly defaultSeed: number,
+    settings: FaultSettings = NO_FAULTS,
+  ) {
+    this.set(settings);
+  }
+
+  /** True when anything at all may be injected: the one check made on every request. */
+  get active(): boolean {
+    return this.#active;
+  }
+
+  get settings(): FaultSettings {
+    return this.#settings;
+  }
+
+  /** Requests drawn for since the settings were last set. */
+  get seen(): number {
+    return this.#seen;
+  }
+
+  /** Replaces the settings and restarts the sequence of draws. */
+  set(settings: FaultSettings): void {
+    this.#settings = Object.freeze({ ...settings, latency: settings.latency ? { ...settings.latency } : null });
+    this.#seen = 0;
+    this.#active = settings.latency !== null || settings.errorRate > 0 || settings.headers;
+  }
+
+  /** The global fault of the n-th request (0-based): a pure function of the settings and n. */
+  draw(n: number): FaultDecision {
+    const { latency, errorRate, errorStatus } = this.#settings;
+    const seed = this.#settings.seed ?? this.defaultSeed;
+    const delay = latency ? latency.min + below(latency.max - latency.min + 1, seed, DRAW.kind, n, DRAW.delay) : 0;
+    const failed = errorRate > 0 && unit(seed, DRAW.kind, n, DRAW.error) < errorRate;
+    return { delay, status: failed ? errorStatus : null };
+  }
+
+  /** The fault for this request: the next draw, overridden by its headers when those are honoured. */
+  decide(req: IncomingMessage): FaultDecision {
+    const decision = this.draw(this.#seen++);
+    if (!this.#settings.headers) return decision;
+    const delay = headerValue(req, DELAY_HEADER);
+    if (delay !== undefined) decision.delay = headerInteger(DELAY_HEADER, delay, 0, MAX_DELAY_MS);
+    const status = headerValue(req, STATUS_HEADER);
+    if (status !== undefined) decision.status = headerInteger(STATUS_HEADER, status, 400, 599);
+    return decision;
+  }
+
+  /**
+   * Express middleware. Mounted always (settings can be changed at run time); when off it
+   * costs one boolean check. Admin routes are never touched.
+   */
+  middleware(): RequestHandler {
+    return (req: Request, res: Response, next: NextFunction) => {
+      if (!this.#active || isAdminPath(req.path)) return next();
+      const { delay, status } = this.decide(req);
+      const act = () => (status === null ? next() : sendFault(res, status));
+      if (delay > 0) {
+        const timer = setTimeout(act, delay);
+        // A client that gives up does not keep a timer (or the shutdown) waiting.
+        res.once('close', () => clearTimeout(timer));
+      } else act();
+    };
+  }
+}
+
+function headerValue(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  if (value === undefined) return undefined;
+  if (Array.isArray(value)) throw invalidRequest(`header '${name}' must be given at most once`);
+  return value;
+}
+
+function headerInteger(name: string, raw: string, min: number, max: number): number {
+  const value = /^[0-9]{1,6}$/.test(raw.trim()) ? Number(raw.trim()) : Number.NaN;
+  if (!(value >= min && value <= max)) throw invalidRequest(`header '${name}' must be an integer from ${min} to ${max}, got '${raw.slice(0, 64)}'`);
+  return value;
+}
+
+export function sendFault(res: Response, status: number): void {
+  if (status === 429 || status === 503) res.setHeader('Retry-After', '1');
+  sendError(res, status, faultBody(status));
+}
