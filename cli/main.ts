@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
+import { registerCheckCommand } from './check.ts';
 import { registerFixturesCommand } from './fixtures.ts';
 import { registerServeCommand } from './serve.ts';
 
@@ -15,6 +16,7 @@ export function buildProgram(): Command {
     .showHelpAfterError('(run with --help for usage)');
   registerServeCommand(program);
   registerFixturesCommand(program);
+  registerCheckCommand(program);
   return program;
 }
 

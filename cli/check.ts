@@ -1,0 +1,129 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { parseEndpointList } from '../properties/endpoints.ts';
+import { DEFAULTS, randomSeed, resolveOptions, type CheckOptions } from '../properties/options.ts';
+import { PROPERTY_IDS } from '../properties/catalog/index.ts';
+import { headerLine, jsonReport, junitReport, resultLine, summaryText } from '../properties/report.ts';
+import { CannotRunError, runListingProperties, type CheckReport } from '../properties/runner.ts';
+import { integerIn } from './options.ts';
+
+/** Exit codes of `check`: every property holds / some property fails / the check cannot run. */
+export const EXIT = { passed: 0, failed: 1, cannotRun: 2 } as const;
+
+interface CheckFlags {
+  baseUrl: string;
+  endpoints?: string;
+  runs: number;
+  seed?: number;
+  strict?: boolean;
+  maxPageSize: number;
+  productId: string[];
+  wishlistId: string[];
+  properties?: string;
+  replayPath?: string;
+  maxWalkPages: number;
+  maxReferencePages: number;
+  timeout: number;
+  junit?: string;
+  json?: string;
+}
+
+const collect = (value: string, previous: string[]) => [...previous, ...value.split(',').map((s) => s.trim()).filter(Boolean)];
+
+function endpointsArg(value: string) {
+  try {
+    return parseEndpointList(value);
+  } catch (error) {
+    throw new InvalidArgumentError(`${(error as Error).message}.`);
+  }
+}
+
+function propertiesArg(value: string): string[] {
+  const ids = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = ids.filter((id) => !PROPERTY_IDS.includes(id));
+  if (unknown.length || ids.length === 0) throw new InvalidArgumentError(`unknown property '${unknown.join(', ')}'; accepted: ${PROPERTY_IDS.join(', ')}.`);
+  return ids;
+}
+
+function writeReport(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, text);
+}
+
+export function registerCheckCommand(program: Command): void {
+  const command = program
+    .command('check')
+    .description(
+      'run the property suite against an implementation of the four listings: exit 0 when every property holds, 1 when one fails (with the shrunk request, a curl line and the replay command), 2 when it cannot run',
+    )
+    .addOption(new Option('--base-url <url>', 'where the implementation listens (the part before /store/...)').env('BASE_URL').makeOptionMandatory())
+    .addOption(new Option('--endpoints <list>', 'comma-separated subset: reviews, productReviews, wishlists, wishlistItems (or 4.1,4.2,4.3,4.4); default all').argParser(endpointsArg))
+    .addOption(new Option('--runs <n>', 'runs per property and endpoint (walking properties use a tenth, at least 3)').argParser(integerIn(1, 100_000)).default(DEFAULTS.runs))
+    .addOption(new Option('--seed <n>', 'seed of the generated cases (random when absent; always printed, so any run can be replayed)').argParser(integerIn(0, 0x7fffffff)))
+    .addOption(new Option('--strict', "also check the rules API.md marks [kit] (defaults of limit/offset, unaligned starts, past the end, 400s for bad parameters, record fields...)"))
+    .addOption(new Option('--max-page-size <n>', 'the largest limit/take the suite asks for').argParser(integerIn(1, 1_000_000)).default(DEFAULTS.maxPageSize))
+    .addOption(new Option('--product-id <id>', 'product to list on 4.2 (repeatable or comma-separated)').argParser(collect).default([], 'discovered from 4.1'))
+    .addOption(new Option('--wishlist-id <id>', 'wishlist to list on 4.4 (repeatable or comma-separated)').argParser(collect).default([], 'discovered from 4.3'))
+    .addOption(new Option('--properties <ids>', `only these properties (comma-separated): ${PROPERTY_IDS.join(', ')}`).argParser(propertiesArg))
+    .addOption(new Option('--replay-path <path>', 'replay exactly one shrunk counterexample (printed with each failure; use with its --properties, --endpoints and --seed)'))
+    .addOption(new Option('--max-walk-pages <n>', 'a walk by nextPage stops after this many pages (and says so)').argParser(integerIn(1, 100_000)).default(DEFAULTS.maxWalkPages))
+    .addOption(new Option('--max-reference-pages <n>', 'the whole set of a listing is fetched in at most this many pages of --max-page-size').argParser(integerIn(1, 100_000)).default(DEFAULTS.maxReferencePages))
+    .addOption(new Option('--timeout <ms>', 'per-request timeout').argParser(integerIn(1, 600_000)).default(DEFAULTS.timeoutMs))
+    .addOption(new Option('--junit <file>', 'write a JUnit XML report'))
+    .addOption(new Option('--json <file>', 'write a JSON report'));
+
+  // Bad arguments are "cannot run" (2), not a failing implementation (1); --help stays 0.
+  command.exitOverride((error) => {
+    const ok = error.code === 'commander.helpDisplayed' || error.code === 'commander.help' || error.code === 'commander.version';
+    process.exit(ok ? 0 : EXIT.cannotRun);
+  });
+
+  command.action(async (flags: CheckFlags) => {
+    process.exitCode = await runCheck(flags);
+  });
+}
+
+/** Runs the check for parsed flags, printing as it goes; resolves to the exit code. */
+export async function runCheck(flags: CheckFlags): Promise<number> {
+  const input: CheckOptions = {
+    baseUrl: flags.baseUrl,
+    runs: flags.runs,
+    seed: flags.seed ?? randomSeed(),
+    strict: flags.strict ?? false,
+    maxPageSize: flags.maxPageSize,
+    maxWalkPages: flags.maxWalkPages,
+    maxReferencePages: flags.maxReferencePages,
+    timeoutMs: flags.timeout,
+    ...(flags.endpoints ? { endpoints: flags.endpoints as unknown as CheckOptions['endpoints'] } : {}),
+    ...(flags.productId.length ? { productIds: flags.productId } : {}),
+    ...(flags.wishlistId.length ? { wishlistIds: flags.wishlistId } : {}),
+    ...(flags.properties ? { properties: flags.properties as unknown as string[] } : {}),
+    ...(flags.replayPath ? { replayPath: flags.replayPath } : {}),
+  };
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  let report: CheckReport;
+  try {
+    out(headerLine(resolveOptions(input)));
+    report = await runListingProperties(input, { onResult: (r) => out(resultLine(r)) });
+  } catch (error) {
+    if (error instanceof CannotRunError || (error instanceof Error && /base URL|must be a positive/.test(error.message))) {
+      process.stderr.write(`error: cannot run the check: ${error.message}\n`);
+      return EXIT.cannotRun;
+    }
+    throw error;
+  }
+  out(summaryText(report));
+  try {
+    if (flags.json) writeReport(flags.json, jsonReport(report));
+    if (flags.junit) writeReport(flags.junit, junitReport(report));
+  } catch (error) {
+    process.stderr.write(`error: cannot write the report: ${(error as Error).message}\n`);
+    return EXIT.cannotRun;
+  }
+  if (report.results.every((r) => r.status === 'skipped')) {
+    process.stderr.write('error: cannot run the check: every property was skipped (see the reasons above)\n');
+    return EXIT.cannotRun;
+  }
+  return report.passed ? EXIT.passed : EXIT.failed;
+}
