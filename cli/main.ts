@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { registerCheckCommand } from './check.ts';
 import { registerFixturesCommand } from './fixtures.ts';
 import { registerServeCommand } from './serve.ts';
+import { registerVerifyCommand } from './verify.ts';
 
 // Pact's usage reporting needs the internet; the kit never sends it.
 process.env.PACT_DO_NOT_TRACK ??= 'true';
@@ -17,6 +18,7 @@ export function buildProgram(): Command {
   registerServeCommand(program);
   registerFixturesCommand(program);
   registerCheckCommand(program);
+  registerVerifyCommand(program);
   return program;
 }
 

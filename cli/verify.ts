@@ -1,0 +1,144 @@
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { PROVIDERS, type ProviderName } from '../contracts/interactions.ts';
+import { PACT_DIR } from '../contracts/pacts.ts';
+import { DEFAULT_CONSUMER_VERSION_SELECTORS, VerifyConfigError, verifyProviders, type ConsumerVersionSelector, type VerifyOptions } from '../contracts/verify.ts';
+import { PROVIDER_STATES_PATH } from '../mock-server/provider-states.ts';
+
+interface VerifyFlags {
+  providerBaseUrl: string;
+  provider: ProviderName | 'both';
+  pactDir?: string;
+  brokerUrl?: string;
+  brokerToken?: string;
+  brokerUsername?: string;
+  brokerPassword?: string;
+  consumerVersionSelectors: ConsumerVersionSelector[];
+  enablePending?: boolean;
+  includeWipPactsSince?: string;
+  providerStatesSetupUrl?: string;
+  providerStates: boolean;
+  publish?: boolean;
+  providerVersion?: string;
+  providerBranch?: string;
+  buildUrl?: string;
+  logLevel: NonNullable<VerifyOptions['logLevel']>;
+  timeout?: number;
+}
+
+function httpUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidArgumentError(`'${value}' is not a URL (expected e.g. http://localhost:9000)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError(`'${value}' must be an http or https URL`);
+  return value.replace(/\/+$/, '');
+}
+
+function selectors(value: string): ConsumerVersionSelector[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new InvalidArgumentError(`must be a JSON array of selectors, e.g. '[{"mainBranch":true},{"deployedOrReleased":true}]'`);
+  }
+  if (!Array.isArray(parsed) || parsed.length === 0 || !parsed.every((s) => typeof s === 'object' && s !== null && !Array.isArray(s))) {
+    throw new InvalidArgumentError('must be a non-empty JSON array of selector objects');
+  }
+  return parsed as ConsumerVersionSelector[];
+}
+
+/** A mismatch on a whole array quotes the array: the full text is in Pact's report above. */
+function shorten(text: string, max = 400): string {
+  return text.length > max ? `${text.slice(0, max)}... (see Pact's report above)` : text;
+}
+
+function positiveInteger(value: string): number {
+  if (!/^[0-9]+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('must be a positive integer');
+  return Number(value);
+}
+
+export function registerVerifyCommand(program: Command): void {
+  program
+    .command('verify')
+    .description("verify a running provider against the storefront's Pact contracts (exit 0 when it honours them)")
+    .requiredOption('--provider-base-url <url>', 'base URL of the provider to verify, e.g. http://localhost:9000', httpUrl)
+    .addOption(new Option('--provider <name>', 'which provider to verify').choices([...PROVIDERS, 'both']).default('both'))
+    .addOption(new Option('--pact-dir <dir>', `read pacts from this directory (default: the kit's committed pacts, ${PACT_DIR})`))
+    .addOption(new Option('--broker-url <url>', 'fetch pacts from this Pact Broker instead of a directory').env('PACT_BROKER_BASE_URL').argParser(httpUrl))
+    .addOption(new Option('--broker-token <token>', 'bearer token for the broker').env('PACT_BROKER_TOKEN'))
+    .addOption(new Option('--broker-username <name>', 'basic-auth user for the broker').env('PACT_BROKER_USERNAME'))
+    .addOption(new Option('--broker-password <password>', 'basic-auth password for the broker').env('PACT_BROKER_PASSWORD'))
+    .addOption(
+      new Option('--consumer-version-selectors <json>', 'which consumer versions to verify, as a JSON array')
+        .argParser(selectors)
+        .default(DEFAULT_CONSUMER_VERSION_SELECTORS, JSON.stringify(DEFAULT_CONSUMER_VERSION_SELECTORS)),
+    )
+    .option('--enable-pending', 'pending pacts (not yet verified by this provider) do not fail the build (broker only)')
+    .option('--include-wip-pacts-since <date>', 'also verify work-in-progress pacts since this date, e.g. 2024-01-01 (broker only)')
+    .addOption(new Option('--provider-states-setup-url <url>', `where Pact POSTs { state, params, action } before each interaction (default: <provider-base-url>${PROVIDER_STATES_PATH})`).argParser(httpUrl))
+    .option('--no-provider-states', 'do not call any state-change URL (only for providers whose data already fits every state)')
+    .option('--publish', 'publish the verification results to the broker')
+    .addOption(new Option('--provider-version <version>', 'provider version to publish the results for (e.g. the git sha)').env('PACT_PROVIDER_VERSION'))
+    .addOption(new Option('--provider-branch <branch>', 'provider branch to publish the results for').env('PACT_PROVIDER_BRANCH'))
+    .addOption(new Option('--build-url <url>', 'link to the CI build, published with the results').env('PACT_BUILD_URL'))
+    .addOption(new Option('--log-level <level>', "Pact's log level").choices(['trace', 'debug', 'info', 'warn', 'error']).default('warn'))
+    .addOption(new Option('--timeout <ms>', 'per-request timeout in milliseconds').argParser(positiveInteger))
+    .action(async (flags: VerifyFlags, cmd: Command) => {
+      const fail = (message: string): never => cmd.error(`error: ${message}`, { exitCode: 2 });
+      if (flags.pactDir && flags.brokerUrl && cmd.getOptionValueSource('brokerUrl') === 'cli') fail('give either --pact-dir or --broker-url, not both');
+      // An explicit --pact-dir wins over a broker URL that only came from the environment.
+      const useBroker = Boolean(flags.brokerUrl) && !flags.pactDir;
+      if (flags.publish && !useBroker) fail('--publish needs a broker: give --broker-url (or set PACT_BROKER_BASE_URL)');
+      if (flags.publish && !flags.providerVersion) fail('--publish needs --provider-version (or PACT_PROVIDER_VERSION), e.g. the git commit');
+      const options: VerifyOptions = {
+        providerBaseUrl: flags.providerBaseUrl,
+        providers: flags.provider === 'both' ? PROVIDERS : [flags.provider],
+        logLevel: flags.logLevel,
+        ...(flags.timeout !== undefined ? { timeout: flags.timeout } : {}),
+        ...(flags.providerStates ? { providerStatesSetupUrl: flags.providerStatesSetupUrl ?? `${flags.providerBaseUrl}${PROVIDER_STATES_PATH}` } : {}),
+        ...(useBroker
+          ? {
+              broker: {
+                url: flags.brokerUrl!,
+                consumerVersionSelectors: flags.consumerVersionSelectors,
+                ...(flags.brokerToken ? { token: flags.brokerToken } : {}),
+                ...(flags.brokerUsername ? { username: flags.brokerUsername } : {}),
+                ...(flags.brokerPassword ? { password: flags.brokerPassword } : {}),
+                ...(flags.enablePending ? { enablePending: true } : {}),
+                ...(flags.includeWipPactsSince ? { includeWipPactsSince: flags.includeWipPactsSince } : {}),
+              },
+            }
+          : { pactDir: flags.pactDir ?? PACT_DIR }),
+        ...(flags.publish
+          ? {
+              publish: {
+                providerVersion: flags.providerVersion!,
+                ...(flags.providerBranch ? { providerBranch: flags.providerBranch } : {}),
+                ...(flags.buildUrl ? { buildUrl: flags.buildUrl } : {}),
+              },
+            }
+          : {}),
+      };
+      let results;
+      try {
+        results = await verifyProviders(options);
+      } catch (error) {
+        if (error instanceof VerifyConfigError) fail(error.message);
+        throw error;
+      }
+      const lines = ['', 'store-listing-kit verify: summary'];
+      for (const r of results) {
+        if (r.ok) {
+          lines.push(`  PASS ${r.provider}: honours the storefront's contract`);
+          continue;
+        }
+        lines.push(`  FAIL ${r.provider}: ${r.mismatches.length ? `${r.mismatches.length} mismatch(es)` : 'verification could not complete'}`);
+        for (const m of r.mismatches) lines.push(`    - ${m.interaction.replace(/^Verifying a pact between \S+ and \S+ /, '')}\n        ${shorten(m.detail)}`);
+        if (r.error) lines.push(`    ${r.error.split('\n').slice(0, 5).join('\n    ')}`);
+      }
+      process.stdout.write(`${lines.join('\n')}\n`);
+      if (results.some((r) => !r.ok)) process.exitCode = 1;
+    });
+}

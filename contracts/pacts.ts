@@ -1,0 +1,55 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PactV4, SpecificationVersion } from '@pact-foundation/pact';
+import { StorefrontClient } from './client.ts';
+import { CONSUMER, PROVIDERS, interactionsOf, type ContractInteraction, type ProviderName } from './interactions.ts';
+import { JSON_HEADERS } from './templates.ts';
+
+/** The committed pact files of the package (`contracts/pacts/`). */
+export const PACT_DIR = fileURLToPath(new URL('./pacts/', import.meta.url));
+
+/** The file Pact writes for a consumer/provider pair. */
+export function pactFileName(provider: ProviderName): string {
+  return `${CONSUMER}-${provider}.json`;
+}
+
+export function pactFilePath(provider: ProviderName, dir = PACT_DIR): string {
+  return join(dir, pactFileName(provider));
+}
+
+/**
+ * Runs the consumer side of every interaction of `providers` against Pact's mock
+ * server, through the storefront client, and writes the pact files into `dir`.
+ * Rejects on the first interaction whose request or check fails. `dir` should be
+ * empty: Pact merges into a pact file that already exists.
+ */
+export async function writePacts(dir: string, providers: readonly ProviderName[] = PROVIDERS): Promise<void> {
+  for (const provider of providers) {
+    const pact = new PactV4({ consumer: CONSUMER, provider, dir, spec: SpecificationVersion.SPECIFICATION_VERSION_V4, logLevel: 'error' });
+    for (const interaction of interactionsOf(provider)) await runInteraction(pact, interaction);
+  }
+}
+
+/** One interaction: declare it, then let the client make the call against Pact's mock. */
+export async function runInteraction(pact: PactV4, interaction: ContractInteraction): Promise<void> {
+  let builder = pact.addInteraction();
+  if (interaction.state) builder = builder.given(interaction.state.name, interaction.state.params);
+  const { request, response } = interaction;
+  await builder
+    .uponReceiving(interaction.description)
+    .withRequest('GET', request.path, (b) => {
+      if (request.query) b.query(request.query);
+    })
+    .willRespondWith(response.status, (b) => {
+      b.headers(JSON_HEADERS).jsonBody(response.body);
+    })
+    .executeTest(async (mock) => interaction.exercise(new StorefrontClient(mock.url)));
+}
+
+/** A pact file as read for comparison: what the contract says, without the versions of the tools that wrote it. */
+export function readPactForComparison(file: string): unknown {
+  const pact = JSON.parse(readFileSync(file, 'utf8')) as { metadata?: Record<string, unknown> };
+  const { pactSpecification } = pact.metadata ?? {};
+  return { ...pact, metadata: { pactSpecification } };
+}

@@ -1,0 +1,80 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { pactStateHandlers } from '../../mock-server/provider-states.ts';
+import { startMockServer } from '../../mock-server/server.ts';
+
+/**
+ * Providers that differ from the contract in one deliberate way: a small Express app in
+ * front of the kit's own mock server, which rewrites each JSON envelope on its way back.
+ * All else (records, states, errors) is the mock's, so a failed verification can only
+ * be the rewrite's doing.
+ */
+
+export type Envelope = Record<string, unknown>;
+
+export interface BrokenProvider {
+  url: string;
+  stateHandlers: ReturnType<typeof pactStateHandlers>;
+  close(): Promise<void>;
+}
+
+const isEnvelope = (body: unknown): body is Envelope => typeof body === 'object' && body !== null && 'totalPages' in body;
+
+/** The four ways to break the contract the drift guard must catch. */
+export const BREAKAGES = {
+  /** `totalPages` answered as `total_pages`. */
+  renamedKey: (body: Envelope) => {
+    const { totalPages, ...rest } = body;
+    return { ...rest, total_pages: totalPages };
+  },
+  /** `count` answered as a string ("12" instead of 12). */
+  countAsString: (body: Envelope) => ({ ...body, count: String(body.count) }),
+  /** The reviews envelope without `prevPage` (it must be there, `null` when there is none). */
+  missingPrevPage: (body: Envelope) => {
+    const { prevPage: _dropped, ...rest } = body;
+    return rest;
+  },
+  /** The wishlist envelope without `skip` and `take`. */
+  skipTakeNotEchoed: (body: Envelope) => {
+    const { skip: _skip, take: _take, ...rest } = body;
+    return rest;
+  },
+} satisfies Record<string, (body: Envelope) => Envelope>;
+
+export async function startBrokenProvider(rewrite: (body: Envelope) => Envelope): Promise<BrokenProvider> {
+  const backing = await startMockServer({ seed: 1 });
+  const app = express();
+  app.use(express.raw({ type: () => true, limit: '1mb' }));
+  // Every request goes to the real mock; a JSON envelope comes back rewritten, anything else as it was.
+  app.use(async (req, res) => {
+    const upstream = await fetch(`${backing.url}${req.originalUrl}`, {
+      method: req.method,
+      headers: { 'content-type': req.get('content-type') ?? 'application/json' },
+      ...(req.method === 'GET' || req.method === 'HEAD' ? {} : { body: new Uint8Array(req.body as Buffer) }),
+    });
+    const text = await upstream.text();
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    res.status(upstream.status).type(upstream.headers.get('content-type') ?? 'application/json');
+    res.send(isEnvelope(body) ? JSON.stringify(rewrite(body)) : text);
+  });
+  const server: Server = createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stateHandlers: pactStateHandlers(backing.dataset),
+    close: async () => {
+      await new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeIdleConnections();
+      });
+      await backing.close();
+    },
+  };
+}
