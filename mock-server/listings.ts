@@ -7,9 +7,9 @@ import {
   WISHLIST_DEFAULT_SKIP,
   WISHLIST_DEFAULT_TAKE,
 } from '../lib/api-rules.ts';
-import { reviewsEnvelope, wishlistEnvelope } from '../lib/paging.ts';
-import type { RecordPage } from '../fixtures/index.ts';
 import type { DatasetHolder } from './dataset-holder.ts';
+import { BoundedCache } from './bounded-cache.ts';
+import { PageBodies, toBody, type Body } from './page-bodies.ts';
 import { invalidRequest, notFound, quote } from './errors.ts';
 import { integerParam, orderParam, readQuery } from './params.ts';
 
@@ -22,10 +22,64 @@ const REVIEW_PARAMS = ['limit', 'offset', 'order'] as const;
 const WISHLIST_PARAMS = ['skip', 'take'] as const;
 const WISHLIST_ITEM_PARAMS = ['skip', 'take', 'id'] as const;
 
+/** Memory kept for whole answers (by request URL), per dataset version, in bytes. */
+export const ANSWER_MEMO_BYTES = 32 * 1024 * 1024;
+
+/**
+ * The serialized answers for the dataset the holder has now. Everything here is made from
+ * one dataset version: when the holder's version changes, it is all dropped and made anew.
+ */
+class Answers {
+  #version = -1;
+  #bodies: PageBodies | undefined;
+  #byUrl = new BoundedCache<string, Body>(ANSWER_MEMO_BYTES, (body) => body.bytes.length);
+
+  constructor(readonly holder: DatasetHolder) {}
+
+  /** The page bodies of the current dataset version (and forget any older version's answers). */
+  bodies(): PageBodies {
+    if (this.#version !== this.holder.version || !this.#bodies) this.#reset();
+    return this.#bodies as PageBodies;
+  }
+
+  /**
+   * The answer already made for this exact URL from the current dataset version, if any.
+   * An answer depends only on the URL (path and query) and the dataset: the same URL asks
+   * the same page of the same records.
+   */
+  cached(url: string): Body | undefined {
+    if (this.#version !== this.holder.version) return undefined;
+    return this.#byUrl.get(url);
+  }
+
+  /** Keep (and return) the answer made for `url`; `bodies()` has already checked the version. */
+  keep(url: string, json: string): Body {
+    const body = toBody(json);
+    this.#byUrl.set(url, body);
+    return body;
+  }
+
+  #reset(): void {
+    this.#version = this.holder.version;
+    this.#bodies = new PageBodies(this.holder.current);
+    this.#byUrl = new BoundedCache<string, Body>(ANSWER_MEMO_BYTES, (body) => body.bytes.length);
+  }
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** What `res.json` would send (same Content-Type, same ETag), from bytes made once. */
+function sendBody(req: Request, res: Response, body: Body): void {
+  res.setHeader('Content-Type', JSON_TYPE);
+  if (req.app.get('etag fn')) res.setHeader('ETag', body.etag);
+  res.send(body.bytes);
+}
+
 /** The four listing endpoints over whatever dataset the holder has now. */
 export function listingsRouter(holder: DatasetHolder, options: ListingOptions): Router {
   const router = Router();
   const { maxPageSize } = options;
+  const answers = new Answers(holder);
 
   const reviewWindow = (req: Request, accepted: readonly string[]) => {
     const query = readQuery(req.originalUrl, accepted);
@@ -46,42 +100,51 @@ export function listingsRouter(holder: DatasetHolder, options: ListingOptions): 
     };
   };
 
-  const sendReviews = <T>(res: Response, page: RecordPage<T>, offset: number, limit: number) =>
-    res.json(reviewsEnvelope(page.records, page.count, offset, limit));
-  const sendWishlists = <T>(res: Response, page: RecordPage<T>, skip: number, take: number) =>
-    res.json(wishlistEnvelope(page.records, page.count, skip, take));
-
+  // Each handler first looks for the answer already made for this URL; the parameters are
+  // only read (and checked) when there is none, and an invalid request is never kept.
   // 4.1
   router.get(PATHS.reviews, (req, res) => {
+    const url = req.originalUrl;
+    const hit = answers.cached(url);
+    if (hit) return sendBody(req, res, hit);
     const { limit, offset, order } = reviewWindow(req, REVIEW_PARAMS);
-    sendReviews(res, holder.current.reviews.page(order, offset, limit), offset, limit);
+    sendBody(req, res, answers.keep(url, answers.bodies().reviews(order, offset, limit)));
   });
 
   // 4.2: an unknown product is an empty listing, not an error.
   router.get(PATHS.productReviews, (req, res) => {
+    const url = req.originalUrl;
+    const hit = answers.cached(url);
+    if (hit) return sendBody(req, res, hit);
     const { limit, offset, order } = reviewWindow(req, REVIEW_PARAMS);
     const productId = req.params.product_id as string;
-    sendReviews(res, holder.current.reviews.productPage(productId, order, offset, limit), offset, limit);
+    sendBody(req, res, answers.keep(url, answers.bodies().productReviews(productId, order, offset, limit)));
   });
 
   // 4.3
   router.get(PATHS.wishlists, (req, res) => {
+    const url = req.originalUrl;
+    const hit = answers.cached(url);
+    if (hit) return sendBody(req, res, hit);
     const { skip, take } = wishlistWindow(req, WISHLIST_PARAMS);
-    sendWishlists(res, holder.current.wishlists.page(skip, take), skip, take);
+    sendBody(req, res, answers.keep(url, answers.bodies().wishlists(skip, take)));
   });
 
   // 4.4: the id may come again as ?id=, and must then be the path's.
   router.get(PATHS.wishlistItems, (req, res) => {
+    const url = req.originalUrl;
+    const hit = answers.cached(url);
+    if (hit) return sendBody(req, res, hit);
     const { skip, take, query } = wishlistWindow(req, WISHLIST_ITEM_PARAMS);
     const id = req.params.id as string;
     const queryId = query.get('id');
     if (queryId !== undefined && queryId !== id) {
       throw invalidRequest(`'id' must be the wishlist id of the path ${quote(id)}, got ${quote(queryId)}`);
     }
-    const wishlists = holder.current.wishlists;
-    const index = wishlists.indexOf(id);
+    const bodies = answers.bodies();
+    const index = bodies.dataset.wishlists.indexOf(id);
     if (index < 0) throw notFound(`Wishlist with id: ${id.length > 200 ? `${id.slice(0, 200)}...` : id} was not found`);
-    sendWishlists(res, wishlists.itemsPage(index, skip, take), skip, take);
+    sendBody(req, res, answers.keep(url, bodies.wishlistItems(index, skip, take)));
   });
 
   return router;
