@@ -1,0 +1,78 @@
+/** Command-line options of `npm run bench` (parsed with node:util, no extra dependency). */
+import { parseArgs } from 'node:util';
+
+export interface BenchOptions {
+  rounds: number;
+  durationSec: number;
+  warmupSec: number;
+  connections: number;
+  /** Dataset sizes (reviews) of the deep-page runs. */
+  sizes: number[];
+  /** Only these target ids (all when empty). */
+  only: string[];
+  peers: boolean;
+  install: boolean;
+  /** Where RESULTS.md and results.svg go; undefined prints only. */
+  outDir: string | undefined;
+  quick: boolean;
+}
+
+export const USAGE = `npm run bench -- [options]
+
+Runs our mock, two ceilings (raw node:http, bare Express 5) and the peers side by side on
+loopback, server and load generator on separate cores, interleaved and repeated; prints the
+tables and writes bench/RESULTS.md and bench/results.svg.
+
+  --quick              one short round (about 2 minutes): a smoke run, not for publishing
+  --rounds <n>         interleaved rounds; medians are reported (default 3)
+  --duration <s>       measured seconds per run (default 8)
+  --warmup <s>         unmeasured seconds before each run (default 2)
+  --connections <n>    concurrent connections (default 10)
+  --sizes <a,b,c>      review counts of the deep-page runs (default 1000,100000,1000000)
+  --only <ids>         only these targets, comma-separated (see the ids in the tables)
+  --no-peers           skip the peers (no install needed)
+  --no-install         never run npm install for the peers; skip those missing
+  --out <dir>          where RESULTS.md and results.svg go (default bench/); --out - prints only
+  --help               this text`;
+
+export function parseBenchOptions(argv: string[]): BenchOptions | 'help' {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      quick: { type: 'boolean', default: false },
+      rounds: { type: 'string' },
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      connections: { type: 'string' },
+      sizes: { type: 'string' },
+      only: { type: 'string' },
+      'no-peers': { type: 'boolean', default: false },
+      'no-install': { type: 'boolean', default: false },
+      out: { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) return 'help';
+  const quick = values.quick ?? false;
+  const positive = (name: string, raw: string | undefined, fallback: number): number => {
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!/^[0-9]+(\.[0-9]+)?$/.test(raw) || !(n > 0)) throw new Error(`--${name} must be a positive number, got '${raw}'`);
+    return n;
+  };
+  const sizes = (values.sizes ?? '1000,100000,1000000').split(',').map((s) => positive('sizes', s.trim(), 0));
+  if (sizes.some((s) => !Number.isInteger(s) || s < 10)) throw new Error('--sizes must be whole numbers of at least 10');
+  return {
+    quick,
+    rounds: Math.round(positive('rounds', values.rounds, quick ? 1 : 3)),
+    durationSec: positive('duration', values.duration, quick ? 3 : 8),
+    warmupSec: positive('warmup', values.warmup, quick ? 1 : 2),
+    connections: Math.round(positive('connections', values.connections, 10)),
+    sizes,
+    only: values.only ? values.only.split(',').map((s) => s.trim()).filter(Boolean) : [],
+    peers: !values['no-peers'],
+    install: !values['no-install'],
+    outDir: values.out === '-' ? undefined : (values.out ?? 'bench'),
+  };
+}

@@ -1,0 +1,209 @@
+/**
+ * The benchmark's results as Markdown (printed and written to bench/RESULTS.md, byte for byte
+ * the same) and as an SVG bar chart (bench/results.svg) for the README.
+ */
+import type { BenchOptions } from './options.ts';
+import type { MachineFacts } from './machine.ts';
+import { ratio } from './stats.ts';
+
+export interface TargetInfo {
+  id: string;
+  label: string;
+  kind: 'ours' | 'ceiling' | 'peer';
+  /** `main`: the page of 10 reviews on every server; `deep`: ours at several dataset sizes. */
+  group: 'main' | 'deep';
+  setup: string;
+  /** Dataset size (reviews), for the deep-page runs. */
+  reviews?: number;
+}
+
+export interface Measured extends TargetInfo {
+  requestsPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Resident memory of the server's process tree right after a measured run (median). */
+  rssMiB: number;
+  /** From spawn to the first 200 answer. */
+  startMs: number;
+  startRssMiB: number;
+  /** Non-2xx answers and connection errors over all measured runs. */
+  failures: number;
+}
+
+export interface ReportInput {
+  options: BenchOptions;
+  measured: Measured[];
+  skipped: { label: string; reason: string }[];
+  facts: MachineFacts;
+  pinned: boolean;
+  pageBytes: number;
+}
+
+const int = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : 'n/a');
+const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(3) : 'n/a');
+const times = (n: number) => (Number.isFinite(n) ? `${n.toFixed(2)}×` : 'n/a');
+const mib = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : 'n/a');
+const sec = (n: number) => (Number.isFinite(n) ? (n / 1000).toFixed(2) : 'n/a');
+
+export interface TargetCheck {
+  goal: string;
+  measured: string;
+  met: boolean;
+}
+
+/** The issue's targets, judged on this run's medians. */
+export function checkTargets(measured: Measured[]): TargetCheck[] {
+  const byId = new Map(measured.map((m) => [m.id, m]));
+  const ours = byId.get('ours');
+  const express = byId.get('express');
+  const checks: TargetCheck[] = [];
+  if (ours && express) {
+    const r = ratio(ours.requestsPerSec, express.requestsPerSec);
+    checks.push({ goal: 'our page at least 0.8 of the bare-Express ceiling (req/s)', measured: times(r), met: r >= 0.8 });
+  }
+  if (ours) {
+    for (const id of ['json-server', 'prism-static', 'prism-dynamic', 'mockoon', 'wiremock']) {
+      const peer = byId.get(id);
+      if (!peer) continue;
+      const r = ratio(ours.requestsPerSec, peer.requestsPerSec);
+      checks.push({ goal: `ahead of ${peer.label} (req/s)`, measured: `${times(r)} its req/s`, met: r > 1 });
+    }
+  }
+  const deep = measured.filter((m) => m.id.startsWith('deep-') && m.reviews !== undefined).sort((a, b) => (a.reviews as number) - (b.reviews as number));
+  const smallest = deep[0];
+  const largest = deep[deep.length - 1];
+  if (smallest && largest && smallest !== largest) {
+    const r = ratio(largest.p50Ms, smallest.p50Ms);
+    checks.push({
+      goal: `p50 of the last page at ${int(largest.reviews as number)} reviews within 1.2× of the same at ${int(smallest.reviews as number)}`,
+      measured: times(r),
+      met: r <= 1.2,
+    });
+  }
+  for (const m of measured.filter((x) => x.kind === 'ours' && (x.reviews ?? 0) >= 1_000_000)) {
+    if (m.id.startsWith('deep-')) {
+      checks.push({ goal: `\`serve --reviews ${int(m.reviews as number)}\`: first answer within 3 s of start`, measured: `${sec(m.startMs)} s`, met: m.startMs <= 3000 });
+    }
+    checks.push({ goal: `${m.label}: resident memory under 1 GiB`, measured: `${mib(Math.max(m.rssMiB, m.startRssMiB))} MiB`, met: Math.max(m.rssMiB, m.startRssMiB) < 1024 });
+  }
+  return checks;
+}
+
+export function renderResults(input: ReportInput): string {
+  const { options, measured, skipped, facts } = input;
+  const express = measured.find((m) => m.id === 'express');
+  const main = measured.filter((m) => m.group === 'main');
+  const deep = measured.filter((m) => m.group === 'deep');
+  const lines: string[] = [];
+  lines.push('# Benchmark results', '');
+  lines.push(
+    `Produced by \`npm run bench${options.quick ? ' -- --quick' : ''}\`. ` +
+      `Medians of ${options.rounds} interleaved round(s); each run ${options.warmupSec} s of warm-up, then ${options.durationSec} s measured ` +
+      `with ${options.connections} connections (autocannon, HTTP/1.1 keep-alive, no pipelining). ` +
+      (input.pinned ? 'Server pinned to core 0, load generator to core 1 (taskset).' : 'NOT pinned: server and load generator shared the CPU.'),
+  );
+  if (options.quick) lines.push('', '**Quick run**: one short round, for a smoke test only; do not quote these numbers.');
+  lines.push('');
+  lines.push('## Machine', '');
+  lines.push('| | |', '|---|---|');
+  lines.push(`| CPU | ${facts.cpu}, ${facts.cores} cores |`);
+  lines.push(`| memory | ${facts.memoryGiB} GiB |`);
+  lines.push(`| OS | ${facts.os} |`);
+  lines.push(`| Node.js | ${facts.node} |`);
+  lines.push(`| Java (WireMock) | ${facts.java} |`);
+  for (const [name, version] of Object.entries(facts.versions)) lines.push(`| ${name} | ${version} |`);
+  lines.push('');
+
+  lines.push(`## The same page of 10 reviews on every server`, '');
+  lines.push(`Every server answers \`GET /store/products/reviews?limit=10&offset=0\` (json-server: its own paging of the same reviews) with the page our mock serves, ${int(input.pageBytes)} bytes. Ratios are to the bare-Express ceiling (for latency and memory, lower is better).`, '');
+  lines.push('| server | req/s | × Express | p50 ms | × Express | p99 ms | × Express | RSS MiB | × Express |');
+  lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const m of main) {
+    const e = express;
+    lines.push(
+      `| ${m.label} | ${int(m.requestsPerSec)} | ${times(ratio(m.requestsPerSec, e?.requestsPerSec ?? NaN))} | ${ms(m.p50Ms)} | ${times(ratio(m.p50Ms, e?.p50Ms ?? NaN))} | ${ms(m.p99Ms)} | ${times(ratio(m.p99Ms, e?.p99Ms ?? NaN))} | ${mib(m.rssMiB)} | ${times(ratio(m.rssMiB, e?.rssMiB ?? NaN))} |`,
+    );
+  }
+  lines.push('');
+
+  if (deep.length > 0) {
+    const smallest = deep.filter((m) => m.id.startsWith('deep-')).sort((a, b) => (a.reviews ?? 0) - (b.reviews ?? 0))[0];
+    lines.push('## Our mock as the dataset grows', '');
+    lines.push('First answer: from spawning `store-listing-kit serve` to the first 200 answer of `?limit=10&offset=0`. "× first" compares with the smallest dataset.', '');
+    lines.push('| run | first answer s | RSS at start MiB | req/s | p50 ms | × first | p99 ms | × first | RSS under load MiB |');
+    lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+    for (const m of deep) {
+      lines.push(
+        `| ${m.label} | ${sec(m.startMs)} | ${mib(m.startRssMiB)} | ${int(m.requestsPerSec)} | ${ms(m.p50Ms)} | ${times(ratio(m.p50Ms, smallest?.p50Ms ?? NaN))} | ${ms(m.p99Ms)} | ${times(ratio(m.p99Ms, smallest?.p99Ms ?? NaN))} | ${mib(m.rssMiB)} |`,
+      );
+    }
+    lines.push('');
+  }
+
+  const checks = checkTargets(measured);
+  if (checks.length > 0) {
+    lines.push('## Targets of this run', '');
+    lines.push('| target | measured | met |', '|---|---|---|');
+    for (const c of checks) lines.push(`| ${c.goal} | ${c.measured} | ${c.met ? 'yes' : '**no**'} |`);
+    lines.push('');
+  }
+
+  const failed = measured.filter((m) => m.failures > 0);
+  if (failed.length > 0 || skipped.length > 0) {
+    lines.push('## Caveats of this run', '');
+    for (const m of failed) lines.push(`- ${m.label}: ${m.failures} non-2xx answers or connection errors during the measured runs.`);
+    for (const s of skipped) lines.push(`- ${s.label}: skipped, ${s.reason}.`);
+    lines.push('');
+  }
+
+  lines.push('## How each server was set up', '');
+  lines.push('| server | setup |', '|---|---|');
+  for (const m of measured) lines.push(`| ${m.label} | ${m.setup} |`);
+  lines.push('');
+  lines.push('Latencies are computed from every response time autocannon reports (its own histogram rounds to whole milliseconds). Requests per second count 2xx answers over the measured wall time. RSS is the resident memory of the server process and any process it spawned, read from /proc.', '');
+  return lines.join('\n');
+}
+
+const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** A horizontal bar chart of requests per second for the main table, sorted fastest first. */
+export function renderSvg(measured: Measured[]): string {
+  const express = measured.find((m) => m.id === 'express');
+  const rows = measured.filter((m) => m.group === 'main' && Number.isFinite(m.requestsPerSec)).sort((a, b) => b.requestsPerSec - a.requestsPerSec);
+  const colour = { ours: '#2f9e44', ceiling: '#adb5bd', peer: '#4c6ef5' } as const;
+  const width = 820;
+  const labelWidth = 210;
+  const valueWidth = 200;
+  const barArea = width - labelWidth - valueWidth - 20;
+  const rowHeight = 30;
+  const top = 56;
+  const height = top + rows.length * rowHeight + 40;
+  const max = Math.max(1, ...rows.map((r) => r.requestsPerSec));
+  const out: string[] = [];
+  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="-apple-system, Segoe UI, Helvetica, Arial, sans-serif" font-size="13">`);
+  out.push(`<rect width="${width}" height="${height}" fill="#ffffff"/>`);
+  out.push(`<text x="12" y="24" font-size="16" font-weight="600" fill="#212529">Requests per second, one page of 10 reviews (higher is better)</text>`);
+  out.push(`<text x="12" y="44" fill="#495057">one server core, one load-generator core; median of interleaved runs; ratio to the bare Express 5 ceiling</text>`);
+  rows.forEach((r, i) => {
+    const y = top + i * rowHeight;
+    const w = Math.max(1, (r.requestsPerSec / max) * barArea);
+    const rel = express ? ratio(r.requestsPerSec, express.requestsPerSec) : Number.NaN;
+    out.push(`<text x="${labelWidth - 8}" y="${y + 19}" text-anchor="end" fill="#212529"${r.kind === 'ours' ? ' font-weight="600"' : ''}>${escapeXml(r.label)}</text>`);
+    out.push(`<rect x="${labelWidth}" y="${y + 5}" width="${w.toFixed(1)}" height="${rowHeight - 10}" rx="3" fill="${colour[r.kind]}"/>`);
+    out.push(`<text x="${(labelWidth + w + 8).toFixed(1)}" y="${y + 19}" fill="#212529">${escapeXml(`${int(r.requestsPerSec)} req/s${Number.isFinite(rel) ? ` (${times(rel)})` : ''}, p99 ${ms(r.p99Ms)} ms`)}</text>`);
+  });
+  const legendY = top + rows.length * rowHeight + 22;
+  const legend: [string, string][] = [
+    ['store-listing-kit', colour.ours],
+    ['ceilings (constant bytes)', colour.ceiling],
+    ['peers', colour.peer],
+  ];
+  let x = labelWidth;
+  for (const [name, fill] of legend) {
+    out.push(`<rect x="${x}" y="${legendY - 11}" width="12" height="12" rx="2" fill="${fill}"/>`);
+    out.push(`<text x="${x + 18}" y="${legendY}" fill="#495057">${escapeXml(name)}</text>`);
+    x += 30 + name.length * 7;
+  }
+  out.push('</svg>');
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,297 @@
+/**
+ * `npm run bench`: our mock side by side with two ceilings and the peers a user would pick
+ * instead, on loopback, with the server and the load generator on separate cores.
+ * See bench/lib/options.ts for the options and bench/README section in RESULTS.md for the method.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseBenchOptions, USAGE, type BenchOptions } from './lib/options.ts';
+import { cpuCount, freePort, hasTaskset, pinSelf, startServer, stopServer, treeRssMiB, type RunningServer } from './lib/processes.ts';
+import { runLoad, type LoadResult } from './lib/load.ts';
+import { writePeerConfigs, REVIEWS_PATH, type PeerConfigFiles } from './lib/peer-configs.ts';
+import { PEERS, ensurePeersInstalled, installedVersion, PEER_PACKAGES, type PeerDefinition } from './lib/peers.ts';
+import { median } from './lib/stats.ts';
+import { machineFacts } from './lib/machine.ts';
+import { renderResults, renderSvg, type Measured, type TargetInfo } from './lib/report.ts';
+
+const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const WORK = join(ROOT, 'bench', '.work');
+const PEERS_DIR = join(ROOT, 'bench', 'peers');
+const CLI = join(ROOT, 'bin', 'store-listing-kit.js');
+const SEED = 1;
+/** The page every server answers in the main table. */
+const PAGE_SIZE = 10;
+const PAGE_QUERY = `limit=${PAGE_SIZE}&offset=0`;
+/** Reviews in the dataset of the main table (json-server gets the same reviews). */
+const MAIN_REVIEWS = 1000;
+
+interface Target extends TargetInfo {
+  start(port: number): Promise<RunningServer>;
+  paths: string[];
+  /** Pick a new path for every request (uncached pages). */
+  randomPaths?: () => string;
+  /** Check one answer: undefined when it is the equivalent page, else why not. */
+  check(body: string): string | undefined;
+}
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+function checkReviewsPage(body: string, expectedRecords: number): string | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return 'answer is not JSON';
+  }
+  const reviews = Array.isArray(parsed) ? parsed : (parsed as { reviews?: unknown }).reviews;
+  if (!Array.isArray(reviews)) return 'answer has no reviews array';
+  if (reviews.length !== expectedRecords) return `answer holds ${reviews.length} reviews, expected ${expectedRecords}`;
+  return undefined;
+}
+
+function oursCommand(args: string[]): { command: string; args: string[] } {
+  return { command: process.execPath, args: [CLI, 'serve', '--host', '127.0.0.1', '--seed', String(SEED), ...args] };
+}
+
+async function startOurs(name: string, port: number, args: string[], core: number | undefined, readyPath: string): Promise<RunningServer> {
+  const { command, args: argv } = oursCommand(['--port', String(port), ...args]);
+  return startServer({ name, command, args: argv, port, core, readyPath, logFile: join(WORK, `${name}.log`), cwd: ROOT });
+}
+
+/** A small deterministic generator, so the random-page runs send the same sequence every time. */
+function lcg(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 0x100000000;
+  };
+}
+
+async function main(): Promise<void> {
+  const parsed = parseBenchOptions(process.argv.slice(2));
+  if (parsed === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const options: BenchOptions = parsed;
+  mkdirSync(WORK, { recursive: true });
+
+  const cores = cpuCount();
+  const pinning = cores >= 2 && hasTaskset();
+  const serverCore = pinning ? 0 : undefined;
+  if (pinning) pinSelf(1);
+  else log('warning: fewer than 2 cores or no taskset: server and load generator share the CPU, numbers are not comparable');
+
+  // 1. Our mock at the main dataset size gives the page bytes every static peer and ceiling answers.
+  const mainPath = `${REVIEWS_PATH}?${PAGE_QUERY}`;
+  const probePort = await freePort();
+  const probe = await startOurs('probe', probePort, ['--reviews', String(MAIN_REVIEWS)], undefined, mainPath);
+  const base = `http://127.0.0.1:${probePort}`;
+  const pageBytes = Buffer.from(await (await fetch(`${base}${mainPath}`)).arrayBuffer());
+  const allReviews: unknown[] = [];
+  for (let offset = 0; offset < MAIN_REVIEWS; offset += 1000) {
+    const page = (await (await fetch(`${base}${REVIEWS_PATH}?limit=1000&offset=${offset}`)).json()) as { reviews: unknown[] };
+    allReviews.push(...page.reviews);
+  }
+  await stopServer(probe);
+  const files: PeerConfigFiles = writePeerConfigs(join(WORK, 'config'), { pageBytes, query: PAGE_QUERY, pageSize: PAGE_SIZE, reviews: allReviews });
+
+  // 2. The targets.
+  const targets: Target[] = [];
+  const pageCheck = (body: string) => checkReviewsPage(body, PAGE_SIZE);
+  const exactCheck = (body: string) => (body === pageBytes.toString('utf8') ? undefined : 'answer differs from our page bytes');
+  targets.push({
+    id: 'ours',
+    label: 'store-listing-kit (ours)',
+    kind: 'ours',
+    group: 'main',
+    setup: `\`serve --reviews ${MAIN_REVIEWS}\`, page computed from the dataset`,
+    start: (port) => startOurs('ours', port, ['--reviews', String(MAIN_REVIEWS)], serverCore, mainPath),
+    paths: [mainPath],
+    check: exactCheck,
+  });
+  targets.push({
+    id: 'raw-http',
+    label: 'ceiling: raw node:http',
+    kind: 'ceiling',
+    group: 'main',
+    setup: 'constant pre-serialized bytes',
+    start: (port) =>
+      startServer({ name: 'raw-http', command: process.execPath, args: [join(ROOT, 'bench/ceilings/raw-http.mjs'), String(port), files.pageFile], port, core: serverCore, readyPath: mainPath, logFile: join(WORK, 'raw-http.log'), cwd: ROOT }),
+    paths: [mainPath],
+    check: exactCheck,
+  });
+  targets.push({
+    id: 'express',
+    label: 'ceiling: bare Express 5',
+    kind: 'ceiling',
+    group: 'main',
+    setup: 'one route, Express defaults, constant pre-serialized bytes',
+    start: (port) =>
+      startServer({ name: 'express', command: process.execPath, args: [join(ROOT, 'bench/ceilings/express.mjs'), String(port), files.pageFile, REVIEWS_PATH], port, core: serverCore, readyPath: mainPath, logFile: join(WORK, 'express.log'), cwd: ROOT }),
+    paths: [mainPath],
+    check: exactCheck,
+  });
+  const skipped: { label: string; reason: string }[] = [];
+  if (options.peers) {
+    const wanted = PEERS.filter((p) => options.only.length === 0 || options.only.includes(p.id));
+    if (wanted.length > 0) {
+      if (options.install) ensurePeersInstalled(PEERS_DIR, log);
+    }
+    for (const peer of wanted) {
+      const reason = installedVersion(PEERS_DIR, peer.packageName) ? peer.unavailable(PEERS_DIR) : 'not installed (run without --no-install)';
+      if (reason) {
+        skipped.push({ label: peer.label, reason });
+        continue;
+      }
+      targets.push(peerTarget(peer, files, serverCore, pageCheck));
+    }
+  }
+  const deepOf = (n: number) => `${REVIEWS_PATH}?limit=${PAGE_SIZE}&offset=${n - PAGE_SIZE}`;
+  for (const n of options.sizes) {
+    targets.push({
+      id: `deep-${n}`,
+      label: `ours, ${n.toLocaleString('en-US')} reviews, last page`,
+      kind: 'ours',
+      group: 'deep',
+      reviews: n,
+      setup: `\`serve --reviews ${n}\`, \`?limit=10&offset=${n - PAGE_SIZE}\``,
+      start: (port) => startOurs(`deep-${n}`, port, ['--reviews', String(n)], serverCore, `${REVIEWS_PATH}?${PAGE_QUERY}`),
+      paths: [deepOf(n)],
+      check: pageCheck,
+    });
+  }
+  const largest = Math.max(...options.sizes);
+  const random = lcg(20_240_101);
+  targets.push({
+    id: `random-${largest}`,
+    label: `ours, ${largest.toLocaleString('en-US')} reviews, a random page per request`,
+    kind: 'ours',
+    group: 'deep',
+    reviews: largest,
+    setup: `\`serve --reviews ${largest}\`, \`?limit=10&offset=<random>&order=<random>\`: mostly uncached`,
+    start: (port) => startOurs(`random-${largest}`, port, ['--reviews', String(largest)], serverCore, `${REVIEWS_PATH}?${PAGE_QUERY}`),
+    paths: [deepOf(largest)],
+    randomPaths: () => {
+      const orders = ['created_at', '-created_at', 'updated_at', '-updated_at', 'rating', '-rating'];
+      const offset = Math.floor(random() * (largest - PAGE_SIZE));
+      return `${REVIEWS_PATH}?limit=${PAGE_SIZE}&offset=${offset}&order=${orders[Math.floor(random() * orders.length)]}`;
+    },
+    check: pageCheck,
+  });
+  const selected = targets.filter((t) => options.only.length === 0 || options.only.includes(t.id) || t.id === 'express');
+
+  // 3. Start every server once (pinned), check that each answers the equivalent page.
+  const running = new Map<string, RunningServer>();
+  const startMs = new Map<string, number>();
+  const startRss = new Map<string, number>();
+  try {
+    for (const target of selected) {
+      log(`starting ${target.id}`);
+      const server = await target.start(await freePort());
+      running.set(target.id, server);
+      startMs.set(target.id, server.startMs);
+      startRss.set(target.id, treeRssMiB(server.pid));
+      const body = await (await fetch(`http://127.0.0.1:${server.port}${target.paths[0]}`)).text();
+      const problem = target.check(body);
+      if (problem) throw new Error(`${target.id}: ${problem}`);
+    }
+
+    // 4. Warm every server up (JIT compilers, caches), then interleaved rounds.
+    const runOnce = async (target: Target, seconds: number): Promise<LoadResult> => {
+      const server = running.get(target.id) as RunningServer;
+      return runLoad({
+        url: `http://127.0.0.1:${server.port}`,
+        paths: target.paths,
+        ...(target.randomPaths ? { randomPath: target.randomPaths } : {}),
+        connections: options.connections,
+        durationSec: seconds,
+      });
+    };
+    for (const target of selected) {
+      log(`warming up ${target.id}`);
+      await runOnce(target, options.warmupSec * 2);
+    }
+    const samples = new Map<string, { load: LoadResult; rss: number }[]>();
+    for (let round = 0; round < options.rounds; round++) {
+      // rotate the order every round so that no target always runs first or last
+      const order = selected.map((_, i) => selected[(i + round) % selected.length] as Target);
+      for (const target of order) {
+        await runOnce(target, options.warmupSec);
+        const load = await runOnce(target, options.durationSec);
+        const rss = treeRssMiB((running.get(target.id) as RunningServer).pid);
+        if (load.non2xx > 0 || load.errors > 0) log(`warning: ${target.id} had ${load.non2xx} non-2xx answers and ${load.errors} errors`);
+        const list = samples.get(target.id) ?? [];
+        list.push({ load, rss });
+        samples.set(target.id, list);
+        log(`round ${round + 1}/${options.rounds} ${target.id}: ${Math.round(load.requestsPerSec)} req/s, p50 ${load.p50Ms.toFixed(3)} ms, p99 ${load.p99Ms.toFixed(3)} ms, ${rss.toFixed(0)} MiB`);
+      }
+    }
+
+    // 5. Medians and the report.
+    const measured: Measured[] = selected.map((target) => {
+      const list = samples.get(target.id) ?? [];
+      return {
+        ...targetInfo(target),
+        requestsPerSec: median(list.map((s) => s.load.requestsPerSec)),
+        p50Ms: median(list.map((s) => s.load.p50Ms)),
+        p99Ms: median(list.map((s) => s.load.p99Ms)),
+        rssMiB: median(list.map((s) => s.rss)),
+        startMs: startMs.get(target.id) ?? Number.NaN,
+        startRssMiB: startRss.get(target.id) ?? Number.NaN,
+        failures: list.reduce((sum, s) => sum + s.load.non2xx + s.load.errors, 0),
+      };
+    });
+    const versions: Record<string, string> = {};
+    for (const name of Object.keys(PEER_PACKAGES)) {
+      const version = installedVersion(PEERS_DIR, name);
+      if (version) versions[name] = version;
+    }
+    const facts = machineFacts(ROOT, cores, versions);
+    const markdown = renderResults({ options, measured, skipped, facts, pinned: pinning, pageBytes: pageBytes.length });
+    process.stdout.write(markdown);
+    if (options.outDir) {
+      const out = resolve(ROOT, options.outDir);
+      mkdirSync(out, { recursive: true });
+      writeFileSync(join(out, 'RESULTS.md'), markdown);
+      writeFileSync(join(out, 'results.svg'), renderSvg(measured));
+      log(`wrote ${join(out, 'RESULTS.md')} and ${join(out, 'results.svg')}`);
+    }
+  } finally {
+    for (const server of running.values()) await stopServer(server);
+  }
+}
+
+function targetInfo(target: Target): TargetInfo {
+  return {
+    id: target.id,
+    label: target.label,
+    kind: target.kind,
+    group: target.group,
+    setup: target.setup,
+    ...(target.reviews !== undefined ? { reviews: target.reviews } : {}),
+  };
+}
+
+function peerTarget(peer: PeerDefinition, files: PeerConfigFiles, core: number | undefined, check: (body: string) => string | undefined): Target {
+  const path = peer.path(PAGE_QUERY, PAGE_SIZE);
+  return {
+    id: peer.id,
+    label: peer.label,
+    kind: 'peer',
+    group: 'main',
+    setup: peer.setup,
+    start: (port) => {
+      const { command, args } = peer.command(PEERS_DIR, port, files);
+      return startServer({ name: peer.id, command, args, port, core, readyPath: path, logFile: join(WORK, `${peer.id}.log`), cwd: WORK });
+    },
+    paths: [path],
+    check,
+  };
+}
+
+main().catch((error: unknown) => {
+  log(`bench failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+});
