@@ -180,7 +180,7 @@ export async function runOne(ctx: CheckContext, property: ListingProperty, endpo
     rule: ruleOf(property, endpoint),
     endpoint: endpointName,
     section: endpoint.section,
-    path: endpoint.path(endpoint.pathId ? `:${endpoint.pathId === 'product' ? 'product_id' : 'id'}` : undefined).replace(/%3A/g, ':'),
+    path: PATHS[endpointName],
     seed,
     shrinks: 0,
   };

@@ -19,28 +19,28 @@ import {
 import { pageNumbers, pageSlice, reviewsEnvelope, wishlistEnvelope } from '../../lib/paging.ts';
 import { testDataset, type Review, type TestDataset, type Wishlist, type WishlistItem } from './dataset.ts';
 
-/** Each bug, what it does, the property expected to catch it, and whether only --strict sees it. */
+/** Each bug, what it does, the properties that must catch it, and whether only --strict sees it. */
 export const BUGS = {
-  'zero-based-pages': { does: 'currentPage counts from 0 (nextPage/prevPage with it)', caughtBy: 'current-page', strict: false },
-  'floored-total-pages': { does: 'totalPages = floor(count / size)', caughtBy: 'total-pages', strict: false },
-  'next-page-on-last-page': { does: 'nextPage = currentPage + 1 even on the last page', caughtBy: 'next-and-prev-page', strict: false },
-  'null-instead-of-absent': { does: 'wishlist envelopes send nextPage/prevPage: null instead of leaving them out', caughtBy: 'envelope-shape', strict: false },
-  'sort-after-paging': { does: 'order sorts the page after slicing the default order', caughtBy: 'order-sorts-whole-set', strict: false },
-  'ties-without-tie-break': { does: 'sorting has no id tie-break; ties come back in an order that depends on limit/offset, so pages overlap', caughtBy: 'walk-visits-each-once', strict: false },
-  'offset-off-by-one': { does: 'the page starts one record late (slice from start + 1)', caughtBy: 'page-length', strict: false },
-  'count-of-page': { does: 'count is the number of records on the page, so it changes with the page size', caughtBy: 'count-independent-of-paging', strict: false },
-  'limit-echoes-returned': { does: 'limit/take echo the number of records returned', caughtBy: 'echo-size-and-start', strict: false },
-  'product-prefix-match': { does: '4.2 matches product ids by prefix, so prod_1 leaks prod_10 and prod_11', caughtBy: 'product-reviews-match', strict: false },
-  'paging-slices-embedded-items': { does: "4.3 applies skip/take to each wishlist's embedded items too", caughtBy: 'wishlist-fields-unchanged-by-paging', strict: false },
-  'wrong-default-take': { does: 'take defaults to 20 instead of 10', caughtBy: 'defaults', strict: false },
-  'items-newest-first': { does: '4.4 lists items newest first, while the embedded items are oldest first', caughtBy: 'wishlist-items-agree', strict: false },
-  'unstable-order': { does: 'no ORDER BY: every request lists the set in a different order', caughtBy: 'same-request-same-body', strict: false },
-  'id-query-shifts-skip': { does: '4.4 called the client way (?id= beside skip/take) skips one record more', caughtBy: 'items-id-query', strict: false },
-  'prev-page-missing-past-end': { does: 'prevPage is null past the end', caughtBy: 'next-and-prev-page', strict: true },
-  'lenient-integers': { does: 'integers parsed with parseInt: "5abc", "-1", "1e2" accepted', caughtBy: 'bad-parameters-400', strict: true },
-  'unknown-product-404': { does: '4.2 answers 404 for a product without reviews', caughtBy: 'unknown-ids', strict: true },
-  'rating-as-string': { does: 'rating is sent as a string ("4")', caughtBy: 'record-shape', strict: true },
-  'reviews-default-limit-10': { does: 'limit defaults to 10 on the reviews endpoints instead of 20', caughtBy: 'defaults', strict: true },
+  'zero-based-pages': { does: 'currentPage counts from 0 (nextPage/prevPage with it)', caughtBy: ['current-page'], strict: false },
+  'floored-total-pages': { does: 'totalPages = floor(count / size)', caughtBy: ['total-pages'], strict: false },
+  'next-page-on-last-page': { does: 'nextPage = currentPage + 1 even on the last page', caughtBy: ['next-and-prev-page'], strict: false },
+  'null-instead-of-absent': { does: 'wishlist envelopes send nextPage/prevPage: null instead of leaving them out', caughtBy: ['envelope-shape'], strict: false },
+  'sort-after-paging': { does: 'order sorts the page after slicing the default order', caughtBy: ['order-sorts-whole-set'], strict: false },
+  'ties-without-tie-break': { does: 'sorting has no id tie-break; ties come back in an order that depends on limit/offset, so pages overlap', caughtBy: ['walk-visits-each-once', 'page-contents'], strict: false },
+  'offset-off-by-one': { does: 'the page starts one record late (slice from start + 1)', caughtBy: ['page-length'], strict: false },
+  'count-of-page': { does: 'count is the number of records on the page, so it changes with the page size', caughtBy: ['count-independent-of-paging'], strict: false },
+  'limit-echoes-returned': { does: 'limit/take echo the number of records returned', caughtBy: ['echo-size-and-start'], strict: false },
+  'product-prefix-match': { does: '4.2 matches product ids by prefix, so prod_1 leaks prod_10 and prod_11', caughtBy: ['product-reviews-match'], strict: false },
+  'paging-slices-embedded-items': { does: "4.3 applies skip/take to each wishlist's embedded items too", caughtBy: ['wishlist-fields-unchanged-by-paging'], strict: false },
+  'wrong-default-take': { does: 'take defaults to 20 instead of 10', caughtBy: ['defaults'], strict: false },
+  'items-newest-first': { does: '4.4 lists items newest first, while the embedded items are oldest first', caughtBy: ['wishlist-items-agree'], strict: false },
+  'unstable-order': { does: 'no ORDER BY: every request lists the set in a different order', caughtBy: ['same-request-same-body', 'page-contents'], strict: false },
+  'id-query-shifts-skip': { does: '4.4 called the client way (?id= beside skip/take) skips one record more', caughtBy: ['items-id-query'], strict: false },
+  'prev-page-missing-past-end': { does: 'prevPage is null past the end', caughtBy: ['next-and-prev-page'], strict: true },
+  'lenient-integers': { does: 'integers parsed with parseInt: "5abc", "-1", "1e2" accepted', caughtBy: ['bad-parameters-400'], strict: true },
+  'unknown-product-404': { does: '4.2 answers 404 for a product without reviews', caughtBy: ['unknown-ids'], strict: true },
+  'rating-as-string': { does: 'rating is sent as a string ("4")', caughtBy: ['record-shape'], strict: true },
+  'reviews-default-limit-10': { does: 'limit defaults to 10 on the reviews endpoints instead of 20', caughtBy: ['defaults'], strict: true },
 } as const;
 
 export type BugName = keyof typeof BUGS;
