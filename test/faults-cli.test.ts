@@ -1,6 +1,8 @@
 /** The serve command's fault, admin and logging options, end to end in a child process. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli, startServe, type ServeProcess } from './support/cli-process.ts';
+import { CommanderError } from 'commander';
+import { buildProgram } from '../cli/main.ts';
+import { startServe, type ServeProcess } from './support/cli-process.ts';
 import { get } from './support/http.ts';
 
 let serve: ServeProcess | undefined;
@@ -36,10 +38,27 @@ describe('serve fault options', () => {
       ['--admin-token', 'short', /8 to 256/],
       ['--log-level', 'loud', /Allowed choices/],
     ] as const;
-    const results = await Promise.all(cases.map(([flag, value]) => runCli(['serve', '--port', '0', flag, value])));
-    cases.forEach(([flag, value, says], i) => {
-      expect(results[i]!.code, `${flag} ${value}`).not.toBe(0);
-      expect(results[i]!.stderr, `${flag} ${value}`).toMatch(says);
-    });
+    for (const [flag, value, says] of cases) {
+      const result = await parseInProcess(['serve', '--port', '0', flag, value]);
+      expect(result.code, `${flag} ${value}`).not.toBe(0);
+      expect(result.stderr, `${flag} ${value}`).toMatch(says);
+    }
   });
 });
+
+/** Parses the command line in this process (the options are refused before anything starts). */
+async function parseInProcess(args: string[]): Promise<{ code: number; stderr: string }> {
+  const program = buildProgram();
+  let stderr = '';
+  for (const command of [program, ...program.commands]) {
+    command.exitOverride();
+    command.configureOutput({ writeErr: (text) => (stderr += text), writeOut: () => {} });
+  }
+  try {
+    await program.parseAsync(['node', 'store-listing-kit', ...args]);
+    return { code: 0, stderr };
+  } catch (error) {
+    if (error instanceof CommanderError) return { code: error.exitCode, stderr };
+    throw error;
+  }
+}

@@ -41,14 +41,3 @@ export function startServe(args: string[], timeoutMs = 20_000): Promise<ServePro
   });
 }
 
-/** Runs the CLI to completion (for option errors): exit code and output. */
-export function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
