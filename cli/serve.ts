@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_MAX_PAGE_SIZE, PATHS } from '../lib/api-rules.ts';
 import { describeDataset } from '../fixtures/index.ts';
 import { startMockServer } from '../mock-server/server.ts';
+import { MAX_WORKERS, type MockClusterOptions } from '../mock-server/cluster.ts';
 import { adminAccessMode } from '../mock-server/access.ts';
 import { formatLatency, parseLatency, faultSettings, MAX_DELAY_MS, type LatencyRange } from '../mock-server/faults.ts';
 import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from '../mock-server/journal.ts';
@@ -27,6 +28,7 @@ interface ServeFlags extends DatasetFlags {
   logLevel: LogLevel;
   journalSize: number;
   shutdownGrace: number;
+  workers: number;
 }
 
 function latencyArg(value: string): LatencyRange {
@@ -68,6 +70,7 @@ export function registerServeCommand(program: Command): void {
     .addOption(new Option('--admin-token <token>', 'bearer token for /__admin (required for it on a non-loopback --host)').env('MOCK_ADMIN_TOKEN').argParser(tokenArg))
     .addOption(new Option('--log-level <level>', 'pino log level; info logs one line per request').choices(LOG_LEVELS).env('LOG_LEVEL').default(CLI_LOG_LEVEL))
     .addOption(new Option('--journal-size <n>', 'recent requests kept for GET /__admin/journal (0: none)').argParser(integerIn(0, MAX_JOURNAL_SIZE)).default(DEFAULT_JOURNAL_SIZE))
+    .addOption(new Option('--workers <n>', 'serve from n processes (node:cluster) on one port, to use n cores; same bytes as one').argParser(integerIn(1, MAX_WORKERS)).default(1))
     .addOption(new Option('--shutdown-grace <ms>', 'on SIGINT/SIGTERM, how long requests in flight may take to finish').argParser(integerIn(0, 600_000)).default(10_000));
   for (const option of datasetOptions()) command.addOption(option);
   command.action(async (flags: ServeFlags, cmd: Command) => {
@@ -75,7 +78,7 @@ export function registerServeCommand(program: Command): void {
     const fromFlags = { ...generateOptionsFrom(flags) };
     const logger = createLogger(flags.logLevel);
     const faults = faultSettings({ latency: flags.latency ?? null, errorRate: flags.errorRate, errorStatus: flags.errorStatus, headers: flags.faultHeaders });
-    const mock = await startMockServer({
+    const serverOptions = {
       ...(flags.fixtures ? { fixtures: flags.fixtures } : fromFlags),
       port: flags.port,
       host: flags.host,
@@ -85,9 +88,10 @@ export function registerServeCommand(program: Command): void {
       ...(flags.faultSeed !== undefined ? { faultSeed: flags.faultSeed } : {}),
       ...(flags.adminToken ? { adminToken: flags.adminToken } : {}),
       journalSize: flags.journalSize,
-      logger,
       shutdownGraceMs: flags.shutdownGrace,
-    }).catch((error: Error) => cmd.error(`error: ${error.message}`, { exitCode: 2 }));
+    };
+    if (flags.workers > 1) return serveWorkers({ ...serverOptions, workers: flags.workers, logLevel: flags.logLevel }, cmd);
+    const mock = await startMockServer({ ...serverOptions, logger }).catch((error: Error) => cmd.error(`error: ${error.message}`, { exitCode: 2 }));
     const lines = [
       `store-listing-kit mock server listening on ${mock.url}`,
       `dataset: ${describeDataset(mock.dataset.current.summary)}`,
@@ -103,4 +107,25 @@ export function registerServeCommand(program: Command): void {
 function adminBanner(mode: ReturnType<typeof adminAccessMode>, url: string): string {
   if (mode === 'off') return 'off (non-loopback host without --admin-token)';
   return `${url}/__admin/ (${mode === 'token' ? 'bearer token required' : 'loopback clients only'})`;
+}
+
+/** `serve --workers n`: the same banner, then the primary stops every worker on SIGINT/SIGTERM. */
+async function serveWorkers(options: MockClusterOptions, cmd: Command): Promise<void> {
+  const mock = await startMockServer(options).catch((error: Error) => cmd.error(`error: ${error.message}`, { exitCode: 2 }));
+  const lines = [
+    `store-listing-kit mock server listening on ${mock.url} (${mock.workers} worker processes)`,
+    `dataset: ${describeDataset(mock.summary)}`,
+    ...Object.values(PATHS).map((path) => `  GET ${mock.url}${path}`),
+    `admin: ${adminBanner(mock.status.adminMode as ReturnType<typeof adminAccessMode>, mock.url)}; changes reach only the worker that receives them`,
+    `faults: ${mock.status.faultsActive ? 'on (drawn per worker)' : 'off'}`,
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  let stopping = false;
+  const stop = () => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    void mock.close().then(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 }

@@ -9,6 +9,7 @@ import type { FaultSettings } from './faults.ts';
 import type { Logger } from './logging.ts';
 import { guardRequests, installServerGuards, MAX_HEADER_BYTES } from './request-guards.ts';
 import { DatasetHolder } from './dataset-holder.ts';
+import type { MockCluster, MockClusterOptions } from './cluster.ts';
 
 export interface MockServerOptions extends GenerateOptions {
   /** Port to listen on; 0 (the default here) picks a free one. The CLI defaults to 9000. */
@@ -59,8 +60,18 @@ export async function resolveDataset(options: MockServerOptions): Promise<Datase
   return generateDataset(options);
 }
 
-/** Starts the mock server in-process: `const mock = await startMockServer({ seed: 7 }); ...; await mock.close()`. */
-export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
+/**
+ * Starts the mock server in-process: `const mock = await startMockServer({ seed: 7 }); ...; await mock.close()`.
+ * With `workers: N`, starts N processes (node:cluster) on one port instead: see mock-server/cluster.ts.
+ */
+export async function startMockServer(options?: MockServerOptions): Promise<MockServer>;
+export async function startMockServer(options: MockClusterOptions): Promise<MockCluster>;
+export async function startMockServer(options: MockServerOptions | MockClusterOptions = {}): Promise<MockServer | MockCluster> {
+  if ('workers' in options && options.workers !== undefined) return (await import('./cluster.ts')).startMockCluster(options);
+  return startInProcess(options as MockServerOptions);
+}
+
+async function startInProcess(options: MockServerOptions): Promise<MockServer> {
   const holder = new DatasetHolder(await resolveDataset(options));
   const host = options.host ?? '127.0.0.1';
   const ops = createOps({

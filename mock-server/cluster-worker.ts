@@ -1,0 +1,32 @@
+/**
+ * One worker of `startMockCluster` (mock-server/cluster.ts): reads its options from the
+ * environment, starts an ordinary mock server on the shared port, reports to the primary,
+ * and stops when the primary says so.
+ */
+import { adminAccessMode } from './access.ts';
+import { SHUTDOWN_MESSAGE, WORKER_OPTIONS_ENV, type MockClusterOptions, type WorkerMessage } from './cluster.ts';
+import { createLogger } from './logging.ts';
+import { startMockServer } from './server.ts';
+
+const send = (message: WorkerMessage) => process.send?.(message);
+
+try {
+  const { workers: _workers, logLevel, ...options } = JSON.parse(process.env[WORKER_OPTIONS_ENV] ?? '{}') as MockClusterOptions;
+  const mock = await startMockServer({ ...options, logger: createLogger(logLevel ?? 'silent') });
+  process.on('message', (message: { type?: string }) => {
+    if (message?.type === SHUTDOWN_MESSAGE.type) void mock.close().finally(() => process.exit(0));
+  });
+  // Ctrl-C reaches every process of the terminal's group: the primary decides when workers stop.
+  process.on('SIGINT', () => {});
+  send({
+    type: 'listening',
+    url: mock.url,
+    port: mock.port,
+    summary: mock.dataset.current.summary,
+    status: { adminMode: adminAccessMode(mock.ops.access), faultsActive: mock.ops.faults.active },
+  });
+} catch (error) {
+  send({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
+  process.exitCode = 2;
+  process.disconnect?.();
+}
