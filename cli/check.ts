@@ -102,15 +102,20 @@ export async function runCheck(flags: CheckFlags): Promise<number> {
     ...(flags.replayPath ? { replayPath: flags.replayPath } : {}),
   };
   const out = (line: string) => process.stdout.write(`${line}\n`);
-  let report: CheckReport;
+  const cannotRun = (message: string) => {
+    process.stderr.write(`error: cannot run the check: ${message}\n`);
+    return EXIT.cannotRun;
+  };
   try {
     out(headerLine(resolveOptions(input)));
+  } catch (error) {
+    return cannotRun((error as Error).message);
+  }
+  let report: CheckReport;
+  try {
     report = await runListingProperties(input, { onResult: (r) => out(resultLine(r)) });
   } catch (error) {
-    if (error instanceof CannotRunError || (error instanceof Error && /base URL|must be a positive/.test(error.message))) {
-      process.stderr.write(`error: cannot run the check: ${error.message}\n`);
-      return EXIT.cannotRun;
-    }
+    if (error instanceof CannotRunError) return cannotRun(error.message);
     throw error;
   }
   out(summaryText(report));

@@ -55,7 +55,8 @@ export function resolveOptions(options: CheckOptions): ResolvedOptions {
     if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got ${v}`);
     return value;
   };
-  if (!/^https?:\/\/[^/]/.test(options.baseUrl ?? '')) {
+  if (!options.baseUrl) throw new Error('a base URL is required (--base-url or BASE_URL)');
+  if (!/^https?:\/\/[^/]/.test(options.baseUrl)) {
     throw new Error(`base URL must be an http(s) URL, got '${options.baseUrl ?? ''}'`);
   }
   return {

@@ -1,0 +1,133 @@
+/**
+ * `store-listing-kit check` as a user runs it (a child process): exit codes 0 / 1 / 2, the failure
+ * report (request, curl, expected vs actual, replay command), the seed, and the JSON / JUnit files.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReferenceServer, type ReferenceServer } from '../properties/test-support/reference-server.ts';
+
+const BIN = new URL('../bin/store-listing-kit.js', import.meta.url).pathname;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI without blocking this process (the servers under test live here). */
+function cli(args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    // Vitest sets BASE_URL ('/') for its own use; the CLI would read it as --base-url.
+    const { BASE_URL: _vite, ...env } = process.env;
+    execFile(process.execPath, [BIN, ...args], { env, timeout: 60_000 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** A port nothing listens on: bound and released. */
+async function closedPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address() as AddressInfo;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+describe('store-listing-kit check', () => {
+  let good: ReferenceServer;
+  let broken: ReferenceServer;
+  let dir: string;
+  beforeAll(async () => {
+    [good, broken] = await Promise.all([startReferenceServer(), startReferenceServer({ bug: 'offset-off-by-one' })]);
+    dir = mkdtempSync(join(tmpdir(), 'slk-check-'));
+  });
+  afterAll(async () => {
+    await Promise.all([good?.close(), broken?.close()]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('exits 0 when every property holds, and prints the seed', async () => {
+    const run = await cli(['check', '--base-url', good.url, '--runs', '5', '--seed', '123', '--strict']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('seed 123');
+    expect(run.stdout).toMatch(/^PASS bad-parameters-400 /m);
+    expect(run.stdout).toMatch(/^OK: \d+ passed, 0 failed/m);
+    expect(run.stdout).toContain(`replay this run: store-listing-kit check --base-url ${good.url} --seed 123 --strict --runs 5`);
+  }, 60_000);
+
+  it('prints a random seed when none is given', async () => {
+    const run = await cli(['check', '--base-url', good.url, '--runs', '2', '--endpoints', 'wishlists', '--properties', 'page-length']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^seed \d+ /m);
+  }, 60_000);
+
+  it('exits 1 on a broken implementation, with the request, curl line, expected vs actual and a replay command that reproduces it', async () => {
+    const json = join(dir, 'report.json');
+    const junit = join(dir, 'nested', 'junit.xml');
+    const run = await cli(['check', '--base-url', broken.url, '--runs', '10', '--seed', '5', '--endpoints', '4.3', '--json', json, '--junit', junit]);
+    expect(run.code).toBe(1);
+    const out = run.stdout;
+    expect(out).toMatch(/^FAIL page-length +4\.3 \/store\/wishlists/m);
+    const block = out.slice(out.indexOf('FAILED page-length on 4.3 /store/wishlists [spec]'));
+    expect(block).toMatch(/^ {2}rule: {5}a page holds max\(0, min\(size, count - start\)\) records$/m);
+    expect(block).toMatch(/^ {2}found after \d+ runs?, shrunk \d+ times? to \{"size":\d+,"start":\d+\}$/m);
+    const request = /^ {2}request: {2}GET (\S+)$/m.exec(block)![1]!;
+    expect(request).toMatch(new RegExp(`^${broken.url}/store/wishlists\\?take=\\d+&skip=\\d+$`));
+    expect(block).toContain(`  curl:     curl -sS '${request}'`);
+    expect(block).toMatch(/^ {2}field: {4}data\.length\n {2}expected: \d+\n {2}actual: {3}\d+$/m);
+    const replay = /^ {2}replay: {3}(.+)$/m.exec(block)![1]!;
+    expect(replay).toMatch(/^store-listing-kit check --base-url \S+ --seed 5 --endpoints wishlists --properties page-length --runs 10 --replay-path \S+$/);
+    expect(out).toMatch(/^FAILED: \d+ passed, \d+ failed/m);
+
+    // The JSON and JUnit reports carry the same failure.
+    const report = JSON.parse(readFileSync(json, 'utf8'));
+    expect(report.passed).toBe(false);
+    expect(report.seed).toBe(5);
+    const failure = report.results.find((r: { property: string }) => r.property === 'page-length');
+    expect(failure).toMatchObject({ status: 'failed', endpoint: 'wishlists', request: `GET ${request}`, curl: `curl -sS '${request}'` });
+    const xml = readFileSync(junit, 'utf8');
+    expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="store-listing-kit check" tests="\d+" failures="[1-9]\d*"/);
+    expect(xml).toContain('<testcase classname="store-listing-kit.check.wishlists" name="page-length [spec]"');
+    expect(xml).toContain('<failure message="the page holds records');
+
+    // Running the printed replay command reproduces the same request, in one run.
+    const again = await cli(replay.split(' ').slice(1));
+    expect(again.code).toBe(1);
+    expect(again.stdout).toContain(`  request:  GET ${request}`);
+    expect(again.stdout).toMatch(/found after 1 run,/);
+  }, 90_000);
+
+  it('exits 2 when the server is unreachable, saying so', async () => {
+    const port = await closedPort();
+    const run = await cli(['check', '--base-url', `http://127.0.0.1:${port}`, '--runs', '1']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/cannot run the check: server unreachable: cannot reach http:\/\/127\.0\.0\.1:\d+\/store\/products\/reviews/);
+  }, 30_000);
+
+  it('exits 2 when nothing at the base URL is a listing endpoint', async () => {
+    const run = await cli(['check', '--base-url', `${good.url}/api`, '--runs', '1']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/no listing endpoint at .*answered 404 \(is --base-url right/);
+  }, 30_000);
+
+  it.each([
+    [['check'], /required option '--base-url <url>' not specified/],
+    [['check', '--base-url', 'http://127.0.0.1:1', '--runs', '0'], /'--runs <n>' argument '0' is invalid/],
+    [['check', '--base-url', 'http://127.0.0.1:1', '--endpoints', 'carts'], /unknown endpoint 'carts'; accepted: reviews \(4\.1\)/],
+    [['check', '--base-url', 'http://127.0.0.1:1', '--properties', 'nope'], /unknown property 'nope'/],
+    [['check', '--base-url', 'ftp://example'], /base URL must be an http\(s\) URL/],
+    [['check', '--base-url', 'http://127.0.0.1:1', '--bogus'], /unknown option '--bogus'/],
+  ])('exits 2 on bad arguments: %j', async (args, message) => {
+    const run = await cli(args);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(message);
+  }, 30_000);
+});
