@@ -1,0 +1,100 @@
+/** The benchmark's own logic: statistics, the peers' configurations, the report and the chart. */
+import { describe, expect, it } from 'vitest';
+import { median, percentile, ratio } from '../bench/lib/stats.ts';
+import { mockoonEnvironment, openapiDocument, pactFile, wiremockMapping, REVIEWS_PATH } from '../bench/lib/peer-configs.ts';
+import { checkTargets, renderResults, renderSvg, type Measured } from '../bench/lib/report.ts';
+import { parseBenchOptions } from '../bench/lib/options.ts';
+
+describe('statistics', () => {
+  it('percentile is nearest-rank on ascending data; median averages the middle pair', () => {
+    const sorted = Float64Array.from({ length: 100 }, (_, i) => i + 1);
+    expect(percentile(sorted, 0.5)).toBe(50);
+    expect(percentile(sorted, 0.99)).toBe(99);
+    expect(percentile(sorted, 1)).toBe(100);
+    expect(percentile(new Float64Array(0), 0.5)).toBeNaN();
+    expect(median([5, 1, 3])).toBe(3);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(median([NaN, 2])).toBe(2);
+    expect(ratio(1, 0)).toBeNaN();
+    expect(ratio(3, 4)).toBe(0.75);
+  });
+});
+
+describe('peer configurations', () => {
+  const page = { reviews: [{ id: 'rev_1', rating: 5 }], count: 1, limit: 10, offset: 0, totalPages: 1, currentPage: 1, nextPage: null, prevPage: null };
+  const input = { pageBytes: Buffer.from(JSON.stringify(page)), query: 'limit=10&offset=0', pageSize: 10, reviews: page.reviews };
+
+  it('every static peer answers exactly our page on the reviews path', () => {
+    const pact = pactFile(input) as any;
+    expect(pact.interactions[0].request).toEqual({ method: 'GET', path: REVIEWS_PATH, query: { limit: ['10'], offset: ['0'] } });
+    expect(pact.interactions[0].response.body).toEqual(page);
+    expect((wiremockMapping(input) as any).response.body).toBe(JSON.stringify(page));
+    const mockoon = mockoonEnvironment(input) as any;
+    expect(mockoon.routes[0].endpoint).toBe(REVIEWS_PATH.slice(1));
+    expect(mockoon.routes[0].responses[0].body).toBe(JSON.stringify(page));
+    expect(mockoon.routes[0].responses[0].disableTemplating).toBe(true);
+  });
+
+  it('the OpenAPI document has the page as example (static) or only a schema of 10 reviews (dynamic)', () => {
+    const media = (doc: any) => doc.paths[REVIEWS_PATH].get.responses['200'].content['application/json; charset=utf-8'];
+    expect(media(openapiDocument(input, true)).example).toEqual(page);
+    const dynamic = media(openapiDocument(input, false));
+    expect(dynamic.example).toBeUndefined();
+    expect(dynamic.schema.properties.reviews).toMatchObject({ minItems: 10, maxItems: 10 });
+    expect(dynamic.schema.properties.nextPage).toMatchObject({ type: 'integer', nullable: true });
+  });
+});
+
+function measured(id: string, kind: Measured['kind'], group: Measured['group'], rps: number, p50: number, extra: Partial<Measured> = {}): Measured {
+  return { id, label: id, kind, group, setup: `setup of ${id}`, requestsPerSec: rps, p50Ms: p50, p99Ms: p50 * 3, rssMiB: 100, startMs: 500, startRssMiB: 90, failures: 0, ...extra };
+}
+
+describe('report', () => {
+  const runs: Measured[] = [
+    measured('ours', 'ours', 'main', 9000, 1),
+    measured('express', 'ceiling', 'main', 10_000, 1),
+    measured('json-server', 'peer', 'main', 500, 10),
+    measured('wiremock', 'peer', 'main', 9500, 1),
+    measured('deep-1000', 'ours', 'deep', 9000, 1.0, { reviews: 1000 }),
+    measured('deep-1000000', 'ours', 'deep', 8000, 1.3, { reviews: 1_000_000, startMs: 2500, rssMiB: 300 }),
+  ];
+
+  it('judges each target on the medians given', () => {
+    const checks = checkTargets(runs);
+    const met = Object.fromEntries(checks.map((c) => [c.goal, c.met]));
+    expect(met['our page at least 0.8 of the bare-Express ceiling (req/s)']).toBe(true);
+    expect(met['ahead of json-server (req/s)']).toBe(true);
+    expect(met['ahead of wiremock (req/s)']).toBe(false);
+    expect(checks.find((c) => c.goal.startsWith('p50 of the last page'))).toMatchObject({ measured: '1.30×', met: false });
+    expect(checks.find((c) => c.goal.includes('first answer within 3 s'))).toMatchObject({ measured: '2.50 s', met: true });
+  });
+
+  it('prints every run with its ratios to Express, and the SVG draws one bar per server of the main table', () => {
+    const options = parseBenchOptions(['--quick']);
+    if (options === 'help') throw new Error('unexpected');
+    const text = renderResults({
+      options,
+      measured: runs,
+      skipped: [{ label: 'Prism', reason: 'not installed' }],
+      facts: { cpu: 'cpu', cores: 2, memoryGiB: 8, os: 'os', node: 'v20', java: 'none', versions: { express: '5' } },
+      pinned: true,
+      pageBytes: 5000,
+    });
+    expect(text).toContain('| ours | 9,000 | 0.90× | 1.000 | 1.00× | 3.000 | 1.00× | 100 | 1.00× |');
+    expect(text).toContain('| json-server | 500 | 0.05× | 10.000 | 10.00× |');
+    expect(text).toContain('Prism: skipped, not installed.');
+    expect(text).toContain('**Quick run**');
+    const svg = renderSvg(runs);
+    expect(svg.startsWith('<svg')).toBe(true);
+    expect(svg.match(/<rect x="210"/g)?.length).toBe(4 + 1); // four bars and the first legend swatch
+    expect(svg).toContain('9,000 req/s (0.90×)');
+  });
+
+  it('options: defaults, quick, and refusals', () => {
+    expect(parseBenchOptions([])).toMatchObject({ rounds: 3, durationSec: 8, warmupSec: 2, sizes: [1000, 100000, 1000000], outDir: 'bench' });
+    expect(parseBenchOptions(['--quick', '--out', '-'])).toMatchObject({ rounds: 1, durationSec: 3, outDir: undefined });
+    expect(() => parseBenchOptions(['--rounds', '-1'])).toThrow();
+    expect(() => parseBenchOptions(['--sizes', '5'])).toThrow(/at least 10/);
+    expect(() => parseBenchOptions(['--bogus'])).toThrow();
+  });
+});
