@@ -120,9 +120,16 @@ async function probe(ctx: CheckContext): Promise<void> {
   for (const e of ctx.options.endpoints) paths.add(e === 'productReviews' || e === 'reviews' ? PATHS.reviews : PATHS.wishlists);
   let notFound = 0;
   for (const path of paths) {
+    const sizeParam = path === PATHS.reviews ? 'limit' : 'take';
     try {
-      const ex = await ctx.client.get(path);
+      const ex = await ctx.client.get(path, [[sizeParam, String(ctx.maxPageSize)]]);
       if (ex.status === 404) notFound += 1;
+      // The largest page is the server's choice [kit]: asking for more than it allows is not a paging bug.
+      if (ex.status === 400 && /size|limit|take|max/i.test(ex.text)) {
+        throw new CannotRunError(
+          `${ex.url} answered 400 (${ex.text.slice(0, 200)}): the server's largest page seems smaller than ${ctx.maxPageSize}; pass --max-page-size with its maximum`,
+        );
+      }
     } catch (error) {
       if (error instanceof UnreachableError) throw new CannotRunError(`server unreachable: ${error.message}`);
       throw error;

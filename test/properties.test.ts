@@ -96,6 +96,21 @@ describe('passes correct implementations', () => {
   }, 30_000);
 });
 
+describe('cannot run', () => {
+  it('says so when the server allows smaller pages than --max-page-size, and runs with the right one', async () => {
+    const small = await startReferenceServer({ maxPageSize: 50 });
+    try {
+      await expect(runListingProperties({ baseUrl: small.url, seed: SEED, runs: 5 })).rejects.toThrow(
+        /answered 400 .*'limit' must be an integer from 1 to 50.*pass --max-page-size/,
+      );
+      const report = await runListingProperties({ baseUrl: small.url, seed: SEED, runs: 5, maxPageSize: 50, strict: true });
+      expect(report.results.filter((r) => r.status === 'failed').map(failureText)).toEqual([]);
+    } finally {
+      await small.close();
+    }
+  }, 30_000);
+});
+
 describe('fails each broken implementation, with a readable, replayable counterexample', () => {
   for (const [name, bug] of Object.entries(BUGS) as Array<[BugName, (typeof BUGS)[BugName]]>) {
     it(`${name}: ${bug.does} → ${bug.caughtBy.join(', ')}${bug.strict ? ' (strict)' : ''}`, async () => {

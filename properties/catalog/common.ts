@@ -63,12 +63,20 @@ export async function pageProperty(
   });
 }
 
-/** The first path at which two JSON values differ, with both sides there. */
-export function firstDifference(expected: unknown, actual: unknown, path = ''): { path: string; expected: unknown; actual: unknown } | undefined {
+/**
+ * The first path at which two JSON values differ, with both sides there. With `extraKeysAllowed`,
+ * keys that only `actual` has are not a difference (for expectations that list only what they need).
+ */
+export function firstDifference(
+  expected: unknown,
+  actual: unknown,
+  path = '',
+  extraKeysAllowed = false,
+): { path: string; expected: unknown; actual: unknown } | undefined {
   if (Object.is(expected, actual)) return undefined;
   if (Array.isArray(expected) && Array.isArray(actual)) {
     for (let i = 0; i < Math.max(expected.length, actual.length); i++) {
-      const d = firstDifference(expected[i], actual[i], `${path}[${i}]`);
+      const d = firstDifference(expected[i], actual[i], `${path}[${i}]`, extraKeysAllowed);
       if (d) return expected.length !== actual.length && i >= Math.min(expected.length, actual.length)
         ? { path: `${path}.length`, expected: expected.length, actual: actual.length }
         : d;
@@ -76,14 +84,14 @@ export function firstDifference(expected: unknown, actual: unknown, path = ''): 
     return undefined;
   }
   if (expected && actual && typeof expected === 'object' && typeof actual === 'object' && !Array.isArray(expected) && !Array.isArray(actual)) {
-    const keys = new Set([...Object.keys(expected), ...Object.keys(actual)]);
+    const keys = new Set(extraKeysAllowed ? Object.keys(expected) : [...Object.keys(expected), ...Object.keys(actual)]);
     for (const k of keys) {
       const e = (expected as Record<string, unknown>)[k];
       const a = (actual as Record<string, unknown>)[k];
       const ePresent = k in expected;
       const aPresent = k in actual;
       if (ePresent !== aPresent) return { path: path ? `${path}.${k}` : k, expected: ePresent ? e : undefined, actual: aPresent ? a : undefined };
-      const d = firstDifference(e, a, path ? `${path}.${k}` : k);
+      const d = firstDifference(e, a, path ? `${path}.${k}` : k, extraKeysAllowed);
       if (d) return d;
     }
     return undefined;
