@@ -32,8 +32,7 @@ function rawJsonResponse(status: number, body: ErrorBody): string {
 
 /** Node's parser refused the request (bad bytes, oversized head, timeout): answer JSON on the socket and close it. */
 export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
-  const written = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
-  if (error.code === 'ECONNRESET' || !socket.writable || (written && written.headersSent)) {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
     return;
   }
@@ -48,7 +47,11 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
   } else if (error.code === 'HPE_INVALID_METHOD') {
     message = 'Invalid request: unknown HTTP method; the API answers GET only';
   }
-  socket.end(rawJsonResponse(status, { type: 'invalid_data', message }));
+  const answer = rawJsonResponse(status, { type: 'invalid_data', message });
+  // A bad request pipelined behind a good one: answer it once the good one's answer is out.
+  const pending = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (pending && !pending.writableFinished) pending.once('finish', () => socket.end(answer));
+  else socket.end(answer);
 }
 
 function sendJson(res: ServerResponse, status: number, body: ErrorBody): void {

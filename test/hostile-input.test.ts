@@ -328,6 +328,21 @@ describe('hostile input, named cases', () => {
     expectDocumented4xx(res, 'TLS-ish garbage');
   });
 
+  it('answers a malformed request pipelined behind a good one, after the good one', async () => {
+    const { connect } = await import('node:net');
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(mock.port, '127.0.0.1');
+      let received = '';
+      const timer = setTimeout(() => (socket.destroy(), reject(new Error(`hang: ${received.slice(0, 200)}`))), 5000);
+      socket.on('data', (chunk) => (received += chunk.toString('latin1')));
+      socket.on('close', () => (clearTimeout(timer), resolve(received)));
+      socket.write('GET /store/wishlists?take=1 HTTP/1.1\r\nHost: x\r\n\r\nBREW /store/wishlists HTTP/1.1\r\nHost: x\r\n\r\n');
+    });
+    const statuses = [...raw.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => Number(m[1]));
+    expect(statuses).toEqual([200, 400]);
+    expect(raw.slice(raw.lastIndexOf('HTTP/1.1 400'))).toMatch(/Content-Type: application\/json[^]*\r\n\r\n\{"type":"invalid_data","message":"[^"]+"\}$/);
+  });
+
   it('still answers the listing with the same bytes after all of them', async () => {
     const a = await snapshot();
     const b = await snapshot();
