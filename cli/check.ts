@@ -59,7 +59,7 @@ export function registerCheckCommand(program: Command): void {
     )
     .addOption(new Option('--base-url <url>', 'where the implementation listens (the part before /store/...)').env('BASE_URL').makeOptionMandatory())
     .addOption(new Option('--endpoints <list>', 'comma-separated subset: reviews, productReviews, wishlists, wishlistItems (or 4.1,4.2,4.3,4.4); default all').argParser(endpointsArg))
-    .addOption(new Option('--runs <n>', 'runs per property and endpoint (walking properties use a tenth, at least 3)').argParser(integerIn(1, 100_000)).default(DEFAULTS.runs))
+    .addOption(new Option('--runs <n>', 'runs per property and endpoint (walking properties use a tenth, at least 5)').argParser(integerIn(1, 100_000)).default(DEFAULTS.runs))
     .addOption(new Option('--seed <n>', 'seed of the generated cases (random when absent; always printed, so any run can be replayed)').argParser(integerIn(0, 0x7fffffff)))
     .addOption(new Option('--strict', "also check the rules API.md marks [kit] (defaults of limit/offset, unaligned starts, past the end, 400s for bad parameters, record fields...)"))
     .addOption(new Option('--max-page-size <n>', 'the largest limit/take the suite asks for').argParser(integerIn(1, 1_000_000)).default(DEFAULTS.maxPageSize))

@@ -56,5 +56,11 @@ export function windowArb(bounds: WindowBounds): fc.Arbitrary<SizedWindow> {
  */
 export function walkSizeArb(count: number, maxSize: number, maxPages: number): fc.Arbitrary<number> {
   const minSize = Math.min(maxSize, Math.max(1, Math.ceil(count / maxPages)));
-  return sizeArb(count, maxSize, minSize);
+  const clip = (n: number) => Math.min(maxSize, Math.max(minSize, n));
+  // Mostly sizes that make several pages: a walk of one page shows little.
+  const edges = unique([minSize, clip(2), clip(Math.ceil(count / 3)), clip(Math.ceil(count / 2)), clip(count - 1), clip(count), clip(count + 1)]);
+  return fc.oneof(
+    { weight: 2, arbitrary: fc.constantFrom(...edges) },
+    { weight: 2, arbitrary: fc.integer({ min: minSize, max: clip(count + 1) }) },
+  );
 }

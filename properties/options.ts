@@ -7,7 +7,7 @@ export interface CheckOptions {
   baseUrl: string;
   /** Which endpoints to check (default: all four). */
   endpoints?: EndpointName[];
-  /** Runs per property and endpoint (default 100; walking properties use a tenth, at least 3). */
+  /** Runs per property and endpoint (default 100; walking properties use a tenth, at least 5). */
   runs?: number;
   /** The seed; a random one is chosen (and reported) when absent. */
   seed?: number;

@@ -204,7 +204,7 @@ export async function runOne(ctx: CheckContext, property: ListingProperty, endpo
     return finish({ status: 'failed', runs: 0, violation: detailOf(error), replay: replayCommand(options, { property: property.id, endpoint: endpointName }) });
   }
   if (isSkip(built)) return finish({ status: 'skipped', runs: 0, skipReason: built.skip });
-  const numRuns = property.heavy ? Math.max(3, Math.ceil(options.runs / 10)) : options.runs;
+  const numRuns = property.heavy ? Math.min(options.runs, Math.max(5, Math.ceil(options.runs / 10))) : options.runs;
   const details = await fc.check(built, {
     seed,
     numRuns,

@@ -38,6 +38,10 @@ describe('generators hit the edges', () => {
   it('walk sizes keep a walk within the page cap when the set allows it', () => {
     expect(Math.min(...sample(walkSizeArb(1000, 100, 50)))).toBe(20);
     expect(Math.min(...sample(walkSizeArb(10_000, 100, 50)))).toBe(100);
+    // mostly sizes that make several pages, including 1, count - 1 and count
+    const sizes = sample(walkSizeArb(12, 100, 50));
+    for (const s of [1, 11, 12, 13]) expect(sizes).toContain(s);
+    expect(sizes.filter((s) => s < 12).length).toBeGreaterThan(sizes.length / 2);
   });
 });
 
