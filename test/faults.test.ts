@@ -101,6 +101,9 @@ describe('fault injection over HTTP', () => {
     }
     const health = await get(mock.url, '/__admin/health', { headers: { 'x-mock-status': '503' } });
     expect(health.status).toBe(200);
+    // Pact's provider states live under /__admin too (mounted after the faults): untouched as well.
+    const state = await get(mock.url, '/__admin/provider-states', { method: 'POST', headers: { 'content-type': 'application/json', 'x-mock-status': '503' }, body: JSON.stringify({ state: 'no reviews exist', action: 'teardown' }) });
+    expect(state.status).toBe(200);
     expect((await get(mock.url, '/__admin/faults')).json.requestsSeen).toBe(3);
   });
 
