@@ -25,6 +25,8 @@ interface CheckFlags {
   maxWalkPages: number;
   maxReferencePages: number;
   timeout: number;
+  varyDataset?: boolean;
+  dataset?: string;
   junit?: string;
   json?: string;
 }
@@ -69,6 +71,8 @@ export function registerCheckCommand(program: Command): void {
     .addOption(new Option('--replay-path <path>', 'replay exactly one shrunk counterexample (printed with each failure; use with its --properties, --endpoints and --seed)'))
     .addOption(new Option('--max-walk-pages <n>', 'a walk by nextPage stops after this many pages (and says so)').argParser(integerIn(1, 100_000)).default(DEFAULTS.maxWalkPages))
     .addOption(new Option('--max-reference-pages <n>', 'the whole set of a listing is fetched in at most this many pages of --max-page-size').argParser(integerIn(1, 100_000)).default(DEFAULTS.maxReferencePages))
+    .addOption(new Option('--vary-dataset', "also run each endpoint's properties on edge datasets (empty, 1, a page exactly full, one more) installed through the target's provider-state door (POST /__admin/provider-states); changes the target's data, tears it down after"))
+    .addOption(new Option('--dataset <label>', 'only this dataset variant, as printed with a failure (implies --vary-dataset, skips the main run)'))
     .addOption(new Option('--timeout <ms>', 'per-request timeout').argParser(integerIn(1, 600_000)).default(DEFAULTS.timeoutMs))
     .addOption(new Option('--junit <file>', 'write a JUnit XML report'))
     .addOption(new Option('--json <file>', 'write a JSON report'));
@@ -100,6 +104,8 @@ export async function runCheck(flags: CheckFlags): Promise<number> {
     ...(flags.wishlistId.length ? { wishlistIds: flags.wishlistId } : {}),
     ...(flags.properties ? { properties: flags.properties as unknown as string[] } : {}),
     ...(flags.replayPath ? { replayPath: flags.replayPath } : {}),
+    ...(flags.varyDataset ? { varyDataset: true } : {}),
+    ...(flags.dataset ? { dataset: flags.dataset } : {}),
   };
   const out = (line: string) => process.stdout.write(`${line}\n`);
   const cannotRun = (message: string) => {

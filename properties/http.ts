@@ -60,12 +60,22 @@ export class ListingClient {
   }
 
   async get(path: string, query: Query = []): Promise<Exchange> {
-    const url = this.url(path, query);
+    return this.send('GET', this.url(path, query));
+  }
+
+  /** A JSON POST (only for the provider-state door, when dataset variation is asked for). */
+  async post(path: string, body: unknown): Promise<Exchange> {
+    return this.send('POST', this.url(path), JSON.stringify(body));
+  }
+
+  private async send(method: 'GET' | 'POST', url: string, body?: string): Promise<Exchange> {
     this.requests += 1;
     let response: Response;
     try {
       response = await fetch(url, {
-        headers: { accept: 'application/json' },
+        method,
+        headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body }),
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (error) {

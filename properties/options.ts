@@ -27,14 +27,21 @@ export interface CheckOptions {
   maxWalkPages?: number;
   /** The whole ordered set is fetched in pages of maxPageSize, at most this many (default 20). */
   maxReferencePages?: number;
+  /**
+   * Also run each endpoint's properties on small edge datasets installed through the target's
+   * provider-state door (POST /__admin/provider-states). Changes the target's data: opt-in.
+   */
+  varyDataset?: boolean;
+  /** Only this dataset variant (its label, as printed); implies varyDataset and skips the main run. */
+  dataset?: string;
   /** Per-request timeout (default 10 000 ms). */
   timeoutMs?: number;
   /** A property stops generating new runs after this long (default 120 000 ms) and reports it. */
   propertyTimeLimitMs?: number;
 }
 
-export type ResolvedOptions = Required<Omit<CheckOptions, 'productIds' | 'wishlistIds' | 'properties' | 'replayPath'>> &
-  Pick<CheckOptions, 'productIds' | 'wishlistIds' | 'properties' | 'replayPath'>;
+type Optional = 'productIds' | 'wishlistIds' | 'properties' | 'replayPath' | 'dataset';
+export type ResolvedOptions = Required<Omit<CheckOptions, Optional>> & Pick<CheckOptions, Optional>;
 
 export const DEFAULTS = {
   runs: 100,
@@ -74,6 +81,8 @@ export function resolveOptions(options: CheckOptions): ResolvedOptions {
     wishlistIds: options.wishlistIds,
     properties: options.properties,
     replayPath: options.replayPath,
+    varyDataset: options.varyDataset ?? options.dataset !== undefined,
+    dataset: options.dataset,
   };
 }
 

@@ -12,7 +12,7 @@ export function headerLine(r: Pick<CheckReport, 'baseUrl' | 'seed' | 'strict' | 
 /** One line per property and endpoint, as results arrive. */
 export function resultLine(r: PropertyResult): string {
   const mark = r.status === 'passed' ? 'PASS' : r.status === 'failed' ? 'FAIL' : 'SKIP';
-  const what = `${pad(r.property, 36)} ${pad(`${r.section} ${r.path}`, 42)}`;
+  const what = `${pad(r.property, 36)} ${pad(`${r.section} ${r.path}`, 42)}${r.dataset ? ` [dataset: ${r.dataset}]` : ''}`;
   if (r.status === 'skipped') return `${mark} ${what} ${r.skipReason}`;
   const runs = `${r.runs} run${r.runs === 1 ? '' : 's'}, ${r.requests} requests${r.interrupted ? ' (time limit reached)' : ''}`;
   return `${mark} ${what} ${runs}${r.rule === 'kit' ? ' [kit]' : ''}`;
@@ -22,6 +22,7 @@ export function resultLine(r: PropertyResult): string {
 export function failureText(r: PropertyResult): string {
   const v = r.violation;
   const lines = [`FAILED ${r.property} on ${r.section} ${r.path} [${r.rule}]`, `  rule:     ${r.title}`];
+  if (r.dataset) lines.push(`  dataset:  provider state ${r.dataset} (installed by the suite through the provider-state door)`);
   if (r.runs > 0) {
     lines.push(`  found after ${r.runs} run${r.runs === 1 ? '' : 's'}, shrunk ${r.shrinks} time${r.shrinks === 1 ? '' : 's'} to ${show(r.counterexample)}`);
   }
@@ -77,7 +78,7 @@ export function junitReport(report: CheckReport): string {
   const secs = (ms: number) => (ms / 1000).toFixed(3);
   const bySuite = new Map<string, PropertyResult[]>();
   for (const r of report.results) {
-    const key = `${r.section} ${r.path}`;
+    const key = `${r.section} ${r.path}${r.dataset ? ` [dataset: ${r.dataset}]` : ''}`;
     bySuite.set(key, [...(bySuite.get(key) ?? []), r]);
   }
   const count = (rs: PropertyResult[], s: PropertyResult['status']) => rs.filter((r) => r.status === s).length;

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { PATHS } from '../lib/api-rules.ts';
 import { PROPERTIES } from './catalog/index.ts';
 import { CheckContext } from './context.ts';
+import { datasetVariants, PROVIDER_STATES_PATH } from './datasets.ts';
 import { ENDPOINTS, type EndpointName } from './endpoints.ts';
 import { UnreachableError } from './http.ts';
 import { deriveSeed, resolveOptions, type CheckOptions, type ResolvedOptions } from './options.ts';
@@ -35,6 +36,8 @@ export interface PropertyResult {
   counterexamplePath?: string;
   violation?: ViolationDetail;
   skipReason?: string;
+  /** The provider-state dataset this result was found on (with --vary-dataset). */
+  dataset?: string;
   /** Stopped early by the time limit (still passed on the runs it made). */
   interrupted?: boolean;
   requests: number;
@@ -90,7 +93,7 @@ const shellQuote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replac
 /** The `store-listing-kit check` command line for these options (and a narrower scope, for one failure). */
 export function replayCommand(
   options: ResolvedOptions,
-  scope: { property?: string; endpoint?: EndpointName; path?: string } = {},
+  scope: { property?: string; endpoint?: EndpointName; path?: string; dataset?: string } = {},
 ): string {
   const args = ['store-listing-kit', 'check', '--base-url', options.baseUrl, '--seed', String(options.seed)];
   if (scope.endpoint) args.push('--endpoints', scope.endpoint);
@@ -104,6 +107,9 @@ export function replayCommand(
   if (options.maxReferencePages !== 20) args.push('--max-reference-pages', String(options.maxReferencePages));
   for (const id of options.productIds ?? []) args.push('--product-id', id);
   for (const id of options.wishlistIds ?? []) args.push('--wishlist-id', id);
+  const dataset = scope.dataset ?? options.dataset;
+  if (dataset) args.push('--dataset', dataset);
+  else if (options.varyDataset) args.push('--vary-dataset');
   if (scope.path) args.push('--replay-path', scope.path);
   return args.map(shellQuote).join(' ');
 }
@@ -154,11 +160,15 @@ export async function runListingProperties(input: CheckOptions, hooks: RunHooks 
   const ctx = new CheckContext(options);
   await probe(ctx);
   const results: PropertyResult[] = [];
-  for (const { property, endpoint } of plannedChecks(options)) {
-    const result = await runOne(ctx, property, endpoint);
-    results.push(result);
-    hooks.onResult?.(result);
+  if (!options.dataset) {
+    for (const { property, endpoint } of plannedChecks(options)) {
+      const result = await runOne(ctx, property, endpoint);
+      results.push(result);
+      hooks.onResult?.(result);
+    }
   }
+  let requests = ctx.client.requests;
+  if (options.varyDataset) requests += await runDatasetVariants(ctx, results, hooks);
   return {
     baseUrl: options.baseUrl,
     seed: options.seed,
@@ -168,17 +178,71 @@ export async function runListingProperties(input: CheckOptions, hooks: RunHooks 
     endpoints: options.endpoints,
     results,
     notes: ctx.notes,
-    requests: ctx.client.requests,
+    requests,
     durationMs: Date.now() - began,
     passed: results.every((r) => r.status !== 'failed'),
     replay: replayCommand(options),
   };
 }
 
-export async function runOne(ctx: CheckContext, property: ListingProperty, endpointName: EndpointName): Promise<PropertyResult> {
+/**
+ * Runs the properties of each endpoint on the edge datasets of datasets.ts, installed through the
+ * target's provider-state door, tearing each down afterwards. Answers the requests it made.
+ */
+async function runDatasetVariants(ctx: CheckContext, results: PropertyResult[], hooks: RunHooks): Promise<number> {
   const { options } = ctx;
+  const all = datasetVariants();
+  const variants = all.filter((v) => options.endpoints.includes(v.endpoint) && (!options.dataset || v.label === options.dataset));
+  if (options.dataset && variants.length === 0) {
+    throw new CannotRunError(`unknown dataset '${options.dataset}'; known: ${all.map((v) => `'${v.label}'`).join(', ')}`);
+  }
+  let requests = 0;
+  for (const v of variants) {
+    const door = new CheckContext(options).client;
+    const setup = await door.post(PROVIDER_STATES_PATH, { state: v.state, params: v.params, action: 'setup' });
+    requests += 1;
+    if (setup.status === 404 || setup.status === 405) {
+      const note = `the target has no provider-state door (POST ${PROVIDER_STATES_PATH} answered ${setup.status}): the dataset was not varied`;
+      if (options.dataset) throw new CannotRunError(note);
+      ctx.noteOnce(note);
+      break;
+    }
+    if (setup.status !== 200) {
+      ctx.noteOnce(`provider state ${v.label} could not be set up (${setup.status}: ${setup.text.slice(0, 200)}): skipped`);
+      continue;
+    }
+    const variantOptions: ResolvedOptions = {
+      ...options,
+      endpoints: [v.endpoint],
+      runs: Math.max(5, Math.ceil(options.runs / 5)),
+      productIds: v.productIds,
+      wishlistIds: v.wishlistIds,
+    };
+    const vctx = new CheckContext(variantOptions);
+    try {
+      for (const { property, endpoint } of plannedChecks(variantOptions)) {
+        const result = await runOne(vctx, property, endpoint, { dataset: v.label, replayOptions: options });
+        results.push(result);
+        hooks.onResult?.(result);
+      }
+    } finally {
+      requests += vctx.client.requests;
+      await door.post(PROVIDER_STATES_PATH, { state: v.state, action: 'teardown' }).catch(() => undefined);
+      requests += 1;
+    }
+  }
+  return requests;
+}
+
+export async function runOne(
+  ctx: CheckContext,
+  property: ListingProperty,
+  endpointName: EndpointName,
+  variant: { dataset?: string; replayOptions?: ResolvedOptions } = {},
+): Promise<PropertyResult> {
+  const options = variant.replayOptions ?? ctx.options;
   const endpoint = ENDPOINTS[endpointName];
-  const seed = deriveSeed(options.seed, property.id, endpointName);
+  const seed = deriveSeed(options.seed, property.id, endpointName, ...(variant.dataset ? [variant.dataset] : []));
   const began = Date.now();
   const requestsBefore = ctx.client.requests;
   const base = {
@@ -188,6 +252,7 @@ export async function runOne(ctx: CheckContext, property: ListingProperty, endpo
     endpoint: endpointName,
     section: endpoint.section,
     path: PATHS[endpointName],
+    ...(variant.dataset ? { dataset: variant.dataset } : {}),
     seed,
     shrinks: 0,
   };
@@ -201,14 +266,15 @@ export async function runOne(ctx: CheckContext, property: ListingProperty, endpo
   try {
     built = await property.build(ctx, endpoint);
   } catch (error) {
-    return finish({ status: 'failed', runs: 0, violation: detailOf(error), replay: replayCommand(options, { property: property.id, endpoint: endpointName }) });
+    return finish({ status: 'failed', runs: 0, violation: detailOf(error), replay: replayCommand(options, { property: property.id, endpoint: endpointName, dataset: variant.dataset }) });
   }
   if (isSkip(built)) return finish({ status: 'skipped', runs: 0, skipReason: built.skip });
-  const numRuns = property.heavy ? Math.min(options.runs, Math.max(5, Math.ceil(options.runs / 10))) : options.runs;
+  const runs = ctx.options.runs;
+  const numRuns = property.heavy ? Math.min(runs, Math.max(5, Math.ceil(runs / 10))) : runs;
   const details = await fc.check(built, {
     seed,
     numRuns,
-    ...(options.replayPath ? { path: options.replayPath, endOnFailure: true } : {}),
+    ...(ctx.options.replayPath ? { path: ctx.options.replayPath, endOnFailure: true } : {}),
     interruptAfterTimeLimit: options.propertyTimeLimitMs,
     markInterruptAsFailure: false,
   });
@@ -223,6 +289,6 @@ export async function runOne(ctx: CheckContext, property: ListingProperty, endpo
     counterexample,
     counterexamplePath: details.counterexamplePath ?? undefined,
     violation: detailOf(details.errorInstance),
-    replay: replayCommand(options, { property: property.id, endpoint: endpointName, path: details.counterexamplePath ?? undefined }),
+    replay: replayCommand(options, { property: property.id, endpoint: endpointName, path: details.counterexamplePath ?? undefined, dataset: variant.dataset }),
   });
 }

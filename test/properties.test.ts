@@ -80,6 +80,25 @@ describe('passes correct implementations', () => {
     }, 60_000);
   }
 
+  it('varies the dataset through the provider-state door when asked (mock, strict), and restores it', async () => {
+    const before = await (await fetch(`${mock.url}/store/products/reviews?limit=1`)).json();
+    const report = await runListingProperties({ baseUrl: mock.url, seed: SEED, runs: 5, strict: true, varyDataset: true, properties: ['page-length', 'total-pages', 'next-and-prev-page', 'walk-visits-each-once'] });
+    expect(report.results.filter((r) => r.status === 'failed').map(failureText)).toEqual([]);
+    const datasets = new Set(report.results.map((r) => r.dataset).filter(Boolean));
+    expect([...datasets]).toEqual(expect.arrayContaining(['reviews exist {"count":0}', 'reviews exist {"count":21}', 'wishlist has items {"wishlist_id":"wl_01PROPERTYPROBE","count":10}']));
+    expect(datasets.size).toBe(15);
+    const after = await (await fetch(`${mock.url}/store/products/reviews?limit=1`)).json();
+    expect(after).toEqual(before);
+  }, 60_000);
+
+  it('says the dataset was not varied when the target has no provider-state door', async () => {
+    const report = await runListingProperties({ baseUrl: reference.url, seed: SEED, runs: 3, varyDataset: true, properties: ['page-length'] });
+    expect(report.passed).toBe(true);
+    expect(report.results.every((r) => r.dataset === undefined)).toBe(true);
+    expect(report.notes.join('\n')).toMatch(/no provider-state door \(POST \/__admin\/provider-states answered 404\)/);
+    await expect(runListingProperties({ baseUrl: mock.url, dataset: 'carts exist' })).rejects.toThrow(/unknown dataset 'carts exist'; known: 'reviews exist \{"count":0\}'/);
+  }, 30_000);
+
   it('caps the requests of walks and of the reference sets, and says so', async () => {
     const report = await runListingProperties({
       baseUrl: reference.url,
