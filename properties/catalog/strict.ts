@@ -40,7 +40,7 @@ function badCases(endpoint: ListingEndpoint): fc.Arbitrary<BadCase> {
 
 export function checkError(ex: Exchange, status: number, type: string, mentions: string | undefined, why: string): void {
   const body = ex.json as Record<string, unknown> | undefined;
-  const base = { url: ex.url, note: `body: ${ex.text.slice(0, 300)}` };
+  const base = { url: ex.url, note: `body: ${ex.text.slice(0, 160)}` };
   if (ex.status !== status) fail({ message: `${why}: a ${status} ${type}`, ...base, field: 'status', expected: status, actual: ex.status });
   if (!body || typeof body !== 'object') fail({ message: `errors answer JSON {type, message}`, ...base, field: 'body', expected: '{ "type": ..., "message": ... }', actual: ex.text.slice(0, 200) });
   if (body.type !== type) fail({ message: `${why}: error type ${type}`, ...base, field: 'type', expected: type, actual: body.type });
