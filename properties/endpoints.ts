@@ -26,6 +26,8 @@ export interface ListingEndpoint {
   /** What the path's `:param` names, when it has one. */
   pathId?: 'product' | 'wishlist';
   acceptsOrder: boolean;
+  /** 4.1's `order` is in the spec; 4.2 accepting it too is the kit's choice (sent only when strict). */
+  orderRule?: 'spec' | 'kit';
   defaultSize: number;
   defaultStart: number;
   /** Whether the defaults come from the spec (wishlists) or are the kit's choice (reviews). */
@@ -66,6 +68,7 @@ export const ENDPOINTS: Record<EndpointName, ListingEndpoint> = {
     section: '4.2',
     ...reviewsDialect,
     pathId: 'product',
+    orderRule: 'kit',
     path: (id) => fill(PATHS.productReviews, id),
   },
   wishlists: { name: 'wishlists', section: '4.3', ...wishlistDialect, path: () => PATHS.wishlists },
@@ -77,6 +80,11 @@ export const ENDPOINTS: Record<EndpointName, ListingEndpoint> = {
     path: (id) => fill(PATHS.wishlistItems, id),
   },
 };
+
+/** Whether the suite may send `order` to this endpoint. */
+export function sendsOrder(endpoint: ListingEndpoint, strict: boolean): boolean {
+  return endpoint.acceptsOrder && (strict || endpoint.orderRule !== 'kit');
+}
 
 export const ALL_ENDPOINTS: EndpointName[] = [...ENDPOINT_NAMES];
 

@@ -80,6 +80,23 @@ describe('passes correct implementations', () => {
     }, 60_000);
   }
 
+  it('passes, without --strict, a correct server that made the other choice on every [kit] rule; --strict fails it on those', async () => {
+    const other = await startReferenceServer({ otherKitChoices: true });
+    try {
+      const spec = await runListingProperties({ baseUrl: other.url, seed: SEED, runs: RUNS });
+      expect(spec.results.filter((r) => r.status === 'failed').map(failureText)).toEqual([]);
+      const strict = await runListingProperties({ baseUrl: other.url, seed: SEED, runs: RUNS, strict: true });
+      expect(failedIds(strict)).toEqual(
+        expect.arrayContaining(['current-page', 'next-and-prev-page', 'defaults', 'order-sorts-whole-set', 'bad-parameters-400', 'unknown-ids', 'record-shape']),
+      );
+      // only [kit] rules, or [spec] properties in their strict-only part, fail
+      expect(failedIds(strict)).not.toContain('page-length');
+      expect(failedIds(strict)).not.toContain('walk-visits-each-once');
+    } finally {
+      await other.close();
+    }
+  }, 60_000);
+
   it('varies the dataset through the provider-state door when asked (mock, strict), and restores it', async () => {
     const before = await (await fetch(`${mock.url}/store/products/reviews?limit=1`)).json();
     const report = await runListingProperties({ baseUrl: mock.url, seed: SEED, runs: 5, strict: true, varyDataset: true, properties: ['page-length', 'total-pages', 'next-and-prev-page', 'walk-visits-each-once'] });

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { REVIEW_ORDER_VALUES } from '../../lib/api-rules.ts';
 import type { CheckContext, Page, Target } from '../context.ts';
-import type { ListingEndpoint } from '../endpoints.ts';
+import { sendsOrder, type ListingEndpoint } from '../endpoints.ts';
 import { windowArb } from '../generators.ts';
 import { countedTargets, isSkip, type Skip } from '../property.ts';
 
@@ -28,7 +28,7 @@ export async function windowCases(
   const targets = await countedTargets(ctx, endpoint);
   if (isSkip(targets)) return targets;
   const orderArb: fc.Arbitrary<string | undefined> =
-    !options.order || !endpoint.acceptsOrder
+    !options.order || !sendsOrder(endpoint, ctx.strict)
       ? fc.constant(undefined)
       : options.order === 'always'
         ? fc.constantFrom(...REVIEW_ORDER_VALUES)

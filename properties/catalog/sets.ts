@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { REVIEW_ORDER_VALUES, parseReviewOrder } from '../../lib/api-rules.ts';
 import { currentPage, pageStart } from '../../lib/paging.ts';
 import { recordKey, targetLabel, type CheckContext, type Page, type Target } from '../context.ts';
-import { ALL_ENDPOINTS, ENDPOINTS, type ListingEndpoint } from '../endpoints.ts';
+import { ALL_ENDPOINTS, ENDPOINTS, sendsOrder, type ListingEndpoint } from '../endpoints.ts';
 import { walkSizeArb } from '../generators.ts';
 import { countedTargets, isSkip, type ListingProperty } from '../property.ts';
 import { fail } from '../violation.ts';
@@ -127,7 +127,7 @@ export const walkOnce: ListingProperty = {
   build: async (ctx, endpoint) => {
     const targets = await countedTargets(ctx, endpoint);
     if (isSkip(targets)) return targets;
-    const orders: fc.Arbitrary<string | undefined> = endpoint.acceptsOrder ? fc.constantFrom(undefined, ...REVIEW_ORDER_VALUES) : fc.constant(undefined);
+    const orders: fc.Arbitrary<string | undefined> = sendsOrder(endpoint, ctx.strict) ? fc.constantFrom(undefined, ...REVIEW_ORDER_VALUES) : fc.constant(undefined);
     const cases = fc.constantFrom(...targets).chain(({ target, count }) =>
       fc.record({ id: fc.constant(target.id), size: walkSizeArb(count, ctx.maxPageSize, ctx.options.maxWalkPages), order: orders }),
     );
@@ -164,7 +164,8 @@ export const walkOnce: ListingProperty = {
 export const orderProp: ListingProperty = {
   id: 'order-sorts-whole-set',
   title: 'order=field / -field sorts the whole set before paging (ties by id ascending: strict only), for each allowed field',
-  rule: 'spec',
+  // 4.2 accepting `order` is the kit's choice: checked there only when strict.
+  rule: (endpoint) => endpoint.orderRule ?? 'spec',
   endpoints: ['reviews', 'productReviews'],
   build: (ctx, endpoint) =>
     pageProperty(

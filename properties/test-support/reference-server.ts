@@ -47,6 +47,12 @@ export type BugName = keyof typeof BUGS;
 
 export interface ReferenceServerOptions {
   bug?: BugName;
+  /**
+   * Make the other choice wherever API.md marks a rule [kit] and the spec is silent: a correct
+   * implementation that a team could write from the spec alone. The suite must pass it without
+   * --strict and fail it with --strict.
+   */
+  otherKitChoices?: boolean;
   dataset?: TestDataset;
   maxPageSize?: number;
 }
@@ -76,6 +82,7 @@ function hash(s: string): number {
 
 export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
   const bug = options.bug;
+  const other = options.otherKitChoices ?? false;
   const data = options.dataset ?? testDataset();
   const maxPageSize = options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE;
   let requestNumber = 0;
@@ -83,6 +90,11 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   function readQuery(url: URL, accepted: string[]): Map<string, string> {
     const q = new Map<string, string>();
     for (const [k, v] of url.searchParams) {
+      if (other) {
+        // lenient: unknown parameters ignored, the last of a repeated one wins
+        if (accepted.includes(k)) q.set(k, v);
+        continue;
+      }
       if (!accepted.includes(k)) throw invalid(`unknown query parameter '${k}'; accepted parameters: ${accepted.join(', ')}`);
       if (q.has(k)) throw invalid(`'${k}' must be given at most once`);
       q.set(k, v);
@@ -93,6 +105,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   function int(q: Map<string, string>, name: string, min: number, max: number, fallback: number): number {
     const raw = q.get(name);
     if (raw === undefined) return fallback;
+    if (other) return /^[0-9]+$/.test(raw) && Number(raw) >= min && Number(raw) <= max ? Number(raw) : fallback;
     if (bug === 'lenient-integers') {
       const n = parseInt(raw, 10);
       return Number.isNaN(n) ? fallback : Math.max(min, n);
@@ -104,8 +117,9 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 
   function order(q: Map<string, string>): ReviewOrder {
     const raw = q.get('order');
-    if (raw === undefined) return DEFAULT_REVIEW_ORDER;
+    if (raw === undefined) return other ? { field: 'created_at', descending: true } : DEFAULT_REVIEW_ORDER;
     const o = parseReviewOrder(raw);
+    if (!o && other) return { field: 'created_at', descending: true };
     if (!o) throw invalid(`'order' must be one of ${REVIEW_ORDER_VALUES.join(', ')}, got '${raw}'`);
     return o;
   }
@@ -116,7 +130,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     const ties =
       bug === 'ties-without-tie-break'
         ? (a: Review, b: Review) => hash(`${a.id}|${size}|${start}`) - hash(`${b.id}|${size}|${start}`)
-        : (a: Review, b: Review) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+        : (a: Review, b: Review) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) * (other ? -1 : 1);
     return [...reviews].sort((a, b) => (o.descending ? key(b) - key(a) : key(a) - key(b)) || ties(a, b));
   }
 
@@ -147,6 +161,15 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   ): E {
     const out: Record<string, unknown> = { ...env };
     const count = env.count;
+    if (other) {
+      // totalPages at least 1, the page of an unaligned start rounded up, no previous page past the end
+      const total = Math.max(1, Math.ceil(count / size));
+      const current = Math.ceil(start / size) + 1;
+      out.totalPages = total;
+      out.currentPage = current;
+      setNav(out, 'nextPage', current < total ? current + 1 : null, nullable);
+      setNav(out, 'prevPage', current > 1 && start < count ? current - 1 : null, nullable);
+    }
     if (bug === 'count-of-page') out.count = records.length;
     if (bug === 'limit-echoes-returned') out[sizeKey] = records.length;
     if (bug === 'floored-total-pages') out.totalPages = Math.floor(count / size);
@@ -171,7 +194,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   }
 
   function reviewsListing(q: Map<string, string>, reviews: Review[]) {
-    const defaultLimit = bug === 'reviews-default-limit-10' ? 10 : REVIEWS_DEFAULT_LIMIT;
+    const defaultLimit = bug === 'reviews-default-limit-10' || other ? 10 : REVIEWS_DEFAULT_LIMIT;
     const limit = int(q, 'limit', 1, maxPageSize, defaultLimit);
     const offset = int(q, 'offset', 0, Number.MAX_SAFE_INTEGER, REVIEWS_DEFAULT_OFFSET);
     const o = order(q);
@@ -182,7 +205,12 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       const all = bug === 'unstable-order' && !q.has('order') ? shuffled(reviews) : sortReviews(reviews, o, limit, offset);
       records = page(all, offset, limit);
     }
-    const shown = bug === 'rating-as-string' ? records.map((r) => ({ ...r, rating: String(r.rating) })) : records;
+    const shown =
+      bug === 'rating-as-string'
+        ? records.map((r) => ({ ...r, rating: String(r.rating) }))
+        : other
+          ? records.map((r) => ({ ...r, created_at: r.created_at.replace('.000Z', 'Z'), updated_at: r.updated_at.replace('.000Z', 'Z') }))
+          : records;
     return meta(reviewsEnvelope<unknown>(shown, reviews.length, offset, limit), records, offset, limit, 'limit', true);
   }
 
@@ -199,7 +227,8 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     }
     let m = /^\/store\/reviews\/product\/([^/]+)$/.exec(path);
     if (m) {
-      const q = readQuery(url, ['limit', 'offset', 'order']);
+      // The spec lists only limit and offset here; accepting order too is the kit's choice.
+      const q = readQuery(url, other ? ['limit', 'offset'] : ['limit', 'offset', 'order']);
       const id = decodeURIComponent(m[1]!);
       const mine = data.reviews.filter((r) => (bug === 'product-prefix-match' ? r.product_id.startsWith(id) : r.product_id === id));
       if (bug === 'unknown-product-404' && mine.length === 0) throw new HttpError(404, 'not_found', `Product with id: ${id} was not found`);
@@ -220,7 +249,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       const wishlist = data.wishlists.find((w) => w.id === id);
       if (!wishlist) throw new HttpError(404, 'not_found', `Wishlist with id: ${id} was not found`);
       const queryId = q.get('id');
-      if (queryId !== undefined && queryId !== id) throw invalid(`'id' must equal the wishlist id of the path '${id}', got '${queryId}'`);
+      if (queryId !== undefined && queryId !== id && !other) throw invalid(`'id' must equal the wishlist id of the path '${id}', got '${queryId}'`);
       let items: WishlistItem[] = bug === 'items-newest-first' ? [...wishlist.items].reverse() : wishlist.items;
       if (bug === 'unstable-order') items = shuffled(items);
       // The client form (?id=) goes through a second code path that is one record off.
@@ -234,7 +263,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const send = (status: number, body: unknown) => {
       const text = JSON.stringify(body);
-      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+      res.writeHead(status, { 'content-type': other ? 'application/json' : 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
       res.end(text);
     };
     try {
