@@ -132,9 +132,6 @@ export async function runCheck(flags: CheckFlags): Promise<number> {
     process.stderr.write(`error: cannot write the report: ${(error as Error).message}\n`);
     return EXIT.cannotRun;
   }
-  if (report.results.every((r) => r.status === 'skipped')) {
-    process.stderr.write('error: cannot run the check: every property was skipped (see the reasons above)\n');
-    return EXIT.cannotRun;
-  }
+  if (report.results.every((r) => r.status === 'skipped')) return cannotRun('every property was skipped (see the reasons above)');
   return report.passed ? EXIT.passed : EXIT.failed;
 }

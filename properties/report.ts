@@ -61,9 +61,13 @@ export function jsonReport(report: CheckReport): string {
       results: report.results.map((r) => ({
         ...r,
         ...(r.violation?.url ? { request: `GET ${r.violation.url}`, curl: curlLine(r.violation.url) } : {}),
+        // JSON cannot tell an absent value from null: the texts as printed keep the difference.
+        ...(r.violation && 'field' in r.violation && r.violation.field !== undefined
+          ? { expectedText: show(r.violation.expected), actualText: show(r.violation.actual) }
+          : {}),
       })),
     },
-    (_key, value: unknown) => (value === undefined ? null : value),
+    null,
     2,
   )}\n`;
 }

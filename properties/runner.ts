@@ -156,6 +156,9 @@ export async function runListingProperties(input: CheckOptions, hooks: RunHooks 
   } catch (error) {
     throw new CannotRunError((error as Error).message);
   }
+  if (plannedChecks(options).length === 0) {
+    throw new CannotRunError('no property applies: the chosen properties are [kit] rules (add --strict) or do not concern the chosen endpoints');
+  }
   const began = Date.now();
   const ctx = new CheckContext(options);
   await probe(ctx);

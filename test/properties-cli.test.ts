@@ -94,6 +94,9 @@ describe('store-listing-kit check', () => {
     expect(report.seed).toBe(5);
     const failure = report.results.find((r: { property: string }) => r.property === 'page-length');
     expect(failure).toMatchObject({ status: 'failed', endpoint: 'wishlists', request: `GET ${request}`, curl: `curl -sS '${request}'` });
+    expect(failure.violation.field).toBe('data.length');
+    expect(failure.expectedText).toBe(String(failure.violation.expected));
+    expect(failure.actualText).toBe(String(failure.violation.actual));
     const xml = readFileSync(junit, 'utf8');
     expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="store-listing-kit check" tests="\d+" failures="[1-9]\d*"/);
     expect(xml).toContain('<testcase classname="store-listing-kit.check.wishlists" name="page-length [spec]"');
@@ -125,6 +128,7 @@ describe('store-listing-kit check', () => {
       [['check', '--base-url', 'http://127.0.0.1:1', '--runs', '0'], /'--runs <n>' argument '0' is invalid/],
       [['check', '--base-url', 'http://127.0.0.1:1', '--endpoints', 'carts'], /unknown endpoint 'carts'; accepted: reviews \(4\.1\)/],
       [['check', '--base-url', 'ftp://example'], /base URL must be an http\(s\) URL/],
+      [['check', '--base-url', 'http://127.0.0.1:1', '--properties', 'record-shape'], /no property applies: .*\[kit\] rules \(add --strict\)/],
     ];
     const runs = await Promise.all(cases.map(([args]) => cli(args)));
     runs.forEach((run, i) => {
