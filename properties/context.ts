@@ -144,7 +144,8 @@ export class CheckContext {
     let count = 0;
     let firstUrl = '';
     for (let pageIndex = 0; pageIndex < this.options.maxReferencePages; pageIndex++) {
-      const page = await this.page(target, { size, start: pageIndex * size }, extra);
+      // Continue from what has been fetched, so that a server returning short pages leaves no gap.
+      const page = await this.page(target, { size, start: records.length }, extra);
       if (pageIndex === 0) {
         firstUrl = page.ex.url;
         if (!isCount(page.count)) {
@@ -160,8 +161,8 @@ export class CheckContext {
       }
       records.push(...page.records);
       for (let i = 0; i < page.records.length; i++) sources.push(page.ex.url);
-      if (page.records.length < size || records.length >= count) {
-        return { target, order, count, records, sources, complete: true, firstUrl };
+      if (page.records.length === 0 || records.length >= count) {
+        return { target, order, count, records, sources, complete: records.length >= count, firstUrl };
       }
     }
     const note = `the whole set of ${targetLabel(target)}${order ? ` (order=${order})` : ''} has ${count} records; the suite fetched the first ${records.length} (${this.options.maxReferencePages} pages of ${size}) and compares pages against those only`;
