@@ -1,0 +1,14 @@
+import { baseProgram } from './program.ts';
+import { registerServeCommand } from './serve.ts';
+
+/**
+ * `store-listing-kit serve …` on its own: the same command as in cli/main.ts, without
+ * loading the other commands' modules (Pact's native core, the property suite), which
+ * would add most of a second to every start. bin/store-listing-kit.js picks this entry
+ * when the first argument is `serve`.
+ */
+export async function main(argv: string[]): Promise<void> {
+  const program = baseProgram();
+  registerServeCommand(program);
+  await program.parseAsync(argv);
+}
