@@ -13,7 +13,7 @@ import { writePeerConfigs, REVIEWS_PATH, type PeerConfigFiles } from './lib/peer
 import { PEERS, ensurePeersInstalled, installedVersion, PEER_PACKAGES, type PeerDefinition } from './lib/peers.ts';
 import { median } from './lib/stats.ts';
 import { machineFacts } from './lib/machine.ts';
-import { renderResults, renderSvg, type Measured, type TargetInfo } from './lib/report.ts';
+import { renderResults, renderSvg, type Measured, type StartMeasured, type TargetInfo } from './lib/report.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const WORK = join(ROOT, 'bench', '.work');
@@ -229,7 +229,33 @@ async function main(): Promise<void> {
       }
     }
 
-    // 5. Medians and the report.
+    // 5. Start-up with large datasets, alone on the machine's server core (every other server stopped).
+    for (const server of running.values()) await stopServer(server);
+    running.clear();
+    const starts: StartMeasured[] = [];
+    if (options.only.length === 0 || options.only.includes('start')) {
+      const largest = Math.max(...options.sizes);
+      const cases = [
+        { label: `\`serve --reviews ${largest}\``, args: ['--reviews', String(largest)] },
+        { label: `\`serve --reviews ${largest} --wishlists ${largest}\``, args: ['--reviews', String(largest), '--wishlists', String(largest)] },
+      ];
+      for (const c of cases) {
+        const samples: { first: number; all: number; rss: number }[] = [];
+        for (let round = 0; round < Math.max(3, options.rounds); round++) {
+          log(`start-up ${round + 1}: ${c.label}`);
+          samples.push(await measureStart(c.args, largest, serverCore));
+        }
+        starts.push({
+          label: c.label,
+          firstAnswerMs: median(samples.map((x) => x.first)),
+          allAnswersMs: median(samples.map((x) => x.all)),
+          rssMiB: median(samples.map((x) => x.rss)),
+          maxRssMiB: Math.max(...samples.map((x) => x.rss)),
+        });
+      }
+    }
+
+    // 6. Medians and the report.
     const measured: Measured[] = selected.map((target) => {
       const list = samples.get(target.id) ?? [];
       return {
@@ -249,7 +275,7 @@ async function main(): Promise<void> {
       if (version) versions[name] = version;
     }
     const facts = machineFacts(ROOT, cores, versions);
-    const markdown = renderResults({ options, measured, skipped, facts, pinned: pinning, pageBytes: pageBytes.length });
+    const markdown = renderResults({ options, measured, starts, skipped, facts, pinned: pinning, pageBytes: pageBytes.length });
     process.stdout.write(markdown);
     if (options.outDir) {
       const out = resolve(ROOT, options.outDir);
@@ -260,6 +286,28 @@ async function main(): Promise<void> {
     }
   } finally {
     for (const server of running.values()) await stopServer(server);
+  }
+}
+
+/**
+ * One cold start: from spawning `serve` to the first 200 answer of the first reviews page,
+ * then a deep page of every listing (each order of reviews builds its index on first use).
+ */
+async function measureStart(args: string[], size: number, core: number | undefined): Promise<{ first: number; all: number; rss: number }> {
+  const port = await freePort();
+  const started = performance.now();
+  const server = await startOurs('start', port, args, core, `${REVIEWS_PATH}?${PAGE_QUERY}`);
+  const first = performance.now() - started;
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    const deep = Math.max(0, size - PAGE_SIZE);
+    for (const order of ['-created_at', 'updated_at', '-rating']) await (await fetch(`${base}${REVIEWS_PATH}?limit=${PAGE_SIZE}&offset=${deep}&order=${order}`)).arrayBuffer();
+    const firstWishlists = (await (await fetch(`${base}/store/wishlists?take=1`)).json()) as { count: number; data: { id: string }[] };
+    await (await fetch(`${base}/store/wishlists?take=${PAGE_SIZE}&skip=${Math.max(0, firstWishlists.count - PAGE_SIZE)}`)).arrayBuffer();
+    const all = performance.now() - started;
+    return { first, all, rss: treeRssMiB(server.pid) };
+  } finally {
+    await stopServer(server);
   }
 }
 

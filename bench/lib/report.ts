@@ -30,9 +30,22 @@ export interface Measured extends TargetInfo {
   failures: number;
 }
 
+/** A cold start of our mock with a large dataset (medians of a few starts). */
+export interface StartMeasured {
+  label: string;
+  /** Spawn to the first 200 answer of the first reviews page. */
+  firstAnswerMs: number;
+  /** Spawn to the last of: deep reviews pages in three more orders and the last wishlists page. */
+  allAnswersMs: number;
+  /** Resident memory after those answers (median, and the largest of the starts). */
+  rssMiB: number;
+  maxRssMiB: number;
+}
+
 export interface ReportInput {
   options: BenchOptions;
   measured: Measured[];
+  starts?: StartMeasured[];
   skipped: { label: string; reason: string }[];
   facts: MachineFacts;
   pinned: boolean;
@@ -52,7 +65,7 @@ export interface TargetCheck {
 }
 
 /** The issue's targets, judged on this run's medians. */
-export function checkTargets(measured: Measured[]): TargetCheck[] {
+export function checkTargets(measured: Measured[], starts: StartMeasured[] = []): TargetCheck[] {
   const byId = new Map(measured.map((m) => [m.id, m]));
   const ours = byId.get('ours');
   const express = byId.get('express');
@@ -80,10 +93,11 @@ export function checkTargets(measured: Measured[]): TargetCheck[] {
       met: r <= 1.2,
     });
   }
+  for (const s of starts) {
+    checks.push({ goal: `${s.label}: first answer within 3 s of start`, measured: `${sec(s.firstAnswerMs)} s`, met: s.firstAnswerMs <= 3000 });
+    checks.push({ goal: `${s.label}: resident memory under 1 GiB`, measured: `${mib(s.maxRssMiB)} MiB`, met: s.maxRssMiB < 1024 });
+  }
   for (const m of measured.filter((x) => x.kind === 'ours' && (x.reviews ?? 0) >= 1_000_000)) {
-    if (m.id.startsWith('deep-')) {
-      checks.push({ goal: `\`serve --reviews ${int(m.reviews as number)}\`: first answer within 3 s of start`, measured: `${sec(m.startMs)} s`, met: m.startMs <= 3000 });
-    }
     checks.push({ goal: `${m.label}: resident memory under 1 GiB`, measured: `${mib(Math.max(m.rssMiB, m.startRssMiB))} MiB`, met: Math.max(m.rssMiB, m.startRssMiB) < 1024 });
   }
   return checks;
@@ -140,7 +154,16 @@ export function renderResults(input: ReportInput): string {
     lines.push('');
   }
 
-  const checks = checkTargets(measured);
+  const starts = input.starts ?? [];
+  if (starts.length > 0) {
+    lines.push('## Start-up with large datasets', '');
+    lines.push('Each command started alone, pinned to the server core; medians of several cold starts. "All orders" adds a deep page of reviews in three more orders (each order builds its index on first use) and the last page of wishlists.', '');
+    lines.push('| command | first answer s | all orders s | RSS MiB (largest) |', '|---|---:|---:|---:|');
+    for (const s of starts) lines.push(`| ${s.label} | ${sec(s.firstAnswerMs)} | ${sec(s.allAnswersMs)} | ${mib(s.rssMiB)} (${mib(s.maxRssMiB)}) |`);
+    lines.push('');
+  }
+
+  const checks = checkTargets(measured, starts);
   if (checks.length > 0) {
     lines.push('## Targets of this run', '');
     lines.push('| target | measured | met |', '|---|---|---|');
