@@ -7,7 +7,7 @@ import type { ListingEndpoint } from './endpoints.ts';
 import { ENDPOINTS } from './endpoints.ts';
 import { ListingClient, type Exchange, type Query } from './http.ts';
 import type { ResolvedOptions } from './options.ts';
-import { fail, okBody, show } from './violation.ts';
+import { fail, okBody } from './violation.ts';
 
 /** One listing to page through: an endpoint, plus the path id for 4.2 / 4.4. */
 export interface Target {
@@ -222,5 +222,3 @@ export class CheckContext {
     if (!this.notes.includes(note)) this.notes.push(note);
   }
 }
-
-export { show };

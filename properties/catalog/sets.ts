@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { REVIEW_ORDER_VALUES, parseReviewOrder } from '../../lib/api-rules.ts';
 import { currentPage, pageStart } from '../../lib/paging.ts';
 import { recordKey, targetLabel, type CheckContext, type Page, type Target } from '../context.ts';
-import { ALL_ENDPOINTS, ENDPOINTS, sendsOrder, type ListingEndpoint } from '../endpoints.ts';
+import { ALL_ENDPOINTS, ENDPOINTS, sendsOrder } from '../endpoints.ts';
 import { walkSizeArb } from '../generators.ts';
 import { countedTargets, isSkip, type ListingProperty } from '../property.ts';
 import { fail } from '../violation.ts';
@@ -248,5 +248,3 @@ export const productReviews: ListingProperty = {
     });
   },
 };
-
-export type { ListingEndpoint };

@@ -7,7 +7,7 @@ import { ALL_ENDPOINTS, type ListingEndpoint } from '../endpoints.ts';
 import type { Exchange, Query } from '../http.ts';
 import { countedTargets, isSkip, type ListingProperty } from '../property.ts';
 import { fail } from '../violation.ts';
-import { firstDifference, targetOf } from './common.ts';
+import { firstDifference } from './common.ts';
 
 /** Values that are not a plain decimal integer (or are out of range) for any integer parameter. */
 const BAD_INTEGERS = ['-1', '-5', '+5', '1.5', '1e2', ' 5', '5 ', '', 'abc', '0x10', '9007199254740992', '99999999999999999999', '٣'];
@@ -166,5 +166,3 @@ export const recordShape: ListingProperty = {
     });
   },
 };
-
-export { targetOf };
