@@ -194,9 +194,9 @@ export function renderSvg(measured: Measured[]): string {
   const express = measured.find((m) => m.id === 'express');
   const rows = measured.filter((m) => m.group === 'main' && Number.isFinite(m.requestsPerSec)).sort((a, b) => b.requestsPerSec - a.requestsPerSec);
   const colour = { ours: '#2f9e44', ceiling: '#adb5bd', peer: '#4c6ef5' } as const;
-  const width = 820;
+  const width = 900;
   const labelWidth = 210;
-  const valueWidth = 200;
+  const valueWidth = 270;
   const barArea = width - labelWidth - valueWidth - 20;
   const rowHeight = 30;
   const top = 56;
@@ -213,7 +213,7 @@ export function renderSvg(measured: Measured[]): string {
     const rel = express ? ratio(r.requestsPerSec, express.requestsPerSec) : Number.NaN;
     out.push(`<text x="${labelWidth - 8}" y="${y + 19}" text-anchor="end" fill="#212529"${r.kind === 'ours' ? ' font-weight="600"' : ''}>${escapeXml(r.label)}</text>`);
     out.push(`<rect x="${labelWidth}" y="${y + 5}" width="${w.toFixed(1)}" height="${rowHeight - 10}" rx="3" fill="${colour[r.kind]}"/>`);
-    out.push(`<text x="${(labelWidth + w + 8).toFixed(1)}" y="${y + 19}" fill="#212529">${escapeXml(`${int(r.requestsPerSec)} req/s${Number.isFinite(rel) ? ` (${times(rel)})` : ''}, p99 ${ms(r.p99Ms)} ms`)}</text>`);
+    out.push(`<text x="${(labelWidth + w + 8).toFixed(1)}" y="${y + 19}" fill="#212529">${escapeXml(`${int(r.requestsPerSec)} req/s${Number.isFinite(rel) ? ` (${times(rel)})` : ''}, p99 ${Number.isFinite(r.p99Ms) ? r.p99Ms.toFixed(1) : 'n/a'} ms`)}</text>`);
   });
   const legendY = top + rows.length * rowHeight + 22;
   const legend: [string, string][] = [
