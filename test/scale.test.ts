@@ -5,6 +5,7 @@
  * bytes whatever the order of requests, also at a million reviews. (Speed itself is
  * measured by `npm run bench`, never asserted here.)
  */
+import { get as httpGet } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import express from 'express';
 import { REVIEW_ORDER_VALUES, parseReviewOrder, type ReviewOrder } from '../lib/api-rules.ts';
@@ -178,6 +179,44 @@ describe('caches follow the dataset version', () => {
       expect(await (await fetch(`${mock.url}${path}`)).text()).toBe(firstText);
     } finally {
       server.close();
+      await mock.close();
+    }
+  });
+});
+
+describe('answers sent from kept bytes', () => {
+  it('carry the headers res.json sent, answer HEAD without a body and a matching If-None-Match with 304', async () => {
+    const mock = await startMockServer({ seed: 1, reviews: 30 });
+    try {
+      const path = '/store/wishlists?take=3';
+      const first = await fetch(`${mock.url}${path}`); // made now
+      const firstBody = await first.text();
+      const second = await fetch(`${mock.url}${path}`); // kept
+      expect(await second.text()).toBe(firstBody);
+      for (const res of [first, second]) {
+        expect(res.status).toBe(200);
+        expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+        expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(firstBody)));
+        expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      }
+      const etag = second.headers.get('etag');
+      expect(etag).toBe(first.headers.get('etag'));
+      const head = await fetch(`${mock.url}${path}`, { method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expect(head.headers.get('content-length')).toBe(String(Buffer.byteLength(firstBody)));
+      expect(await head.text()).toBe('');
+      // node:http, since fetch adds Cache-Control: no-cache to a conditional request (as the Fetch standard says)
+      const conditional = await new Promise<number>((resolve, reject) =>
+        httpGet(`${mock.url}${path}`, { headers: { 'if-none-match': etag! } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        }).on('error', reject),
+      );
+      expect(conditional).toBe(304);
+      const stale = await fetch(`${mock.url}${path}`, { headers: { 'if-none-match': 'W/"0-nope"' } });
+      expect(stale.status).toBe(200);
+      expect(await stale.text()).toBe(firstBody);
+    } finally {
       await mock.close();
     }
   });
