@@ -29,7 +29,9 @@ tables and writes bench/RESULTS.md and bench/results.svg.
   --warmup <s>         unmeasured seconds before each run (default 2)
   --connections <n>    concurrent connections (default 10)
   --sizes <a,b,c>      review counts of the deep-page runs (default 1000,100000,1000000)
-  --only <ids>         only these targets, comma-separated (see the ids in the tables)
+  --only <ids>         only these, comma-separated (the Express ceiling always runs): ours, raw-http,
+                       express, json-server, prism-static, prism-dynamic, mockoon, wiremock,
+                       pact-stub, deep-<size>, random-<largest size>, start (the start-up table)
   --no-peers           skip the peers (no install needed)
   --no-install         never run npm install for the peers; skip those missing
   --out <dir>          where RESULTS.md and results.svg go (default bench/); --out - prints only
