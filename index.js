@@ -15,4 +15,9 @@ export const {
   loadFixturesFile, parseFixtures, writeFixtures,
   // mock-server/
   DatasetHolder, createApp, resolveDataset, startMockServer,
+  PROVIDER_STATES_PATH, applyStateChange, pactStateHandlers, providerStatesRouter,
+  // contracts/
+  StorefrontApiError, StorefrontClient, STATES, STATE_NAMES, given, VerifyConfigError, verifyProviders,
+  // properties/
+  CannotRunError, PROPERTY_IDS, fullText, jsonReport, junitReport, runListingProperties, summaryText,
 } = api;

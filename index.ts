@@ -8,3 +8,10 @@ export * from './fixtures/index.ts';
 export { startMockServer, resolveDataset, type MockServer, type MockServerOptions } from './mock-server/server.ts';
 export { createApp, type AppOptions } from './mock-server/app.ts';
 export { DatasetHolder } from './mock-server/dataset-holder.ts';
+export { providerStatesRouter, pactStateHandlers, applyStateChange, PROVIDER_STATES_PATH } from './mock-server/provider-states.ts';
+// contracts/
+export { StorefrontClient, StorefrontApiError } from './contracts/client.ts';
+export { STATES, STATE_NAMES, given } from './contracts/states.ts';
+export { verifyProviders, VerifyConfigError } from './contracts/verify.ts';
+// properties/ (for vitest: 'store-listing-kit/properties/vitest')
+export { runListingProperties, CannotRunError, PROPERTY_IDS, summaryText, fullText, jsonReport, junitReport } from './properties/index.ts';
