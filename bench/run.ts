@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseBenchOptions, USAGE, type BenchOptions } from './lib/options.ts';
-import { cpuCount, freePort, hasTaskset, pinSelf, startServer, stopServer, treeRssMiB, type RunningServer } from './lib/processes.ts';
+import { cpuCount, freePort, hasTaskset, pinSelf, startServer, stopServer, treeCpuSeconds, treeRssMiB, type RunningServer } from './lib/processes.ts';
 import { runLoad, type LoadResult } from './lib/load.ts';
 import { writePeerConfigs, REVIEWS_PATH, type PeerConfigFiles } from './lib/peer-configs.ts';
 import { PEERS, ensurePeersInstalled, installedVersion, PEER_PACKAGES, type PeerDefinition } from './lib/peers.ts';
@@ -213,19 +213,27 @@ async function main(): Promise<void> {
       log(`warming up ${target.id}`);
       await runOnce(target, options.warmupSec * 2);
     }
-    const samples = new Map<string, { load: LoadResult; rss: number }[]>();
+    const samples = new Map<string, { load: LoadResult; rss: number; cpuUs: number }[]>();
     for (let round = 0; round < options.rounds; round++) {
       // rotate the order every round so that no target always runs first or last
-      const order = selected.map((_, i) => selected[(i + round) % selected.length] as Target);
+      const rotated = selected.map((_, i) => selected[(i + round) % selected.length] as Target);
+      // Our page and the Express ceiling always run back to back (which one first alternates),
+      // so that their ratio compares the same moment of a machine that may not be quiet.
+      const ours = rotated.find((t) => t.id === 'ours');
+      const express = rotated.find((t) => t.id === 'express');
+      const order = ours && express ? rotated.filter((t) => t !== express).flatMap((t) => (t === ours ? (round % 2 === 0 ? [express, ours] : [ours, express]) : [t])) : rotated;
       for (const target of order) {
         await runOnce(target, options.warmupSec);
+        const pid = (running.get(target.id) as RunningServer).pid;
+        const cpuBefore = treeCpuSeconds(pid);
         const load = await runOnce(target, options.durationSec);
-        const rss = treeRssMiB((running.get(target.id) as RunningServer).pid);
+        const cpuUs = ((treeCpuSeconds(pid) - cpuBefore) * 1e6) / Math.max(1, load.ok + load.non2xx);
+        const rss = treeRssMiB(pid);
         if (load.non2xx > 0 || load.errors > 0) log(`warning: ${target.id} had ${load.non2xx} non-2xx answers and ${load.errors} errors`);
         const list = samples.get(target.id) ?? [];
-        list.push({ load, rss });
+        list.push({ load, rss, cpuUs });
         samples.set(target.id, list);
-        log(`round ${round + 1}/${options.rounds} ${target.id}: ${Math.round(load.requestsPerSec)} req/s, p50 ${load.p50Ms.toFixed(3)} ms, p99 ${load.p99Ms.toFixed(3)} ms, ${rss.toFixed(0)} MiB`);
+        log(`round ${round + 1}/${options.rounds} ${target.id}: ${Math.round(load.requestsPerSec)} req/s, p50 ${load.p50Ms.toFixed(3)} ms, p99 ${load.p99Ms.toFixed(3)} ms, ${cpuUs.toFixed(0)} µs CPU/request, ${rss.toFixed(0)} MiB`);
       }
     }
 
@@ -264,6 +272,7 @@ async function main(): Promise<void> {
         p50Ms: median(list.map((s) => s.load.p50Ms)),
         p99Ms: median(list.map((s) => s.load.p99Ms)),
         rssMiB: median(list.map((s) => s.rss)),
+        cpuUsPerRequest: median(list.map((s) => s.cpuUs)),
         startMs: startMs.get(target.id) ?? Number.NaN,
         startRssMiB: startRss.get(target.id) ?? Number.NaN,
         failures: list.reduce((sum, s) => sum + s.load.non2xx + s.load.errors, 0),

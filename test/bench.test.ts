@@ -46,7 +46,7 @@ describe('peer configurations', () => {
 });
 
 function measured(id: string, kind: Measured['kind'], group: Measured['group'], rps: number, p50: number, extra: Partial<Measured> = {}): Measured {
-  return { id, label: id, kind, group, setup: `setup of ${id}`, requestsPerSec: rps, p50Ms: p50, p99Ms: p50 * 3, rssMiB: 100, startMs: 500, startRssMiB: 90, failures: 0, ...extra };
+  return { id, label: id, kind, group, setup: `setup of ${id}`, requestsPerSec: rps, p50Ms: p50, p99Ms: p50 * 3, rssMiB: 100, cpuUsPerRequest: 1e6 / rps, startMs: 500, startRssMiB: 90, failures: 0, ...extra };
 }
 
 describe('report', () => {
@@ -81,7 +81,7 @@ describe('report', () => {
       pinned: true,
       pageBytes: 5000,
     });
-    expect(text).toContain('| ours | 9,000 | 0.90× | 1.000 | 1.00× | 3.000 | 1.00× | 100 | 1.00× |');
+    expect(text).toContain('| ours | 9,000 | 0.90× | 1.000 | 1.00× | 3.000 | 1.00× | 100 | 1.00× | 111 | 1.11× |');
     expect(text).toContain('| json-server | 500 | 0.05× | 10.000 | 10.00× |');
     expect(text).toContain('Prism: skipped, not installed.');
     expect(text).toContain('**Quick run**');
@@ -92,7 +92,7 @@ describe('report', () => {
   });
 
   it('options: defaults, quick, and refusals', () => {
-    expect(parseBenchOptions([])).toMatchObject({ rounds: 3, durationSec: 8, warmupSec: 2, sizes: [1000, 100000, 1000000], outDir: 'bench' });
+    expect(parseBenchOptions([])).toMatchObject({ rounds: 5, durationSec: 6, warmupSec: 2, sizes: [1000, 100000, 1000000], outDir: 'bench' });
     expect(parseBenchOptions(['--quick', '--out', '-'])).toMatchObject({ rounds: 1, durationSec: 3, outDir: undefined });
     expect(() => parseBenchOptions(['--rounds', '-1'])).toThrow();
     expect(() => parseBenchOptions(['--sizes', '5'])).toThrow(/at least 10/);

@@ -24,8 +24,8 @@ loopback, server and load generator on separate cores, interleaved and repeated;
 tables and writes bench/RESULTS.md and bench/results.svg.
 
   --quick              one short round (about 2 minutes): a smoke run, not for publishing
-  --rounds <n>         interleaved rounds; medians are reported (default 3)
-  --duration <s>       measured seconds per run (default 8)
+  --rounds <n>         interleaved rounds; medians are reported (default 5)
+  --duration <s>       measured seconds per run (default 6)
   --warmup <s>         unmeasured seconds before each run (default 2)
   --connections <n>    concurrent connections (default 10)
   --sizes <a,b,c>      review counts of the deep-page runs (default 1000,100000,1000000)
@@ -67,8 +67,8 @@ export function parseBenchOptions(argv: string[]): BenchOptions | 'help' {
   if (sizes.some((s) => !Number.isInteger(s) || s < 10)) throw new Error('--sizes must be whole numbers of at least 10');
   return {
     quick,
-    rounds: Math.round(positive('rounds', values.rounds, quick ? 1 : 3)),
-    durationSec: positive('duration', values.duration, quick ? 3 : 8),
+    rounds: Math.round(positive('rounds', values.rounds, quick ? 1 : 5)),
+    durationSec: positive('duration', values.duration, quick ? 3 : 6),
     warmupSec: positive('warmup', values.warmup, quick ? 1 : 2),
     connections: Math.round(positive('connections', values.connections, 10)),
     sizes,

@@ -186,3 +186,19 @@ export function treeRssMiB(root: number): number {
 export function treePeakRssMiB(root: number): number {
   return processTree(root).reduce((sum, pid) => sum + statusKb(pid, 'VmHWM'), 0) / 1024;
 }
+
+/** CPU time (user + system) used so far by a process tree, in seconds (from /proc, clock ticks of 10 ms). */
+export function treeCpuSeconds(root: number): number {
+  let ticks = 0;
+  for (const pid of processTree(root)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // fields[11] and [12] are utime and stime (fields 14 and 15 of proc(5))
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // gone
+    }
+  }
+  return ticks / 100;
+}

@@ -23,6 +23,8 @@ export interface Measured extends TargetInfo {
   p99Ms: number;
   /** Resident memory of the server's process tree right after a measured run (median). */
   rssMiB: number;
+  /** CPU time (user + system, whole process tree) per request served (median). */
+  cpuUsPerRequest: number;
   /** From spawn to the first 200 answer. */
   startMs: number;
   startRssMiB: number;
@@ -73,6 +75,8 @@ export function checkTargets(measured: Measured[], starts: StartMeasured[] = [])
   if (ours && express) {
     const r = ratio(ours.requestsPerSec, express.requestsPerSec);
     checks.push({ goal: 'our page at least 0.8 of the bare-Express ceiling (req/s)', measured: times(r), met: r >= 0.8 });
+    const c = ratio(ours.cpuUsPerRequest, express.cpuUsPerRequest);
+    checks.push({ goal: 'the same in CPU per request: at most 1.25× the bare-Express ceiling (1 / 0.8)', measured: times(c), met: c <= 1.25 });
   }
   if (ours) {
     for (const id of ['json-server', 'prism-static', 'prism-dynamic', 'mockoon', 'wiremock']) {
@@ -112,7 +116,7 @@ export function renderResults(input: ReportInput): string {
   lines.push('# Benchmark results', '');
   lines.push(
     `Produced by \`npm run bench${options.quick ? ' -- --quick' : ''}\`. ` +
-      `Medians of ${options.rounds} interleaved round(s); each run ${options.warmupSec} s of warm-up, then ${options.durationSec} s measured ` +
+      `Medians of ${options.rounds} interleaved round(s) (our page and the Express ceiling back to back in each); each run ${options.warmupSec} s of warm-up, then ${options.durationSec} s measured ` +
       `with ${options.connections} connections (autocannon, HTTP/1.1 keep-alive, no pipelining). ` +
       (input.pinned ? 'Server pinned to core 0, load generator to core 1 (taskset).' : 'NOT pinned: server and load generator shared the CPU.'),
   );
@@ -130,14 +134,15 @@ export function renderResults(input: ReportInput): string {
 
   lines.push(`## The same page of 10 reviews on every server`, '');
   lines.push(`Every server answers \`GET /store/products/reviews?limit=10&offset=0\` (json-server: its own paging of the same reviews) with the page our mock serves, ${int(input.pageBytes)} bytes. Ratios are to the bare-Express ceiling (for latency and memory, lower is better).`, '');
-  lines.push('| server | req/s | × Express | p50 ms | × Express | p99 ms | × Express | RSS MiB | × Express |');
-  lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  lines.push('| server | req/s | × Express | p50 ms | × Express | p99 ms | × Express | RSS MiB | × Express | CPU µs/req | × Express |');
+  lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const m of main) {
     const e = express;
     lines.push(
-      `| ${m.label} | ${int(m.requestsPerSec)} | ${times(ratio(m.requestsPerSec, e?.requestsPerSec ?? NaN))} | ${ms(m.p50Ms)} | ${times(ratio(m.p50Ms, e?.p50Ms ?? NaN))} | ${ms(m.p99Ms)} | ${times(ratio(m.p99Ms, e?.p99Ms ?? NaN))} | ${mib(m.rssMiB)} | ${times(ratio(m.rssMiB, e?.rssMiB ?? NaN))} |`,
+      `| ${m.label} | ${int(m.requestsPerSec)} | ${times(ratio(m.requestsPerSec, e?.requestsPerSec ?? NaN))} | ${ms(m.p50Ms)} | ${times(ratio(m.p50Ms, e?.p50Ms ?? NaN))} | ${ms(m.p99Ms)} | ${times(ratio(m.p99Ms, e?.p99Ms ?? NaN))} | ${mib(m.rssMiB)} | ${times(ratio(m.rssMiB, e?.rssMiB ?? NaN))} | ${int(m.cpuUsPerRequest)} | ${times(ratio(m.cpuUsPerRequest, e?.cpuUsPerRequest ?? NaN))} |`,
     );
   }
+  lines.push('', 'CPU µs/req: CPU time (user + system) the server process tree used during a measured run, divided by the requests it answered. Unlike req/s it barely moves when other work shares the machine; at one saturated core, req/s ≈ 1,000,000 / CPU µs/req.');
   lines.push('');
 
   if (deep.length > 0) {
