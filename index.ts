@@ -6,6 +6,7 @@ export * from './lib/paging.ts';
 export * from './lib/api-rules.ts';
 export * from './fixtures/index.ts';
 export { startMockServer, resolveDataset, type MockServer, type MockServerOptions } from './mock-server/server.ts';
+export type { MockCluster, MockClusterOptions } from './mock-server/cluster.ts';
 export { createApp, type AppOptions } from './mock-server/app.ts';
 export { DatasetHolder } from './mock-server/dataset-holder.ts';
 export { providerStatesRouter, pactStateHandlers, applyStateChange, PROVIDER_STATES_PATH } from './mock-server/provider-states.ts';
