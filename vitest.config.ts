@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    reporters: ['default', './test/support/summary-reporter.ts'],
     // Pact's native core must not be driven from parallel threads: separate processes,
     // and no concurrency inside a file.
     pool: 'forks',
