@@ -4,6 +4,7 @@
  * Every generator is bounded by the largest page size the suite may ask for.
  */
 import fc from 'fast-check';
+import { currentPage, pageStart, totalPages } from '../lib/paging.ts';
 
 export interface WindowBounds {
   /** The listing's count (as the target answered it). */
@@ -29,10 +30,10 @@ export function sizeArb(count: number, maxSize: number, minSize = 1): fc.Arbitra
 
 /** Starts for a page size: 0, aligned page starts, count - 1, count, past the end, unaligned. */
 export function startArb(size: number, { count, pastEnd }: Pick<WindowBounds, 'count' | 'pastEnd'>): fc.Arbitrary<number> {
-  const lastAligned = Math.floor(Math.max(count - 1, 0) / size) * size;
+  const lastAligned = pageStart(currentPage(Math.max(count - 1, 0), size), size);
   const edges = [0, lastAligned, Math.max(count - 1, 0), count];
   if (pastEnd) edges.push(count + 1, lastAligned + size, count + size, count + 3 * size + 1);
-  const pages = Math.ceil(count / size);
+  const pages = totalPages(count, size);
   const limit = pastEnd ? count + 2 * size : count;
   return fc.oneof(
     { weight: 3, arbitrary: fc.constantFrom(...unique(edges)) },

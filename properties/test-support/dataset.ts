@@ -4,38 +4,9 @@
  * a prefix of others, an empty wishlist, a wishlist of exactly ten items).
  */
 
-export interface Review {
-  id: string;
-  product_id: string;
-  title: string | null;
-  content: string;
-  rating: number;
-  image_urls: string[];
-  is_verified_purchase: boolean;
-  customer: { first_name: string; last_name: string };
-  created_at: string;
-  updated_at: string;
-}
+import type { Review, Wishlist, WishlistItem } from '../../fixtures/records.ts';
 
-export interface WishlistItem {
-  id: string;
-  wishlist_id: string;
-  product_variant_id: string;
-  product_variant: { id: string; title: string; sku: string | null; product: { id: string; title: string; handle: string; thumbnail: string | null } };
-  created_at: string;
-  updated_at: string;
-}
-
-export interface Wishlist {
-  id: string;
-  name: string | null;
-  customer_id: string | null;
-  sales_channel_id: string;
-  items: WishlistItem[];
-  items_count: number;
-  created_at: string;
-  updated_at: string;
-}
+export type { Review, Wishlist, WishlistItem };
 
 export interface TestDataset {
   reviews: Review[];
@@ -79,7 +50,7 @@ export function testDataset(reviewCount = 23, itemCounts = [3, 0, 10, 1, 12, 5, 
         id: `wli_${pad(w)}_${pad(k)}`,
         wishlist_id: id,
         product_variant_id: variant,
-        product_variant: { id: variant, title: `Variant ${k}`, sku: k % 2 ? null : `SKU-${w}-${k}`, product: { id: `prod_${k % 4}`, title: `Product ${k}`, handle: `product-${k}`, thumbnail: null } },
+        product_variant: { id: variant, title: `Variant ${k}`, sku: `SKU-${w}-${k}`, product: { id: `prod_${k % 4}`, title: `Product ${k}`, handle: `product-${k}`, thumbnail: null } },
         created_at: iso(at),
         updated_at: iso(at + HOUR),
       };
