@@ -34,7 +34,7 @@ describe('fault draws', () => {
     expect(new Set(draws.map((d) => d.delay)).size).toBeGreaterThan(250);
   });
 
-  it('are off by default and cost nothing then', () => {
+  it('are off by default and draw no fault then', () => {
     const f = new FaultInjector(1);
     expect(f.active).toBe(false);
     expect(f.settings).toEqual(NO_FAULTS);
