@@ -1,5 +1,5 @@
 /**
- * The fixed choices of the listing API (spec plus ../shared/API.md, copied into the
+ * The fixed choices of the listing API (the spec plus docs/API.md, copied into the
  * kit so that users need nothing beside it): defaults, limits, order fields, paths.
  */
 
