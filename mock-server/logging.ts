@@ -14,8 +14,13 @@ export const CLI_LOG_LEVEL: LogLevel = 'warn';
 
 export type { Logger };
 
+/**
+ * Synchronous writes to stdout: pino's default destination writes asynchronously, and a
+ * process that exits right after logging (serve on SIGTERM) could then print its last
+ * lines out of order (the flush at exit overtakes a write still in flight).
+ */
 export function createLogger(level: LogLevel = 'silent'): Logger {
-  return pino({ level, base: { name: 'store-listing-kit' } });
+  return pino({ level, base: { name: 'store-listing-kit' } }, pino.destination({ dest: 1, sync: true }));
 }
 
 export const silentLogger: Logger = pino({ level: 'silent' });
