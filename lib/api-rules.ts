@@ -11,6 +11,23 @@ export const WISHLIST_DEFAULT_TAKE = 10;
 export const WISHLIST_DEFAULT_SKIP = 0;
 /** The mock server's default for the largest `limit` / `take` it accepts. */
 export const DEFAULT_MAX_PAGE_SIZE = 1000;
+/**
+ * The smallest maximum page size a server may be given: the largest default page size. A
+ * lower maximum would have to answer a request without `limit`/`take` with a page size
+ * other than the documented default, which no client and no contract expects.
+ */
+export const MIN_MAX_PAGE_SIZE = Math.max(REVIEWS_DEFAULT_LIMIT, WISHLIST_DEFAULT_TAKE);
+/** The largest maximum page size a server may be given. */
+export const MAX_MAX_PAGE_SIZE = 1_000_000;
+
+/** Throws a RangeError, in one sentence, unless `value` is an allowed maximum page size. */
+export function assertMaxPageSize(value: number): void {
+  if (!Number.isSafeInteger(value) || value < MIN_MAX_PAGE_SIZE || value > MAX_MAX_PAGE_SIZE) {
+    throw new RangeError(
+      `the maximum page size must be a whole number from ${MIN_MAX_PAGE_SIZE} (the default limit, so that a request without limit/take gets the documented default) to ${MAX_MAX_PAGE_SIZE}, got ${value}`,
+    );
+  }
+}
 
 export const REVIEW_ORDER_FIELDS = ['created_at', 'updated_at', 'rating'] as const;
 export type ReviewOrderField = (typeof REVIEW_ORDER_FIELDS)[number];

@@ -1,4 +1,4 @@
-import express, { Router, type Express, type Request, type Response } from 'express';
+import { Router, type Express, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { DEFAULT_SEED, DEFAULT_SIZES, SIZE_LIMITS, generateDataset, type DatasetSizes, type DatasetSummary, type GenerateOptions } from '../fixtures/index.ts';
 import { ADMIN_PREFIX, adminAccessMode, adminGuard, type AdminAccessOptions } from './access.ts';
@@ -7,6 +7,7 @@ import { invalidRequest } from './errors.ts';
 import { FaultInjector, faultSettings, faultSettingsSchema, type FaultSettings } from './faults.ts';
 import { DEFAULT_JOURNAL_SIZE, Journal } from './journal.ts';
 import { silentLogger, type Logger } from './logging.ts';
+import { jsonBody } from './json-body.ts';
 import { observeRequests } from './observe.ts';
 import { integerParam, readQuery } from './params.ts';
 
@@ -98,7 +99,7 @@ export const datasetChangeSchema = z
 
 function adminRoutes(holder: DatasetHolder, ops: Ops): Router {
   const router = Router();
-  const json = express.json({ limit: '16kb' });
+  const json = jsonBody('16kb');
   const noQuery = (req: Request) => {
     const at = req.originalUrl.indexOf('?');
     if (at >= 0 && at < req.originalUrl.length - 1) throw invalidRequest(`${req.method} ${ADMIN_PREFIX}${req.path} takes no query parameters`);

@@ -26,7 +26,8 @@ export function createApp(holder: DatasetHolder, options: AppOptions = {}): Expr
   // Query strings are read by the listing handlers themselves (mock-server/params.ts),
   // strictly; Express's own parser would turn `a[b]=1` into objects nobody asked for.
   app.set('query parser', false);
-  app.use(preflightOnly(cors({ origin: options.corsOrigin ?? '*' })));
+  // Retry-After (sent with injected 429/503) is exposed, so that a browser app can read it.
+  app.use(preflightOnly(cors({ origin: options.corsOrigin ?? '*', exposedHeaders: ['Retry-After'] })));
   // Journal and logs, the /__admin guard and routes, fault injection: before the listings and every other /__admin route.
   const ops = options.ops ?? createOps({ generation: generationOf(holder.initial.summary) });
   mountOps(app, holder, ops);

@@ -1,5 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import {
+  assertMaxPageSize,
   DEFAULT_REVIEW_ORDER,
   PATHS,
   REVIEWS_DEFAULT_LIMIT,
@@ -85,8 +86,9 @@ function sendBody(req: Request, res: Response, body: Body): void {
 
 /** The four listing endpoints over whatever dataset the holder has now. */
 export function listingsRouter(holder: DatasetHolder, options: ListingOptions): Router {
-  const router = Router();
   const { maxPageSize } = options;
+  assertMaxPageSize(maxPageSize);
+  const router = Router();
   const answers = new Answers(holder);
 
   // An answer already made for this exact URL (same dataset version) goes out at once,
@@ -101,7 +103,7 @@ export function listingsRouter(holder: DatasetHolder, options: ListingOptions): 
   const reviewWindow = (req: Request, accepted: readonly string[]) => {
     const query = readQuery(req.originalUrl, accepted);
     return {
-      limit: integerParam(query, 'limit', { min: 1, max: maxPageSize, fallback: Math.min(REVIEWS_DEFAULT_LIMIT, maxPageSize) }),
+      limit: integerParam(query, 'limit', { min: 1, max: maxPageSize, fallback: REVIEWS_DEFAULT_LIMIT }),
       offset: integerParam(query, 'offset', { min: 0, max: Number.MAX_SAFE_INTEGER, fallback: REVIEWS_DEFAULT_OFFSET }),
       order: orderParam(query, DEFAULT_REVIEW_ORDER),
       query,
@@ -111,7 +113,7 @@ export function listingsRouter(holder: DatasetHolder, options: ListingOptions): 
   const wishlistWindow = (req: Request, accepted: readonly string[]) => {
     const query = readQuery(req.originalUrl, accepted);
     return {
-      take: integerParam(query, 'take', { min: 1, max: maxPageSize, fallback: Math.min(WISHLIST_DEFAULT_TAKE, maxPageSize) }),
+      take: integerParam(query, 'take', { min: 1, max: maxPageSize, fallback: WISHLIST_DEFAULT_TAKE }),
       skip: integerParam(query, 'skip', { min: 0, max: Number.MAX_SAFE_INTEGER, fallback: WISHLIST_DEFAULT_SKIP }),
       query,
     };

@@ -1,9 +1,10 @@
-import express, { Router } from 'express';
+import { Router } from 'express';
 import { z } from 'zod';
 import { STATES, STATE_NAMES, stateByName, type StateKey, type StateParams } from '../contracts/states.ts';
 import { datasetFromRecords, generateDataset, type Dataset, type Review, type Wishlist } from '../fixtures/index.ts';
 import type { DatasetHolder } from './dataset-holder.ts';
 import { invalidRequest, quote } from './errors.ts';
+import { jsonBody } from './json-body.ts';
 
 /**
  * The provider states of the contracts (contracts/states.ts), for the mock server.
@@ -125,7 +126,7 @@ export function pactStateHandlers(holder: DatasetHolder): Record<string, { setup
 /** `POST PROVIDER_STATES_PATH` with `{ state, params, action }`: the door for `providerStatesSetupUrl`. */
 export function providerStatesRouter(holder: DatasetHolder): Router {
   const router = Router();
-  router.post(PROVIDER_STATES_PATH, express.json({ limit: '64kb' }), (req, res) => {
+  router.post(PROVIDER_STATES_PATH, jsonBody('64kb'), (req, res) => {
     const parsed = stateChangeSchema.safeParse(req.body);
     if (!parsed.success) throw invalidRequest(`state change body: ${describeIssues(parsed.error)}`);
     res.json(applyStateChange(holder, parsed.data));

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
-import { DEFAULT_MAX_PAGE_SIZE } from '../lib/api-rules.ts';
+import { assertMaxPageSize, DEFAULT_MAX_PAGE_SIZE } from '../lib/api-rules.ts';
 import { generateDataset, loadFixturesFile, type Dataset, type GenerateOptions } from '../fixtures/index.ts';
 import { createApp } from './app.ts';
 import { createOps, generationOf, type Ops } from './admin.ts';
@@ -67,6 +67,7 @@ export async function resolveDataset(options: MockServerOptions): Promise<Datase
 export async function startMockServer(options?: MockServerOptions): Promise<MockServer>;
 export async function startMockServer(options: MockClusterOptions): Promise<MockCluster>;
 export async function startMockServer(options: MockServerOptions | MockClusterOptions = {}): Promise<MockServer | MockCluster> {
+  assertMaxPageSize(options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE);
   if ('workers' in options && options.workers !== undefined) return (await import('./cluster.ts')).startMockCluster(options);
   return startInProcess(options as MockServerOptions);
 }

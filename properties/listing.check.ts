@@ -1,6 +1,6 @@
 // Run by `npm run properties` (properties/vitest.config.ts), never by plain `npm test`.
 // BASE_URL=http://host:port checks that server; without BASE_URL it starts the mock (seed 1).
-// STRICT=1 adds the [kit] rules; RUNS and SEED as for `store-listing-kit check`.
+// STRICT=1 adds the [kit] rules; RUNS, SEED and MAX_PAGE_SIZE as for `store-listing-kit check`.
 import { afterAll, beforeAll } from 'vitest';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
 import { describeListingProperties } from './vitest.ts';
@@ -22,4 +22,5 @@ describeListingProperties(BASE_URL ? `listing properties of ${BASE_URL}` : 'list
   strict: env.STRICT === '1' || env.STRICT === 'true',
   ...(env.RUNS ? { runs: Number(env.RUNS) } : {}),
   ...(env.SEED ? { seed: Number(env.SEED) } : {}),
+  ...(env.MAX_PAGE_SIZE ? { maxPageSize: Number(env.MAX_PAGE_SIZE) } : {}),
 });

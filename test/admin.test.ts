@@ -83,6 +83,18 @@ describe('admin API on loopback (the default)', () => {
     expect((await get(mock.url, '/__admin/config')).json.dataset.current.seed).toBe(3);
   });
 
+  it('refuses a body that is not declared JSON with a 415, and changes nothing', async () => {
+    const version = mock.dataset.version;
+    for (const [path, method] of [['/__admin/dataset', 'POST'], ['/__admin/faults', 'PUT'], ['/__admin/provider-states', 'POST']] as const) {
+      expectError(await send(mock.url, path, method, '{"seed":42}', { 'content-type': 'text/plain' }), 415, 'invalid_data', /Content-Type: application\/json, got 'text\/plain'/);
+      expectError(await send(mock.url, path, method, '{"seed":42}', { 'content-type': '' }), 415, 'invalid_data', /no Content-Type/);
+    }
+    expect(mock.dataset.version).toBe(version);
+    expect((await get(mock.url, '/__admin/config')).json.dataset.current.seed).toBe(3);
+    // No body at all is still a plain request: reseed with what the server has.
+    expect((await send(mock.url, '/__admin/reset', 'POST')).status).toBe(200);
+  });
+
   it('journals recent listing requests (method, URL, status, duration), bounded, oldest first, without its own', async () => {
     const paths = ['/store/wishlists?take=1', '/store/wishlists?take=2', '/store/nope', '/store/products/reviews?limit=x', '/store/wishlists?take=3', '/store/wishlists?take=4', '/store/wishlists?take=5'];
     for (const path of paths) await get(mock.url, path);
@@ -115,7 +127,8 @@ describe('admin API on loopback (the default)', () => {
     expectError(await send(mock.url, '/__admin/faults', 'PUT', { latency: '400-100' }), 400, 'invalid_data', /'latency'/);
     expectError(await send(mock.url, '/__admin/faults', 'PUT', { latency: { min: 1, max: 999_999 } }), 400, 'invalid_data', /'latency/);
     expectError(await send(mock.url, '/__admin/faults', 'PUT', '{"__proto__":{"errorRate":1},"constructor":1}'), 400, 'invalid_data', /constructor/);
-    expectError(await send(mock.url, '/__admin/faults', 'PUT', 'errorRate=1', { 'content-type': 'text/plain' }), 400, 'invalid_data', /JSON object/);
+    expectError(await send(mock.url, '/__admin/faults', 'PUT', 'errorRate=1', { 'content-type': 'text/plain' }), 415, 'invalid_data', /application\/json/);
+    expectError(await send(mock.url, '/__admin/faults', 'PUT'), 400, 'invalid_data', /JSON object/);
     // Refusals leave the settings as they were.
     expect((await get(mock.url, '/__admin/faults')).json).toEqual(put.json);
     const off = await send(mock.url, '/__admin/faults', 'DELETE');

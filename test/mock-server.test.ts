@@ -253,15 +253,20 @@ describe('errors', () => {
 });
 
 describe('options', () => {
-  it('--max-page-size bounds limit and take, and caps the default page size', async () => {
-    const small = await startMockServer({ seed: 1, maxPageSize: 5 });
+  it('--max-page-size bounds limit and take, and never changes the defaults', async () => {
+    const small = await startMockServer({ seed: 1, maxPageSize: 20 });
     try {
-      expect((await get(small.url, '/store/products/reviews?limit=6')).json.message).toMatch(/from 1 to 5, got '6'/);
-      expect((await get(small.url, '/store/products/reviews')).json).toMatchObject({ limit: 5, totalPages: 60 });
-      expect((await get(small.url, '/store/wishlists?take=5')).status).toBe(200);
+      expect((await get(small.url, '/store/products/reviews?limit=21')).json.message).toMatch(/from 1 to 20, got '21'/);
+      expect((await get(small.url, '/store/products/reviews')).json).toMatchObject({ limit: 20, totalPages: 15 });
+      expect((await get(small.url, '/store/wishlists')).json).toMatchObject({ take: 10 });
+      expect((await get(small.url, '/store/wishlists?take=21')).status).toBe(400);
     } finally {
       await small.close();
     }
+  });
+
+  it('refuses a maximum page size below the default limit, saying why', async () => {
+    await expect(startMockServer({ seed: 1, maxPageSize: 5 })).rejects.toThrow(/from 20 \(the default limit.*got 5/);
   });
 
   it('allows any origin by default and only the listed ones with corsOrigin', async () => {
@@ -271,6 +276,7 @@ describe('options', () => {
     try {
       const allowed = await get(strict.url, '/store/wishlists', { headers: { origin: 'http://shop.test' } });
       expect(allowed.headers.get('access-control-allow-origin')).toBe('http://shop.test');
+      expect(allowed.headers.get('access-control-expose-headers')).toBe('Retry-After');
       const other = await get(strict.url, '/store/wishlists', { headers: { origin: 'http://evil.test' } });
       expect(other.headers.get('access-control-allow-origin')).toBeNull();
     } finally {
