@@ -9,10 +9,10 @@ export { startMockServer, resolveDataset, type MockServer, type MockServerOption
 export type { MockCluster, MockClusterOptions } from './mock-server/cluster.ts';
 export { createApp, type AppOptions } from './mock-server/app.ts';
 export { DatasetHolder } from './mock-server/dataset-holder.ts';
-export { providerStatesRouter, pactStateHandlers, applyStateChange, PROVIDER_STATES_PATH } from './mock-server/provider-states.ts';
+export { providerStatesRouter, pactStateHandlers, applyStateChange } from './mock-server/provider-states.ts';
+export { PROVIDER_STATES_PATH, STATES, STATE_NAMES, given } from './lib/provider-states.ts';
 // contracts/
 export { StorefrontClient, StorefrontApiError } from './contracts/client.ts';
-export { STATES, STATE_NAMES, given } from './contracts/states.ts';
 export { verifyProviders, VerifyConfigError } from './contracts/verify.ts';
 // properties/ (for vitest: 'store-listing-kit/properties/vitest')
 export { runListingProperties, CannotRunError, PROPERTY_IDS, summaryText, fullText, jsonReport, junitReport } from './properties/index.ts';

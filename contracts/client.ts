@@ -1,6 +1,6 @@
 import { PATHS } from '../lib/api-rules.ts';
 import type { ReviewsEnvelope, WishlistEnvelope } from '../lib/paging.ts';
-import type { Review, Wishlist, WishlistItem } from '../fixtures/records.ts';
+import type { Review, Wishlist, WishlistItem } from '../lib/records.ts';
 
 /**
  * A small typed storefront client for the four listing endpoints: what a storefront

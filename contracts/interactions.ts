@@ -3,7 +3,7 @@ import { MatchersV3 } from '@pact-foundation/pact';
 import { PATHS, REVIEWS_DEFAULT_LIMIT, REVIEWS_DEFAULT_OFFSET, WISHLIST_DEFAULT_SKIP, WISHLIST_DEFAULT_TAKE } from '../lib/api-rules.ts';
 import { pageStart } from '../lib/paging.ts';
 import { StorefrontApiError, type StorefrontClient } from './client.ts';
-import { given, type GivenState } from './states.ts';
+import { given, type GivenState } from '../lib/provider-states.ts';
 import { JSON_HEADERS, errorBody, reviewTemplate, reviewsBody, wishlistBody, wishlistItemTemplate, wishlistTemplate } from './templates.ts';
 
 /**

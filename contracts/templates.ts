@@ -1,10 +1,13 @@
 import { MatchersV3 } from '@pact-foundation/pact';
+import { z } from 'zod';
 import { pageLength, reviewsPageMeta, wishlistPageMeta } from '../lib/paging.ts';
+import { EXAMPLE_RECORDS, recordSchemas, TIMESTAMP_PATTERN } from '../lib/records.ts';
 
 /**
  * The response bodies the storefront expects, as Pact templates: matchers pin the
- * shape of each record (field names and types), while the navigation numbers are
- * exact values, computed by lib/paging.ts from the state's `count` and the request.
+ * shape of each record (field names and types, derived from the record schemas of
+ * lib/records.ts), while the navigation numbers are exact values, computed by
+ * lib/paging.ts from the state's `count` and the request.
  *
  * Fields that may be `null` (a review's `title`, a wishlist's `name` and `customer_id`,
  * a product's `thumbnail`) are left out of the templates: Pact has no "string or null"
@@ -14,55 +17,76 @@ import { pageLength, reviewsPageMeta, wishlistPageMeta } from '../lib/paging.ts'
 
 const { regex, like, integer, boolean, eachLike, constrainedArrayLike } = MatchersV3;
 
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const timestamp = (example: string) => regex(TIMESTAMP, example);
-const id = (prefix: string, example: string) => regex(new RegExp(`^${prefix}_\\S+$`), example);
+const URL_PATTERN = /^https?:\/\/\S+$/;
 
 /** JSON answers, with or without a charset. */
 export const JSON_HEADERS = { 'Content-Type': regex(/^application\/json(;.*)?$/, 'application/json; charset=utf-8') };
 
+interface JsonSchema {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+  pattern?: string;
+  format?: string;
+  anyOf?: JsonSchema[];
+}
+
+/** What a field becomes when Pact cannot say it: left out of the template (a key the template does not name is allowed). */
+const LEFT_OUT = Symbol('left out');
+
+/**
+ * The Pact template of a value from its JSON Schema (made from lib/records.ts by zod) and an
+ * example: a matcher per field with the example's value. A field that may be `null` is left
+ * out: Pact has no "string or null" matcher.
+ */
+function template(schema: JsonSchema, example: unknown, where: string): unknown {
+  const nullable = Array.isArray(schema.type) ? schema.type.includes('null') : (schema.anyOf ?? []).some((s) => s.type === 'null');
+  if (nullable) return LEFT_OUT;
+  switch (schema.type) {
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      for (const [key, field] of Object.entries(schema.properties ?? {})) {
+        const value = template(field, (example as Record<string, unknown>)[key], `${where}.${key}`);
+        if (value !== LEFT_OUT) out[key] = value;
+      }
+      return out;
+    }
+    case 'array': {
+      const first = (example as unknown[])[0];
+      if (first === undefined) throw new Error(`the example of ${where} must hold one element, to show its shape`);
+      return eachLike(template(schema.items ?? {}, first, `${where}[]`), 0);
+    }
+    case 'string':
+      if (schema.format === 'date-time') return regex(TIMESTAMP_PATTERN, example as string);
+      if (schema.format === 'uri') return regex(URL_PATTERN, example as string);
+      return schema.pattern ? regex(schema.pattern, example as string) : like(example as string);
+    case 'integer':
+      return integer(example as number);
+    case 'boolean':
+      return boolean(example as boolean);
+    default:
+      throw new Error(`no Pact matcher for ${where} (${JSON.stringify(schema.type)})`);
+  }
+}
+
+function recordTemplate(kind: 'review' | 'item' | 'wishlist', pinned: Record<string, string> = {}): Record<string, unknown> {
+  const schema = z.toJSONSchema(recordSchemas[kind], { io: 'output', unrepresentable: 'any' }) as JsonSchema;
+  return { ...(template(schema, EXAMPLE_RECORDS[kind], kind) as Record<string, unknown>), ...pinned };
+}
+
 /** A review; `productId` pins `product_id` exactly (4.2), else any `prod_` id. */
 export function reviewTemplate(productId?: string): Record<string, unknown> {
-  return {
-    id: id('rev', 'rev_0000000001K7Q3M8ZP2W4XJD5R'),
-    product_id: productId ?? id('prod', 'prod_0000000000A4T9KX2MB7QZ1C'),
-    content: like('Soft, warm and true to size. Would buy again.'),
-    rating: integer(4),
-    image_urls: eachLike(regex(/^https?:\/\/\S+$/, 'https://cdn.example.com/reviews/rev_1/1.jpg'), 0),
-    is_verified_purchase: boolean(true),
-    customer: { first_name: like('Ada'), last_name: like('Lovelace') },
-    created_at: timestamp('2024-03-05T10:20:30.000Z'),
-    updated_at: timestamp('2024-03-06T08:00:00.000Z'),
-  };
+  return recordTemplate('review', productId === undefined ? {} : { product_id: productId });
 }
 
 /** A wishlist item; `wishlistId` pins `wishlist_id` exactly (4.4), else any `wl_` id. */
 export function wishlistItemTemplate(wishlistId?: string): Record<string, unknown> {
-  return {
-    id: id('wli', 'wli_00000000000078WQ2NFD5KTZ3H'),
-    wishlist_id: wishlistId ?? id('wl', 'wl_0000000000R3VJ8Y6N2MK1QTAB'),
-    product_variant_id: id('variant', 'variant_0000000001X4K9P2QW7ZBN3M5RTY'),
-    product_variant: {
-      id: id('variant', 'variant_0000000001X4K9P2QW7ZBN3M5RTY'),
-      title: like('M'),
-      sku: like('WOOL-SCARF-M'),
-      product: { id: id('prod', 'prod_0000000000A4T9KX2MB7QZ1C'), title: like('Wool Scarf'), handle: like('wool-scarf-0') },
-    },
-    created_at: timestamp('2024-03-01T00:10:00.000Z'),
-    updated_at: timestamp('2024-03-01T00:10:00.000Z'),
-  };
+  return recordTemplate('item', wishlistId === undefined ? {} : { wishlist_id: wishlistId });
 }
 
 /** A wishlist, its items embedded (any number of them). */
 export function wishlistTemplate(): Record<string, unknown> {
-  return {
-    id: id('wl', 'wl_0000000000R3VJ8Y6N2MK1QTAB'),
-    sales_channel_id: id('sc', 'sc_01HV3K9Q2W7ZBN3M5RTYX4P8JD'),
-    items: eachLike(wishlistItemTemplate(), 0),
-    items_count: integer(1),
-    created_at: timestamp('2024-03-01T00:00:00.000Z'),
-    updated_at: timestamp('2024-03-02T12:00:00.000Z'),
-  };
+  return recordTemplate('wishlist');
 }
 
 /** Exactly `length` records like `template` (an exact `[]` when none). */

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { ADMIN_PREFIX } from '../lib/admin-paths.ts';
 import { sendError } from './errors.ts';
 
 /**
@@ -10,7 +11,6 @@ import { sendError } from './errors.ts';
  * - without one, on any other host (0.0.0.0, a LAN address): nobody; the admin API is off.
  */
 
-export const ADMIN_PREFIX = '/__admin';
 
 export interface AdminAccessOptions {
   /** The bearer token the admin API requires; none means loopback only. */

@@ -1,7 +1,9 @@
 import { Router, type Express, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { DEFAULT_SEED, DEFAULT_SIZES, SIZE_LIMITS, generateDataset, type DatasetSizes, type DatasetSummary, type GenerateOptions } from '../fixtures/index.ts';
-import { ADMIN_PREFIX, adminAccessMode, adminGuard, type AdminAccessOptions } from './access.ts';
+import { ADMIN_PREFIX } from '../lib/admin-paths.ts';
+import { describeIssues } from '../lib/zod-issues.ts';
+import { adminAccessMode, adminGuard, type AdminAccessOptions } from './access.ts';
 import type { DatasetHolder } from './dataset-holder.ts';
 import { invalidRequest } from './errors.ts';
 import { FaultInjector, faultSettings, faultSettingsSchema, type FaultSettings } from './faults.ts';
@@ -195,9 +197,5 @@ function adminRoutes(holder: DatasetHolder, ops: Ops): Router {
 function parseBody<S extends z.ZodType>(schema: S, body: unknown, what: string): z.output<S> {
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
-  const details = parsed.error.issues.map((issue) => {
-    if (issue.code === 'unrecognized_keys') return `unknown field(s) ${issue.keys.map((k) => `'${k}'`).join(', ')}`;
-    return `${issue.path.length ? `'${issue.path.join('.')}' ` : ''}${issue.message}`;
-  });
-  throw invalidRequest(`${what}: ${details.join('; ')}`);
+  throw invalidRequest(`${what}: ${describeIssues(parsed.error)}`);
 }

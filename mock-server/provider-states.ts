@@ -1,13 +1,13 @@
 import { Router } from 'express';
-import { z } from 'zod';
-import { STATES, STATE_NAMES, stateByName, type StateKey, type StateParams } from '../contracts/states.ts';
+import { PROVIDER_STATES_PATH, STATES, STATE_NAMES, stateByName, stateChangeSchema, type StateChange, type StateKey, type StateParams } from '../lib/provider-states.ts';
+import { describeIssues } from '../lib/zod-issues.ts';
 import { datasetFromRecords, generateDataset, type Dataset, type Review, type Wishlist } from '../fixtures/index.ts';
 import type { DatasetHolder } from './dataset-holder.ts';
 import { invalidRequest, quote } from './errors.ts';
 import { jsonBody } from './json-body.ts';
 
 /**
- * The provider states of the contracts (contracts/states.ts), for the mock server.
+ * The provider states of the contracts (lib/provider-states.ts), for the mock server.
  *
  * Each state is a pure function from its parameters to a whole dataset; setting a state
  * up installs that dataset (`holder.replace`), tearing it down restores the server's
@@ -17,9 +17,6 @@ import { jsonBody } from './json-body.ts';
  *   (`providerStatesRouter`, mounted at PROVIDER_STATES_PATH), which is the pattern a
  *   provider in any language can copy.
  */
-
-/** Where the mock server answers Pact's state-change calls. */
-export const PROVIDER_STATES_PATH = '/__admin/provider-states';
 
 /** The seed every state's records are drawn from: the same state always builds the same records. */
 export const STATE_SEED = 4;
@@ -67,15 +64,6 @@ function wishlistsWith(wishlistId: string, count: number): Wishlist[] {
   return wishlists;
 }
 
-/** The body of Pact's state-change call. */
-export const stateChangeSchema = z.object({
-  state: z.string({ message: "'state' must be a string naming a provider state" }).min(1, { message: "'state' must not be empty" }),
-  params: z.record(z.string(), z.unknown(), { message: "'params' must be an object" }).optional(),
-  action: z.enum(['setup', 'teardown'], { message: "'action' must be 'setup' or 'teardown'" }).optional(),
-});
-
-export type StateChange = z.infer<typeof stateChangeSchema>;
-
 /**
  * Validates a state change and applies it to the holder. Throws the documented 400
  * (`invalid_data`) for an unknown state or bad parameters. Answers the parameters,
@@ -93,16 +81,6 @@ export function applyStateChange(holder: DatasetHolder, change: StateChange): Re
   const build = STATE_DATASETS[state.key] as (params: unknown) => Dataset;
   holder.replace(build(parsed.data));
   return parsed.data as Record<string, unknown>;
-}
-
-function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => {
-      const where = issue.path.length ? `'${issue.path.join('.')}': ` : '';
-      if (issue.code === 'unrecognized_keys') return `unknown parameter(s) ${issue.keys.map((k) => `'${k}'`).join(', ')}`;
-      return `${where}${issue.message}`;
-    })
-    .join('; ');
 }
 
 /**

@@ -5,8 +5,7 @@
  * the endpoint concerned on each. It changes the target's data, so it runs only when asked
  * (`--vary-dataset`), and tears every state down afterwards.
  */
-import { STATES } from '../contracts/states.ts';
-import { PROVIDER_STATES_PATH } from '../mock-server/provider-states.ts';
+import { PROVIDER_STATES_PATH, STATES } from '../lib/provider-states.ts';
 import { REVIEWS_DEFAULT_LIMIT, WISHLIST_DEFAULT_TAKE } from '../lib/api-rules.ts';
 import type { EndpointName } from './endpoints.ts';
 

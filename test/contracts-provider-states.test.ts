@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STATES, STATE_NAMES } from '../contracts/states.ts';
+import { STATES, STATE_NAMES } from '../lib/provider-states.ts';
 import { DEFAULT_REVIEW_ORDER } from '../lib/api-rules.ts';
-import { reviewSchema, wishlistSchema } from '../fixtures/schema.ts';
+import { strictRecordSchemas } from '../lib/records.ts';
 import type { Dataset } from '../fixtures/index.ts';
-import { PROVIDER_STATES_PATH, STATE_DATASETS } from '../mock-server/provider-states.ts';
+import { PROVIDER_STATES_PATH } from '../lib/provider-states.ts';
+import { STATE_DATASETS } from '../mock-server/provider-states.ts';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
 
 // The provider states: pure datasets with exactly what each state promises (and valid
@@ -17,8 +18,8 @@ function allRecords(dataset: Dataset) {
 
 function expectValidRecords(dataset: Dataset): void {
   const { reviews, wishlists } = allRecords(dataset);
-  for (const r of reviews) expect(reviewSchema.safeParse(r).error).toBeUndefined();
-  for (const w of wishlists) expect(wishlistSchema.safeParse(w).error).toBeUndefined();
+  for (const r of reviews) expect(strictRecordSchemas.review.safeParse(r).error).toBeUndefined();
+  for (const w of wishlists) expect(strictRecordSchemas.wishlist.safeParse(w).error).toBeUndefined();
 }
 
 describe('state datasets', () => {

@@ -144,9 +144,9 @@ describe('command line', () => {
     expect(failure?.stderr).toContain("field 'rating'");
   });
 
-  it('refuses bad option values with the accepted range', async () => {
+  it('refuses bad option values with the accepted range: cannot run, exit 2', async () => {
     const failure = await run(process.execPath, [CLI, 'serve', '--port', '70000']).catch((e: { stderr: string; code: number }) => e);
-    expect((failure as { code: number }).code).toBe(1);
+    expect((failure as { code: number }).code).toBe(2);
     expect((failure as { stderr: string }).stderr).toMatch(/--port <n>' argument '70000' is invalid\. expected a whole number from 0 to 65535/);
   });
 });

@@ -4,7 +4,7 @@
  * a prefix of others, an empty wishlist, a wishlist of exactly ten items).
  */
 
-import type { Review, Wishlist, WishlistItem } from '../../fixtures/records.ts';
+import type { Review, Wishlist, WishlistItem } from '../../lib/records.ts';
 
 export type { Review, Wishlist, WishlistItem };
 

@@ -1,9 +1,11 @@
 import { z } from 'zod';
+export { PROVIDER_STATES_PATH } from './admin-paths.ts';
 
 /**
  * The provider-state vocabulary of the contracts: every state an interaction is given,
- * with its parameters. A provider that wants to be verified implements each of them
- * (the mock server does, in mock-server/provider-states.ts); the README lists them.
+ * with its parameters, and the body of the state-change call. A provider that wants to be
+ * verified implements each of them (the mock server does, in mock-server/provider-states.ts);
+ * the README lists them.
  *
  * A state describes the whole data set the interaction relies on: "reviews exist
  * { count: 12 }" means exactly 12 reviews, so the page numbers of the answer are fixed.
@@ -56,3 +58,12 @@ export function stateByName(name: string): { key: StateKey; params: z.ZodType } 
   }
   return undefined;
 }
+
+/** The body of Pact's state-change call. */
+export const stateChangeSchema = z.object({
+  state: z.string({ message: "'state' must be a string naming a provider state" }).min(1, { message: "'state' must not be empty" }),
+  params: z.record(z.string(), z.unknown(), { message: "'params' must be an object" }).optional(),
+  action: z.enum(['setup', 'teardown'], { message: "'action' must be 'setup' or 'teardown'" }).optional(),
+});
+
+export type StateChange = z.infer<typeof stateChangeSchema>;

@@ -1,0 +1,19 @@
+/**
+ * Where the mock server's admin API lives. Pact's state-change calls go to the provider
+ * states path, which any provider that wants to be verified serves too (see
+ * lib/provider-states.ts), and which `check --vary-dataset` uses.
+ */
+export const ADMIN_PREFIX = '/__admin';
+
+export const ADMIN_PATHS = {
+  health: `${ADMIN_PREFIX}/health`,
+  config: `${ADMIN_PREFIX}/config`,
+  reset: `${ADMIN_PREFIX}/reset`,
+  dataset: `${ADMIN_PREFIX}/dataset`,
+  journal: `${ADMIN_PREFIX}/journal`,
+  faults: `${ADMIN_PREFIX}/faults`,
+  providerStates: `${ADMIN_PREFIX}/provider-states`,
+} as const;
+
+/** Where a provider answers Pact's state-change calls (`POST { state, params, action }`). */
+export const PROVIDER_STATES_PATH = ADMIN_PATHS.providerStates;
