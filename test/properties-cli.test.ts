@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEndpointList } from '../properties/endpoints.ts';
-import { startReferenceServer, type ReferenceServer } from '../properties/test-support/reference-server.ts';
+import { startReferenceServer, type ReferenceServer } from './support/reference-server.ts';
 
 const BIN = new URL('../bin/store-listing-kit.js', import.meta.url).pathname;
 

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeListingProperties } from '../properties/vitest.ts';
-import { startReferenceServer, type ReferenceServer } from '../properties/test-support/reference-server.ts';
+import { startReferenceServer, type ReferenceServer } from './support/reference-server.ts';
 
 let server: ReferenceServer | undefined;
 beforeAll(async () => {

@@ -10,7 +10,7 @@ import { PROPERTY_IDS } from '../properties/catalog/index.ts';
 import { sizeArb, startArb, walkSizeArb } from '../properties/generators.ts';
 import { failureText } from '../properties/report.ts';
 import { runListingProperties, type CheckReport } from '../properties/runner.ts';
-import { BUGS, startReferenceServer, type BugName, type ReferenceServer } from '../properties/test-support/reference-server.ts';
+import { BUGS, startReferenceServer, type BugName, type ReferenceServer } from './support/reference-server.ts';
 
 const RUNS = 15;
 const SEED = 7;

@@ -1,12 +1,12 @@
-// Run by `npm run properties` (properties/vitest.config.ts), never by plain `npm test`.
+// Run by `npm run properties` (test/vitest.properties.config.ts), never by plain `npm test`.
 // BASE_URL=http://host:port checks that server; without BASE_URL it starts the mock (seed 1).
 // STRICT=1 adds the [kit] rules; RUNS, SEED and MAX_PAGE_SIZE as for `store-listing-kit check`.
 import { afterAll, beforeAll } from 'vitest';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
-import { describeListingProperties } from './vitest.ts';
+import { describeListingProperties } from '../properties/vitest.ts';
 
 const env = process.env;
-// properties/vitest.config.ts copies the caller's BASE_URL here (Vite overwrites BASE_URL itself).
+// test/vitest.properties.config.ts copies the caller's BASE_URL here (Vite overwrites BASE_URL itself).
 const BASE_URL = env.LISTING_BASE_URL || undefined;
 let mock: MockServer | undefined;
 

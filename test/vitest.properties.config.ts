@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   root: fileURLToPath(new URL('..', import.meta.url)),
   test: {
-    include: ['properties/listing.check.ts'],
+    include: ['test/listing.check.ts'],
     testTimeout: 600_000,
     hookTimeout: 60_000,
     sequence: { concurrent: false },

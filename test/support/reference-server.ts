@@ -17,7 +17,7 @@ import {
   type ReviewOrder,
 } from '../../lib/api-rules.ts';
 import { pageNumbers, pageSlice, reviewsEnvelope, wishlistEnvelope } from '../../lib/paging.ts';
-import { testDataset, type Review, type TestDataset, type Wishlist, type WishlistItem } from './dataset.ts';
+import { testDataset, type Review, type TestDataset, type Wishlist, type WishlistItem } from './reference-dataset.ts';
 
 /** Each bug, what it does, the properties that must catch it, and whether only --strict sees it. */
 export const BUGS = {

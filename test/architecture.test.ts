@@ -1,0 +1,32 @@
+/** The dependency direction of the kit (test/support/import-rules.ts) holds in the real tree. */
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { checkFile, checkTree, importsOf } from './support/import-rules.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+describe('dependency direction', () => {
+  it('no import points the wrong way', () => {
+    const violations = checkTree(ROOT).map((v) => `${v.file}: '${v.specifier}': ${v.reason}`);
+    expect(violations).toEqual([]);
+  });
+
+  it('catches an arrow that points the wrong way', () => {
+    const source = [
+      "import { startMockServer } from '../mock-server/server.ts';",
+      "import express from 'express';",
+      "const faker = await import('@faker-js/faker');",
+      '// import { nothing } from "../mock-server/app.ts";  (a comment, not an import)',
+      "import { totalPages } from '../lib/paging.ts';",
+    ].join('\n');
+    expect(checkFile(ROOT, 'properties/bad.ts', source).map((v) => v.specifier)).toEqual(['../mock-server/server.ts', 'express', '@faker-js/faker']);
+    expect(checkFile(ROOT, 'lib/bad.ts', "import { readFileSync } from 'node:fs';\nimport { z } from 'zod';").map((v) => v.specifier)).toEqual(['node:fs']);
+    expect(checkFile(ROOT, 'contracts/bad.ts', "export { generateDataset } from '../fixtures/index.ts';").map((v) => v.reason)).toEqual([
+      'contracts/ may import only from lib, contracts; this is fixtures/',
+    ]);
+  });
+
+  it('reads multi-line, type-only and re-export imports', () => {
+    expect(importsOf("import {\n  a,\n  b,\n} from './x.ts';\nimport type { T } from 'y';\nexport * from './z.ts';")).toEqual(['./x.ts', 'y', './z.ts']);
+  });
+});

@@ -1,0 +1,86 @@
+/**
+ * The dependency direction of the kit, as data, and a checker that reads the real imports
+ * (TypeScript's own pre-processor, so comments and strings are not mistaken for imports).
+ *
+ *   lib  <-  fixtures  <-  mock-server
+ *   lib  <-  contracts
+ *   lib  <-  properties
+ *
+ * `lib/` is the protocol layer: pure, zod only, no Node built-ins (it must run in a browser).
+ * The contracts and the property suite check *any* implementation, so they never load the
+ * mock server, Express or the data generator.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import ts from 'typescript';
+
+export interface LayerRule {
+  /** Folders of the kit this layer may import from (itself included). */
+  folders: readonly string[];
+  /** npm packages it may import (a package's subpaths included). */
+  packages: readonly string[];
+  /** Whether Node's built-in modules (`node:fs`, ...) are allowed. */
+  builtins: boolean;
+}
+
+export const LAYERS: Record<string, LayerRule> = {
+  lib: { folders: ['lib'], packages: ['zod'], builtins: false },
+  fixtures: { folders: ['lib', 'fixtures'], packages: ['zod', '@faker-js/faker'], builtins: true },
+  'mock-server': { folders: ['lib', 'fixtures', 'mock-server'], packages: ['zod', 'express', 'cors', 'pino', 'etag', 'lru-cache'], builtins: true },
+  contracts: { folders: ['lib', 'contracts'], packages: ['zod', '@pact-foundation/pact'], builtins: true },
+  properties: { folders: ['lib', 'properties'], packages: ['zod', 'fast-check', 'vitest'], builtins: true },
+};
+
+export interface ImportViolation {
+  file: string;
+  specifier: string;
+  reason: string;
+}
+
+const BUILTINS = new Set(builtinModules);
+
+function packageName(specifier: string): string {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+}
+
+/** The import specifiers of a TypeScript source: static, re-exports, dynamic `import()`. */
+export function importsOf(source: string): string[] {
+  return ts.preProcessFile(source, true, true).importedFiles.map((f) => f.fileName);
+}
+
+/** The violations of one file (`file` relative to `root`, with `/` separators) given its source. */
+export function checkFile(root: string, file: string, source: string, layers: Record<string, LayerRule> = LAYERS): ImportViolation[] {
+  const layer = file.split('/')[0]!;
+  const rule = layers[layer];
+  if (!rule) return [];
+  const out: ImportViolation[] = [];
+  for (const specifier of importsOf(source)) {
+    if (specifier.startsWith('.')) {
+      const target = relative(root, resolve(root, dirname(file), specifier)).split(sep).join('/');
+      const folder = target.includes('/') ? target.split('/')[0]! : '(package root)';
+      if (!rule.folders.includes(folder)) out.push({ file, specifier, reason: `${layer}/ may import only from ${rule.folders.join(', ')}; this is ${folder}/` });
+    } else if (specifier.startsWith('node:') || BUILTINS.has(specifier)) {
+      if (!rule.builtins) out.push({ file, specifier, reason: `${layer}/ must not use Node built-ins (it runs in browsers too)` });
+    } else if (!rule.packages.includes(packageName(specifier))) {
+      out.push({ file, specifier, reason: `${layer}/ may import only the packages ${rule.packages.join(', ')}` });
+    }
+  }
+  return out;
+}
+
+function sourcesUnder(root: string, folder: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(join(root, folder), { withFileTypes: true })) {
+    const path = `${folder}/${entry.name}`;
+    if (entry.isDirectory()) out.push(...sourcesUnder(root, path));
+    else if (/\.ts$/.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push(path);
+  }
+  return out;
+}
+
+/** Every violation in the kit's layered folders. */
+export function checkTree(root: string, layers: Record<string, LayerRule> = LAYERS): ImportViolation[] {
+  return Object.keys(layers).flatMap((layer) => sourcesUnder(root, layer).flatMap((file) => checkFile(root, file, readFileSync(join(root, file), 'utf8'), layers)));
+}
