@@ -19,7 +19,7 @@ export function targetOf(endpoint: ListingEndpoint, c: { id?: string }): Target 
   return c.id === undefined ? { endpoint } : { endpoint, id: c.id };
 }
 
-/** Target × window, with edges from each target's count; past-the-end starts only when strict. */
+/** Target × window, with edges from each target's count, past the end included. */
 export async function windowCases(
   ctx: CheckContext,
   endpoint: ListingEndpoint,
@@ -35,7 +35,7 @@ export async function windowCases(
         : fc.constantFrom(undefined, ...REVIEW_ORDER_VALUES);
   return fc.constantFrom(...targets).chain(({ target, count }) =>
     fc
-      .tuple(windowArb({ count, maxSize: ctx.maxPageSize, pastEnd: ctx.strict }), orderArb)
+      .tuple(windowArb({ count, maxSize: ctx.maxPageSize }), orderArb)
       .map(([w, order]) => {
         const c: WindowCase = { ...(target.id === undefined ? {} : { id: target.id }), size: w.size, start: w.start };
         if (order !== undefined) c.order = order;

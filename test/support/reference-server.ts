@@ -36,6 +36,7 @@ export const BUGS = {
   'items-newest-first': { does: '4.4 lists items newest first, while the embedded items are oldest first', caughtBy: ['wishlist-items-agree'], strict: false },
   'unstable-order': { does: 'no ORDER BY: every request lists the set in a different order', caughtBy: ['same-request-same-body', 'page-contents'], strict: false },
   'id-query-shifts-skip': { does: '4.4 called the client way (?id= beside skip/take) skips one record more', caughtBy: ['items-id-query'], strict: false },
+  'error-past-the-end': { does: 'a start past the end answers 500 instead of an empty page', caughtBy: ['page-length', 'echo-size-and-start'], strict: false },
   'prev-page-missing-past-end': { does: 'prevPage is null past the end', caughtBy: ['next-and-prev-page'], strict: true },
   'lenient-integers': { does: 'integers parsed with parseInt: "5abc", "-1", "1e2" accepted', caughtBy: ['bad-parameters-400'], strict: true },
   'unknown-product-404': { does: '4.2 answers 404 for a product without reviews', caughtBy: ['unknown-ids'], strict: true },
@@ -146,6 +147,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   }
 
   function page<T>(all: T[], start: number, size: number): T[] {
+    if (bug === 'error-past-the-end' && start > all.length) throw new HttpError(500, 'unknown_error', 'An unknown error occurred.');
     const { from, to } = pageSlice(all.length, start, size);
     return bug === 'offset-off-by-one' ? all.slice(from + 1, to + 1) : all.slice(from, to);
   }
