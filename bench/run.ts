@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: our mock side by side with two ceilings and the peers a user would pick
  * instead, on loopback, with the server and the load generator on separate cores.
- * See bench/lib/options.ts for the options and bench/README section in RESULTS.md for the method.
+ * See bench/lib/options.ts for the options, and the "How each server was set up" section of
+ * bench/RESULTS.md (written by this script) for the method.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PactV4, SpecificationVersion } from '@pact-foundation/pact';
@@ -45,11 +44,4 @@ export async function runInteraction(pact: PactV4, interaction: ContractInteract
       b.headers(JSON_HEADERS).jsonBody(response.body);
     })
     .executeTest(async (mock) => interaction.exercise(new StorefrontClient(mock.url)));
-}
-
-/** A pact file as read for comparison: what the contract says, without the versions of the tools that wrote it. */
-export function readPactForComparison(file: string): unknown {
-  const pact = JSON.parse(readFileSync(file, 'utf8')) as { metadata?: Record<string, unknown> };
-  const { pactSpecification } = pact.metadata ?? {};
-  return { ...pact, metadata: { pactSpecification } };
 }

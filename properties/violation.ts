@@ -2,7 +2,6 @@
  * How a property says what went wrong: the request that shows it, the field, what was expected
  * and what came back. The runner prints these for the shrunk counterexample.
  */
-import { isDeepStrictEqual } from 'node:util';
 import type { Exchange } from './http.ts';
 
 export interface ViolationDetail {
@@ -43,20 +42,6 @@ export function show(value: unknown, max = 400): string {
 
 export function fail(detail: ViolationDetail): never {
   throw new Violation(detail);
-}
-
-/** Throws unless `actual` deep-equals `expected`. */
-export function expectEqual(
-  ex: Exchange | string,
-  field: string,
-  expected: unknown,
-  actual: unknown,
-  message: string,
-  note?: string,
-): void {
-  if (!isDeepStrictEqual(actual, expected)) {
-    fail({ message, url: typeof ex === 'string' ? ex : ex.url, field, expected, actual, note });
-  }
 }
 
 /** The body as an object, after checking the status is 200 and the body is a JSON object. */

@@ -182,11 +182,6 @@ export function treeRssMiB(root: number): number {
   return processTree(root).reduce((sum, pid) => sum + statusKb(pid, 'VmRSS'), 0) / 1024;
 }
 
-/** Peak resident memory (high-water mark) of a process tree, summed per process, in MiB. */
-export function treePeakRssMiB(root: number): number {
-  return processTree(root).reduce((sum, pid) => sum + statusKb(pid, 'VmHWM'), 0) / 1024;
-}
-
 /** CPU time (user + system) used so far by a process tree, in seconds (from /proc, clock ticks of 10 ms). */
 export function treeCpuSeconds(root: number): number {
   let ticks = 0;
