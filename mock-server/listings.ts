@@ -9,7 +9,7 @@ import {
   WISHLIST_DEFAULT_TAKE,
 } from '../lib/api-rules.ts';
 import type { DatasetHolder } from './dataset-holder.ts';
-import { BoundedCache } from './bounded-cache.ts';
+import { boundedMemo } from './memo.ts';
 import { PageBodies, toBody, type Body } from './page-bodies.ts';
 import { invalidRequest, notFound, quote } from './errors.ts';
 import { integerParam, orderParam, readQuery } from './params.ts';
@@ -24,7 +24,7 @@ const WISHLIST_PARAMS = ['skip', 'take'] as const;
 const WISHLIST_ITEM_PARAMS = ['skip', 'take', 'id'] as const;
 
 /** Memory kept for whole answers (by request URL), per dataset version, in bytes. */
-export const ANSWER_MEMO_BYTES = 32 * 1024 * 1024;
+export const ANSWER_MEMO_BYTES = 64 * 1024 * 1024;
 
 /**
  * The serialized answers for the dataset the holder has now. Everything here is made from
@@ -33,7 +33,7 @@ export const ANSWER_MEMO_BYTES = 32 * 1024 * 1024;
 class Answers {
   #version = -1;
   #bodies: PageBodies | undefined;
-  #byUrl = new BoundedCache<string, Body>(ANSWER_MEMO_BYTES, (body) => body.bytes.length);
+  #byUrl = boundedMemo<string, Body>(ANSWER_MEMO_BYTES, (body) => body.bytes.length);
 
   constructor(readonly holder: DatasetHolder) {}
 
@@ -63,7 +63,7 @@ class Answers {
   #reset(): void {
     this.#version = this.holder.version;
     this.#bodies = new PageBodies(this.holder.current);
-    this.#byUrl = new BoundedCache<string, Body>(ANSWER_MEMO_BYTES, (body) => body.bytes.length);
+    this.#byUrl = boundedMemo<string, Body>(ANSWER_MEMO_BYTES, (body) => body.bytes.length);
   }
 }
 

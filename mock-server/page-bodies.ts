@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
+import etag from 'etag';
 import type { ReviewOrder } from '../lib/api-rules.ts';
 import { reviewsEnvelope, wishlistEnvelope } from '../lib/paging.ts';
 import type { Dataset } from '../fixtures/index.ts';
-import { BoundedCache } from './bounded-cache.ts';
+import { boundedMemo, memoized, type Memo } from './memo.ts';
 
 /**
  * The serialized answers of the four listings, for one (immutable) dataset.
@@ -16,7 +16,7 @@ import { BoundedCache } from './bounded-cache.ts';
  */
 
 /** Memory kept per memo (records, items, wishlists), in bytes of JSON. */
-export const RECORD_MEMO_BYTES = 24 * 1024 * 1024;
+export const RECORD_MEMO_BYTES = 48 * 1024 * 1024;
 
 const REVIEWS_HEAD = '{"reviews":[';
 const DATA_HEAD = '{"data":[';
@@ -27,18 +27,18 @@ function splice(emptyEnvelope: string, head: string, records: string[]): string 
 }
 
 export class PageBodies {
-  readonly #reviews: BoundedCache<number, string>;
-  readonly #wishlists: BoundedCache<number, string>;
-  readonly #items: BoundedCache<string, string>;
+  readonly #reviews: Memo<number, string>;
+  readonly #wishlists: Memo<number, string>;
+  readonly #items: Memo<string, string>;
 
   constructor(
     readonly dataset: Dataset,
     memoBytes = RECORD_MEMO_BYTES,
   ) {
     const length = (s: string) => s.length;
-    this.#reviews = new BoundedCache(memoBytes, length);
-    this.#wishlists = new BoundedCache(memoBytes, length);
-    this.#items = new BoundedCache(memoBytes, length);
+    this.#reviews = boundedMemo(memoBytes, length);
+    this.#wishlists = boundedMemo(memoBytes, length);
+    this.#items = boundedMemo(memoBytes, length);
   }
 
   /** 4.1 */
@@ -58,7 +58,7 @@ export class PageBodies {
     const table = this.dataset.wishlists;
     const { from, to, count } = table.pageRange(skip, take);
     const records: string[] = new Array(to - from);
-    for (let w = from; w < to; w++) records[w - from] = this.#wishlists.getOrMake(w, () => JSON.stringify(table.source.wishlist(w)));
+    for (let w = from; w < to; w++) records[w - from] = memoized(this.#wishlists, w, () => JSON.stringify(table.source.wishlist(w)));
     return splice(JSON.stringify(wishlistEnvelope([], count, skip, take)), DATA_HEAD, records);
   }
 
@@ -67,7 +67,7 @@ export class PageBodies {
     const table = this.dataset.wishlists;
     const { from, to, count } = table.itemsRange(wishlist, skip, take);
     const records: string[] = new Array(to - from);
-    for (let k = from; k < to; k++) records[k - from] = this.#items.getOrMake(`${wishlist}:${k}`, () => JSON.stringify(table.source.item(wishlist, k)));
+    for (let k = from; k < to; k++) records[k - from] = memoized(this.#items, `${wishlist}:${k}`, () => JSON.stringify(table.source.item(wishlist, k)));
     return splice(JSON.stringify(wishlistEnvelope([], count, skip, take)), DATA_HEAD, records);
   }
 
@@ -76,7 +76,7 @@ export class PageBodies {
     const out: string[] = new Array(indexes.length);
     for (let i = 0; i < indexes.length; i++) {
       const index = indexes[i]!;
-      out[i] = this.#reviews.getOrMake(index, () => JSON.stringify(source.review(index)));
+      out[i] = memoized(this.#reviews, index, () => JSON.stringify(source.review(index)));
     }
     return out;
   }
@@ -85,12 +85,11 @@ export class PageBodies {
 /** A serialized answer, ready to send again. */
 export interface Body {
   bytes: Buffer;
-  /** The weak ETag Express itself would compute for these bytes (same format as the `etag` package). */
+  /** The weak ETag Express itself computes for these bytes (its own `etag` package). */
   etag: string;
 }
 
 export function toBody(json: string): Body {
   const bytes = Buffer.from(json, 'utf8');
-  const hash = createHash('sha1').update(bytes).digest('base64').substring(0, 27);
-  return { bytes, etag: `W/"${bytes.length.toString(16)}-${hash}"` };
+  return { bytes, etag: etag(bytes, { weak: true }) };
 }

@@ -13,7 +13,7 @@ import { reviewsEnvelope, wishlistEnvelope } from '../lib/paging.ts';
 import { generateDataset, type Dataset } from '../fixtures/index.ts';
 import { sortIndexesByTime } from '../fixtures/review-table.ts';
 import { HashRandomizer } from '../fixtures/randomizer.ts';
-import { BoundedCache } from '../mock-server/bounded-cache.ts';
+import { boundedMemo, memoized } from '../mock-server/memo.ts';
 import { PageBodies } from '../mock-server/page-bodies.ts';
 import { startMockServer } from '../mock-server/server.ts';
 
@@ -240,18 +240,21 @@ describe('HashRandomizer', () => {
   });
 });
 
-describe('BoundedCache', () => {
-  it('keeps at most two generations of its budget, and keeps what is asked for often', () => {
-    const cache = new BoundedCache<number, string>(1000, (v) => v.length);
+describe('bounded memo', () => {
+  it('keeps at most its budget, and keeps what is asked for often', () => {
+    const memo = boundedMemo<number, string>(2000, (v) => v.length);
     const hot = 'h'.repeat(10);
-    cache.set(-1, hot);
+    memo.set(-1, hot);
     for (let i = 0; i < 10_000; i++) {
-      cache.set(i, 'x'.repeat(100));
-      expect(cache.get(-1)).toBe(hot);
+      memo.set(i, 'x'.repeat(100));
+      expect(memo.get(-1)).toBe(hot);
     }
-    // 164 bytes counted per entry: a generation holds at most 7, two at most 14 (+ the hot one)
-    expect(cache.size).toBeLessThanOrEqual(15);
-    expect(cache.get(0)).toBeUndefined();
-    expect(cache.get(9999)).toBe('x'.repeat(100));
+    // 164 bytes counted per entry: at most 12 of them fit in 2000 bytes (the hot one included)
+    expect(memo.size).toBeLessThanOrEqual(12);
+    expect(memo.get(0)).toBeUndefined();
+    expect(memo.get(9999)).toBe('x'.repeat(100));
+    expect(memoized(memo, 9999, () => 'made')).toBe('x'.repeat(100));
+    expect(memoized(memo, 123_456, () => 'made')).toBe('made');
+    expect(memo.get(123_456)).toBe('made');
   });
 });
