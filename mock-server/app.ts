@@ -6,12 +6,13 @@ import { errorHandler, routeNotFound } from './errors.ts';
 import { listingsRouter } from './listings.ts';
 import { providerStatesRouter } from './provider-states.ts';
 import { createOps, generationOf, mountOps, type Ops } from './admin.ts';
+import { corsOptions, corsPolicy } from './cors-policy.ts';
 import { preflightOnly } from './request-guards.ts';
 
 export interface AppOptions {
   /** The largest `limit` / `take` accepted (default 1000). */
   maxPageSize?: number;
-  /** Origins allowed by CORS; default any (`*`). */
+  /** Origins allowed by CORS; default any (`*`, without credentials). Explicit origins may send credentials. */
   corsOrigin?: string | string[];
   /** Told about unexpected faults (the answer is the documented 500 either way). */
   onFault?: (error: unknown) => void;
@@ -26,8 +27,7 @@ export function createApp(holder: DatasetHolder, options: AppOptions = {}): Expr
   // Query strings are read by the listing handlers themselves (mock-server/params.ts),
   // strictly; Express's own parser would turn `a[b]=1` into objects nobody asked for.
   app.set('query parser', false);
-  // Retry-After (sent with injected 429/503) is exposed, so that a browser app can read it.
-  app.use(preflightOnly(cors({ origin: options.corsOrigin ?? '*', exposedHeaders: ['Retry-After'] })));
+  app.use(preflightOnly(cors(corsOptions(corsPolicy(options.corsOrigin)))));
   // Journal and logs, the /__admin guard and routes, fault injection: before the listings and every other /__admin route.
   const ops = options.ops ?? createOps({ generation: generationOf(holder.initial.summary) });
   mountOps(app, holder, ops);

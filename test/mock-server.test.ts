@@ -272,11 +272,24 @@ describe('options', () => {
   it('allows any origin by default and only the listed ones with corsOrigin', async () => {
     const open = await get(base, '/store/wishlists', { headers: { origin: 'http://localhost:3000' } });
     expect(open.headers.get('access-control-allow-origin')).toBe('*');
+    // browsers forbid credentials with '*': the server does not pretend otherwise
+    expect(open.headers.get('access-control-allow-credentials')).toBeNull();
     const strict = await startMockServer({ seed: 1, corsOrigin: ['http://shop.test'] });
     try {
       const allowed = await get(strict.url, '/store/wishlists', { headers: { origin: 'http://shop.test' } });
       expect(allowed.headers.get('access-control-allow-origin')).toBe('http://shop.test');
       expect(allowed.headers.get('access-control-expose-headers')).toBe('Retry-After');
+      // explicit origins: credentialed requests (session auth) are allowed, per origin
+      expect(allowed.headers.get('access-control-allow-credentials')).toBe('true');
+      expect(allowed.headers.get('vary')).toMatch(/Origin/);
+      const preflight = await get(strict.url, '/store/wishlists', {
+        method: 'OPTIONS',
+        headers: { origin: 'http://shop.test', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-publishable-api-key,authorization' },
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-origin')).toBe('http://shop.test');
+      expect(preflight.headers.get('access-control-allow-credentials')).toBe('true');
+      expect(preflight.headers.get('access-control-allow-headers')).toBe('x-publishable-api-key,authorization');
       const other = await get(strict.url, '/store/wishlists', { headers: { origin: 'http://evil.test' } });
       expect(other.headers.get('access-control-allow-origin')).toBeNull();
     } finally {

@@ -1,0 +1,32 @@
+import type { CorsOptions } from 'cors';
+
+/**
+ * Which browser origins may read the listings, and whether with credentials.
+ * - Any origin (`*`, the default): no credentials. Browsers refuse a credentialed request
+ *   (`credentials: 'include'`, what @medusajs/js-sdk sends with session auth) to `*`.
+ * - Explicit origins: each one is echoed back when it asks, with
+ *   `Access-Control-Allow-Credentials: true` and `Vary: Origin`, so session-auth storefronts work.
+ * `Retry-After` (sent with injected 429/503) is exposed either way.
+ */
+export interface CorsPolicy {
+  /** `'*'`, or the origins allowed. */
+  origins: '*' | string[];
+  credentials: boolean;
+}
+
+export function corsPolicy(origin: string | readonly string[] | undefined): CorsPolicy {
+  const list = origin === undefined ? ['*'] : typeof origin === 'string' ? [origin] : [...origin];
+  if (list.length === 0 || list.includes('*')) return { origins: '*', credentials: false };
+  return { origins: list, credentials: true };
+}
+
+export function corsOptions(policy: CorsPolicy): CorsOptions {
+  return { origin: policy.origins, credentials: policy.credentials, exposedHeaders: ['Retry-After'] };
+}
+
+/** One line for the start-up banner. */
+export function describeCors(policy: CorsPolicy): string {
+  return policy.origins === '*'
+    ? 'any origin (*), without credentials: a browser refuses credentialed requests to *; pass --cors-origin <origins> for session auth'
+    : `${policy.origins.join(', ')} (credentials allowed)`;
+}
