@@ -1,12 +1,19 @@
-import { createWriteStream } from 'node:fs';
+import { closeSync, createWriteStream, openSync } from 'node:fs';
 import { finished } from 'node:stream/promises';
 import { Command } from 'commander';
 import { generateDataset, writeFixtures } from '../fixtures/index.ts';
+import { cannotRun } from './program.ts';
 import { datasetOptions, generateOptionsFrom, type DatasetFlags } from './options.ts';
 
 interface FixturesFlags extends DatasetFlags {
   output?: string;
 }
+
+const reason = (error: unknown) => {
+  const e = error as NodeJS.ErrnoException;
+  const why: Record<string, string> = { ENOENT: 'no such directory', EACCES: 'permission denied', EISDIR: 'it is a directory', EROFS: 'read-only file system', ENOSPC: 'no space left on the device' };
+  return (e.code && why[e.code]) ?? e.message;
+};
 
 export function registerFixturesCommand(program: Command): void {
   const command = program
@@ -15,14 +22,28 @@ export function registerFixturesCommand(program: Command): void {
     .option('-o, --output <file>', 'file to write (default: standard output)');
   for (const option of datasetOptions()) command.addOption(option);
   command.action(async (flags: FixturesFlags) => {
+    const cannotWrite = (error: unknown): never => cannotRun(`cannot write ${flags.output}: ${reason(error)}`);
     const dataset = generateDataset(generateOptionsFrom(flags));
     if (!flags.output) {
       await writeFixtures(dataset, process.stdout);
       return;
     }
-    const out = createWriteStream(flags.output);
-    await writeFixtures(dataset, out);
-    out.end();
-    await finished(out);
+    // Open first, so that a path that cannot be written is one sentence before any work.
+    let fd: number;
+    try {
+      fd = openSync(flags.output, 'w');
+    } catch (error) {
+      return cannotWrite(error);
+    }
+    const out = createWriteStream('', { fd });
+    try {
+      await writeFixtures(dataset, out);
+      out.end();
+      await finished(out);
+    } catch (error) {
+      out.destroy();
+      closeSync(fd);
+      return cannotWrite(error);
+    }
   });
 }

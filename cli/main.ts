@@ -3,7 +3,7 @@ import { registerCheckCommand } from './check.ts';
 import { registerFixturesCommand } from './fixtures.ts';
 import { registerServeCommand } from './serve.ts';
 import { registerVerifyCommand } from './verify.ts';
-import { baseProgram } from './program.ts';
+import { baseProgram, EXIT, withExitCodes } from './program.ts';
 
 // Pact's usage reporting needs the internet; the kit never sends it.
 process.env.PACT_DO_NOT_TRACK ??= 'true';
@@ -14,9 +14,17 @@ export function buildProgram(): Command {
   registerFixturesCommand(program);
   registerCheckCommand(program);
   registerVerifyCommand(program);
-  return program;
+  return withExitCodes(program);
 }
 
+/** Runs the command line; errors reach bin/store-listing-kit.js, which turns them into exit codes. */
 export async function main(argv: string[]): Promise<void> {
-  await buildProgram().parseAsync(argv);
+  const program = buildProgram();
+  if (argv.length <= 2) {
+    // Commander would print the whole help on stderr; one sentence says what is missing.
+    process.stderr.write(`error: no command given: one of ${program.commands.map((c) => c.name()).join(', ')} (run with --help for usage)\n`);
+    process.exitCode = EXIT.cannotRun;
+    return;
+  }
+  await program.parseAsync(argv);
 }

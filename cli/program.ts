@@ -1,12 +1,59 @@
 import { readFileSync } from 'node:fs';
-import { Command } from 'commander';
+import { Command, CommanderError } from 'commander';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
-/** The `store-listing-kit` program without its commands: name, description, version, error help. */
+/**
+ * The exit codes of every command (docs/exit-codes.md): the target holds, the target breaks a
+ * rule, or the command cannot run (bad options, unreachable target, unknown ids, unwritable output).
+ */
+export const EXIT = { ok: 0, broken: 1, cannotRun: 2 } as const;
+
+/**
+ * Commander's own errors (unknown command or option, bad or missing value) mean the command cannot
+ * run: exit 2, not commander's 1. `--help` and `--version` stay 0. Commander has already written
+ * the message; the error is rethrown with the code so that the caller sets it (no process.exit here,
+ * so a test can parse a command line in its own process).
+ */
+export function usageExitCode(error: CommanderError): never {
+  throw new CommanderError(error.exitCode === 0 ? EXIT.ok : EXIT.cannotRun, error.code, error.message);
+}
+
+/** The `store-listing-kit` program without its commands: name, description, version, error help, exit codes. */
 export function baseProgram(): Command {
+  // Set before any command is added: commander copies the exit override and the output
+  // settings to each command created with .command().
   return new Command('store-listing-kit')
     .description('Mock server, Pact contracts and property checks for the paginated reviews and wishlist listing endpoints')
     .version(version)
-    .showHelpAfterError('(run with --help for usage)');
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride(usageExitCode);
+}
+
+/**
+ * Stops a command that cannot run (unreachable target, unwritable file...): one `error: ...` line on
+ * stderr and exit 2. Unlike `cmd.error`, no "--help" hint: the options were fine.
+ */
+export function cannotRun(message: string): never {
+  process.stderr.write(`error: ${message}\n`);
+  throw new CommanderError(EXIT.cannotRun, 'store-listing-kit.cannotRun', message);
+}
+
+/** Applies the exit-code override to a program and every command under it (for commands added from elsewhere). */
+export function withExitCodes(program: Command): Command {
+  for (const command of [program, ...program.commands]) command.exitOverride(usageExitCode);
+  return program;
+}
+
+/**
+ * The exit code for an error that reached the top of the program, writing one line to stderr.
+ * A CommanderError has been reported already (by commander or by `cmd.error`): only its code counts.
+ * Anything else is unexpected: `error: <message>`, the stack only with DEBUG=store-listing-kit.
+ */
+export function exitCodeForError(error: unknown, stderr: (text: string) => void = (t) => process.stderr.write(t)): number {
+  if (error instanceof CommanderError) return error.exitCode;
+  const message = error instanceof Error ? error.message : String(error);
+  stderr(`error: ${message.split('\n')[0]}\n`);
+  if (/(^|,)\s*(store-listing-kit|\*)\s*(,|$)/.test(process.env.DEBUG ?? '') && error instanceof Error && error.stack) stderr(`${error.stack}\n`);
+  return EXIT.cannotRun;
 }

@@ -8,6 +8,7 @@ import { formatLatency, parseLatency, faultSettings, MAX_DELAY_MS, type LatencyR
 import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from '../mock-server/journal.ts';
 import { CLI_LOG_LEVEL, LOG_LEVELS, createLogger, type LogLevel } from '../mock-server/logging.ts';
 import { exitGracefullyOnSignals } from '../mock-server/shutdown.ts';
+import { cannotRun } from './program.ts';
 import { MAX_SEED, datasetOptions, generateOptionsFrom, integerIn, type DatasetFlags } from './options.ts';
 
 export const DEFAULT_PORT = 9000;
@@ -91,7 +92,7 @@ export function registerServeCommand(program: Command): void {
       shutdownGraceMs: flags.shutdownGrace,
     };
     if (flags.workers > 1) return serveWorkers({ ...serverOptions, workers: flags.workers, logLevel: flags.logLevel }, cmd);
-    const mock = await startMockServer({ ...serverOptions, logger }).catch((error: Error) => cmd.error(`error: ${error.message}`, { exitCode: 2 }));
+    const mock = await startMockServer({ ...serverOptions, logger }).catch((error: Error) => cannotRun(error.message));
     const lines = [
       `store-listing-kit mock server listening on ${mock.url}`,
       `dataset: ${describeDataset(mock.dataset.current.summary)}`,
@@ -111,7 +112,7 @@ function adminBanner(mode: ReturnType<typeof adminAccessMode>, url: string): str
 
 /** `serve --workers n`: the same banner, then the primary stops every worker on SIGINT/SIGTERM. */
 async function serveWorkers(options: MockClusterOptions, cmd: Command): Promise<void> {
-  const mock = await startMockServer(options).catch((error: Error) => cmd.error(`error: ${error.message}`, { exitCode: 2 }));
+  const mock = await startMockServer(options).catch((error: Error) => cannotRun(error.message));
   const lines = [
     `store-listing-kit mock server listening on ${mock.url} (${mock.workers} worker processes)`,
     `dataset: ${describeDataset(mock.summary)}`,
