@@ -8,7 +8,7 @@ import { headerLine, jsonReport, junitReport, resultLine, summaryText } from '..
 import { CannotRunError, runListingProperties, type CheckReport } from '../properties/runner.ts';
 import { integerIn } from './options.ts';
 
-/** Exit codes of `check`: every property holds / some property fails / the check cannot run. */
+/** Exit codes of `check` (docs/exit-codes.md): every property holds / some property fails / the check cannot run. */
 export const EXIT = { passed: 0, failed: 1, cannotRun: 2 } as const;
 
 interface CheckFlags {
@@ -68,7 +68,7 @@ export function registerCheckCommand(program: Command): void {
     .addOption(new Option('--product-id <id>', 'product to list on 4.2 (repeatable or comma-separated)').argParser(collect).default([], 'discovered from 4.1'))
     .addOption(new Option('--wishlist-id <id>', 'wishlist to list on 4.4 (repeatable or comma-separated)').argParser(collect).default([], 'discovered from 4.3'))
     .addOption(new Option('--properties <ids>', `only these properties (comma-separated): ${PROPERTY_IDS.join(', ')}`).argParser(propertiesArg))
-    .addOption(new Option('--replay-path <path>', 'replay exactly one shrunk counterexample (printed with each failure; use with its --properties, --endpoints and --seed)'))
+    .addOption(new Option('--replay-path <path>', 'replay exactly one shrunk counterexample, as printed with each failure (needs exactly one --properties and one --endpoints, and the same --seed)'))
     .addOption(new Option('--max-walk-pages <n>', 'a walk by nextPage stops after this many pages (and says so)').argParser(integerIn(1, 100_000)).default(DEFAULTS.maxWalkPages))
     .addOption(new Option('--max-reference-pages <n>', 'the whole set of a listing is fetched in at most this many pages of --max-page-size').argParser(integerIn(1, 100_000)).default(DEFAULTS.maxReferencePages))
     .addOption(new Option('--vary-dataset', "also run each endpoint's properties on edge datasets (empty, 1, a page exactly full, one more) installed through the target's provider-state door (POST /__admin/provider-states); changes the target's data, tears it down after"))
@@ -77,11 +77,8 @@ export function registerCheckCommand(program: Command): void {
     .addOption(new Option('--junit <file>', 'write a JUnit XML report'))
     .addOption(new Option('--json <file>', 'write a JSON report'));
 
-  // Bad arguments are "cannot run" (2), not a failing implementation (1); --help stays 0.
-  command.exitOverride((error) => {
-    const ok = error.code === 'commander.helpDisplayed' || error.code === 'commander.help' || error.code === 'commander.version';
-    process.exit(ok ? 0 : EXIT.cannotRun);
-  });
+  // Bad arguments are "cannot run" (2), not a failing implementation (1): cli/program.ts sets that
+  // for every command.
 
   command.action(async (flags: CheckFlags) => {
     process.exitCode = await runCheck(flags);

@@ -159,8 +159,11 @@ export class CheckContext {
         }
         count = page.count;
       }
-      records.push(...page.records);
-      for (let i = 0; i < page.records.length; i++) sources.push(page.ex.url);
+      // One by one: spreading a huge page into push() overflows the call stack.
+      for (const record of page.records) {
+        records.push(record);
+        sources.push(page.ex.url);
+      }
       if (page.records.length === 0 || records.length >= count) {
         return { target, order, count, records, sources, complete: records.length >= count, firstUrl };
       }

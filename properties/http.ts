@@ -16,16 +16,32 @@ export interface Exchange {
   json: unknown;
 }
 
-/** The target cannot be reached at all (as opposed to answering wrongly). */
+/**
+ * The target cannot be reached, or gives no whole answer in time (as opposed to answering wrongly).
+ * `message` is one sentence: "cannot reach <url>: <why>" or "<url>: the server did not finish ...".
+ */
 export class UnreachableError extends Error {
   constructor(
     readonly url: string,
     cause: unknown,
+    timeoutMs?: number,
+    phase: 'request' | 'body' = 'request',
   ) {
-    const reason = cause instanceof Error ? ((cause.cause as Error | undefined)?.message ?? cause.message) : String(cause);
-    super(`cannot reach ${url}: ${reason}`);
+    super(unreachableMessage(url, cause, timeoutMs, phase));
     this.name = 'UnreachableError';
   }
+}
+
+const isTimeout = (error: unknown) => error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+
+function unreachableMessage(url: string, cause: unknown, timeoutMs: number | undefined, phase: 'request' | 'body'): string {
+  if (isTimeout(cause) && timeoutMs !== undefined) {
+    return phase === 'body'
+      ? `${url}: the server did not finish its answer within ${timeoutMs} ms (it sent the headers, then too little of the body)`
+      : `cannot reach ${url}: no answer within ${timeoutMs} ms`;
+  }
+  const reason = cause instanceof Error ? ((cause.cause as Error | undefined)?.message ?? cause.message) : String(cause);
+  return phase === 'body' ? `${url}: the answer broke off mid-body (${reason})` : `cannot reach ${url}: ${reason}`;
 }
 
 export function buildUrl(baseUrl: string, path: string, query: Query = []): string {
@@ -79,9 +95,15 @@ export class ListingClient {
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (error) {
-      throw new UnreachableError(url, error);
+      throw new UnreachableError(url, error, this.timeoutMs);
     }
-    const text = await response.text();
+    let text: string;
+    try {
+      // The timeout covers the body too: a server that sends headers and then drips is cut off here.
+      text = await response.text();
+    } catch (error) {
+      throw new UnreachableError(url, error, this.timeoutMs, 'body');
+    }
     let json: unknown;
     try {
       json = JSON.parse(text);

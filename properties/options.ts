@@ -66,9 +66,11 @@ export function resolveOptions(options: CheckOptions): ResolvedOptions {
   if (!/^https?:\/\/[^/]/.test(options.baseUrl)) {
     throw new Error(`base URL must be an http(s) URL, got '${options.baseUrl ?? ''}'`);
   }
+  const endpoints = options.endpoints?.length ? options.endpoints : [...ALL_ENDPOINTS];
+  if (options.replayPath !== undefined) checkReplayPath(options.replayPath, endpoints, options.properties);
   return {
     baseUrl: options.baseUrl,
-    endpoints: options.endpoints?.length ? options.endpoints : [...ALL_ENDPOINTS],
+    endpoints,
     runs: positive('runs', options.runs, DEFAULTS.runs),
     seed: options.seed ?? randomSeed(),
     strict: options.strict ?? false,
@@ -84,6 +86,21 @@ export function resolveOptions(options: CheckOptions): ResolvedOptions {
     varyDataset: options.varyDataset ?? options.dataset !== undefined,
     dataset: options.dataset,
   };
+}
+
+/** fast-check's counterexample path: run indices separated by colons, e.g. `4:0:0`. */
+const REPLAY_PATH = /^[0-9]{1,9}(:[0-9]{1,9})*$/;
+
+/** A replay path names one case of one property on one endpoint: anything else cannot be replayed. */
+function checkReplayPath(path: string, endpoints: EndpointName[], properties: string[] | undefined): void {
+  if (!REPLAY_PATH.test(path)) {
+    throw new Error(`--replay-path '${path}' is not a counterexample path (numbers separated by colons, e.g. 4:0:0, as printed after 'replay:')`);
+  }
+  if (properties?.length !== 1 || endpoints.length !== 1) {
+    throw new Error(
+      `--replay-path replays one case of one property on one endpoint: give it with exactly one --properties and one --endpoints (the failure's 'replay:' command has both)`,
+    );
+  }
 }
 
 /** A stable per-(property, endpoint) seed, so that running a subset replays the same cases. */

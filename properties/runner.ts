@@ -9,7 +9,7 @@ import { PROPERTIES } from './catalog/index.ts';
 import { CheckContext } from './context.ts';
 import { datasetVariants, PROVIDER_STATES_PATH } from './datasets.ts';
 import { ENDPOINTS, type EndpointName } from './endpoints.ts';
-import { UnreachableError } from './http.ts';
+import { UnreachableError, type Exchange, type Query } from './http.ts';
 import { deriveSeed, resolveOptions, type CheckOptions, type ResolvedOptions } from './options.ts';
 import { isSkip, ruleOf, type ListingProperty, type Rule } from './property.ts';
 import { Violation, type ViolationDetail } from './violation.ts';
@@ -117,35 +117,126 @@ export function replayCommand(
 function detailOf(error: unknown): ViolationDetail {
   if (error instanceof Violation) return error.detail;
   if (error instanceof UnreachableError) return { message: `the server did not answer: ${error.message}`, url: error.url };
-  return { message: `the check itself failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}` };
+  // A fault of the suite itself: its message, not a stack trace (DEBUG=store-listing-kit adds it).
+  const stack = /(^|,)\s*(store-listing-kit|\*)\s*(,|$)/.test(process.env.DEBUG ?? '') && error instanceof Error ? `\n${error.stack}` : '';
+  return { message: `the check itself failed: ${error instanceof Error ? error.message : String(error)}${stack}` };
 }
 
-/** Probes the listing paths; throws CannotRunError when nothing usable answers. */
-async function probe(ctx: CheckContext): Promise<void> {
+const PROBE_ATTEMPTS = 3;
+
+/** What came back, in a few words, for a "cannot run" sentence. */
+function describeAnswer(ex: Exchange): string {
+  const type = ex.contentType ?? 'no Content-Type';
+  const start = JSON.stringify(ex.text.slice(0, 60));
+  if (ex.json === undefined) return `${ex.status} ${type}${/json/i.test(type) ? ' whose body is not valid JSON' : ''}: ${ex.text.length ? `${start}${ex.text.length > 60 ? '...' : ''}` : '(empty body)'}`;
+  if (Array.isArray(ex.json)) return `${ex.status} ${type} with a JSON array, not an envelope object: ${start}`;
+  if (ex.json === null || typeof ex.json !== 'object') return `${ex.status} ${type} with JSON ${ex.json === null ? 'null' : typeof ex.json}, not an envelope object: ${start}`;
+  return `${ex.status} ${type}: ${start}`;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** GETs a listing for the probe, asking again after a 5xx (a server with injected faults is still a server). */
+async function probeGet(ctx: CheckContext, path: string, query: Query): Promise<{ ex: Exchange; attempts: number }> {
+  let attempts = 0;
+  for (;;) {
+    attempts += 1;
+    let ex: Exchange;
+    try {
+      ex = await ctx.client.get(path, query);
+    } catch (error) {
+      if (error instanceof UnreachableError) throw new CannotRunError(error.message.startsWith('cannot reach') ? `server unreachable: ${error.message}` : error.message);
+      throw error;
+    }
+    if (ex.status < 500 || attempts === PROBE_ATTEMPTS) return { ex, attempts };
+  }
+}
+
+/**
+ * Probes the listing paths (and the wishlists given with --wishlist-id); throws CannotRunError when
+ * nothing usable answers: unreachable, 404 everywhere, not JSON, always 5xx, refused, unknown ids.
+ */
+async function probe(ctx: CheckContext): Promise<Map<Family, ViolationDetail>> {
+  const base = ctx.options.baseUrl;
+  const oversized = new Map<Family, ViolationDetail>();
   const paths = new Set<string>();
   for (const e of ctx.options.endpoints) paths.add(e === 'productReviews' || e === 'reviews' ? PATHS.reviews : PATHS.wishlists);
   let notFound = 0;
   for (const path of paths) {
     const sizeParam = path === PATHS.reviews ? 'limit' : 'take';
-    try {
-      const ex = await ctx.client.get(path, [[sizeParam, String(ctx.maxPageSize)]]);
-      if (ex.status === 404) notFound += 1;
-      // The largest page is the server's choice [kit]: asking for more than it allows is not a paging bug.
-      if (ex.status === 400 && /size|limit|take|max/i.test(ex.text)) {
-        throw new CannotRunError(
-          `${ex.url} answered 400 (${ex.text.slice(0, 200)}): the server's largest page seems smaller than ${ctx.maxPageSize}; pass --max-page-size with its maximum`,
-        );
-      }
-    } catch (error) {
-      if (error instanceof UnreachableError) throw new CannotRunError(`server unreachable: ${error.message}`);
-      throw error;
+    const { ex, attempts } = await probeGet(ctx, path, [[sizeParam, String(ctx.maxPageSize)]]);
+    if (ex.status === 404) {
+      notFound += 1;
+      continue;
+    }
+    // The largest page is the server's choice [kit]: asking for more than it allows is not a paging bug.
+    if (ex.status === 400 && /size|limit|take|max/i.test(ex.text)) {
+      throw new CannotRunError(
+        `${ex.url} answered 400 (${ex.text.slice(0, 200)}): the server's largest page seems smaller than ${ctx.maxPageSize}; pass --max-page-size with its maximum`,
+      );
+    }
+    if (ex.status >= 500) {
+      throw new CannotRunError(`nothing at ${base} answers the listings: GET ${ex.url} answered ${describeAnswer(ex)} (${attempts} times in a row)`);
+    }
+    if ((ex.status >= 200 && ex.status < 300 && !isObject(ex.json)) || ex.status === 401 || ex.status === 403 || ex.status === 405) {
+      throw new CannotRunError(`nothing at ${base} answers the listings as JSON (GET ${ex.url} got ${describeAnswer(ex)})`);
+    }
+    const family: Family = path === PATHS.reviews ? 'reviews' : 'wishlists';
+    const page = isObject(ex.json) ? ex.json[ENDPOINTS[family].recordsKey] : undefined;
+    if (Array.isArray(page) && page.length > hugePage(ctx.maxPageSize)) {
+      oversized.set(family, {
+        message: `asked for at most ${ctx.maxPageSize} records (${sizeParam}=${ctx.maxPageSize}), the server answered a page of ${page.length}: it ignores the page size`,
+        url: ex.url,
+        field: `${ENDPOINTS[family].recordsKey}.length`,
+        expected: `at most ${ctx.maxPageSize}`,
+        actual: page.length,
+      });
     }
   }
   if (notFound === paths.size) {
     throw new CannotRunError(
-      `no listing endpoint at ${ctx.options.baseUrl}: ${[...paths].join(' and ')} answered 404 (is --base-url right? it is the part before /store/...)`,
+      `no listing endpoint at ${base}: ${[...paths].join(' and ')} answered 404 (is --base-url right? it is the part before /store/...)`,
     );
   }
+  if (ctx.options.endpoints.includes('wishlistItems')) {
+    for (const id of ctx.options.wishlistIds ?? []) {
+      const { ex } = await probeGet(ctx, ENDPOINTS.wishlistItems.path(id), [['take', '1']]);
+      if (ex.status === 404) throw new CannotRunError(`no wishlist ${id} at ${base}: GET ${ex.url} answered 404 (check --wishlist-id)`);
+    }
+  }
+  return oversized;
+}
+
+/** The listing a probe reads for each endpoint: 4.1 stands for 4.1 and 4.2, 4.3 for 4.3 and 4.4. */
+type Family = 'reviews' | 'wishlists';
+const familyOf = (e: EndpointName): Family => (e === 'reviews' || e === 'productReviews' ? 'reviews' : 'wishlists');
+
+/**
+ * A page this much larger than asked means the server ignores the page size. Every property would
+ * then fetch pages of that size hundreds of times (minutes, gigabytes), so the run stops at the
+ * probe's evidence: one failure, the other properties of that listing skipped.
+ */
+const hugePage = (maxPageSize: number) => Math.max(1000, 10 * maxPageSize);
+
+function oversizedResult(options: ResolvedOptions, family: Family, property: ListingProperty, endpointName: EndpointName, violation: ViolationDetail): PropertyResult {
+  const endpoint = ENDPOINTS[endpointName];
+  const failed = endpointName === family && property.id === 'page-length';
+  return {
+    property: property.id,
+    title: property.title,
+    rule: ruleOf(property, endpoint),
+    endpoint: endpointName,
+    section: endpoint.section,
+    path: PATHS[endpointName],
+    seed: deriveSeed(options.seed, property.id, endpointName),
+    shrinks: 0,
+    runs: failed ? 1 : 0,
+    requests: 0,
+    durationMs: 0,
+    ...(failed
+      ? { status: 'failed' as const, violation, replay: replayCommand(options, { property: property.id, endpoint: endpointName }) }
+      : { status: 'skipped' as const, skipReason: `not run: ${ENDPOINTS[family].section} ${violation.message} (see page-length on ${ENDPOINTS[family].section})` }),
+  };
 }
 
 /** Runs the property suite against `options.baseUrl`. Throws CannotRunError when it cannot run. */
@@ -161,17 +252,25 @@ export async function runListingProperties(input: CheckOptions, hooks: RunHooks 
   }
   const began = Date.now();
   const ctx = new CheckContext(options);
-  await probe(ctx);
+  const oversized = await probe(ctx);
   const results: PropertyResult[] = [];
+  const report = (result: PropertyResult) => {
+    results.push(result);
+    hooks.onResult?.(result);
+  };
   if (!options.dataset) {
+    const pageLength = PROPERTIES.find((p) => p.id === 'page-length')!;
+    for (const [family, violation] of oversized) {
+      // The probe's evidence is reported as page-length even when the run chose other properties.
+      if (!plannedChecks(options).some((c) => c.endpoint === family && c.property === pageLength)) report(oversizedResult(options, family, pageLength, family, violation));
+    }
     for (const { property, endpoint } of plannedChecks(options)) {
-      const result = await runOne(ctx, property, endpoint);
-      results.push(result);
-      hooks.onResult?.(result);
+      const violation = oversized.get(familyOf(endpoint));
+      report(violation ? oversizedResult(options, familyOf(endpoint), property, endpoint, violation) : await runOne(ctx, property, endpoint));
     }
   }
   let requests = ctx.client.requests;
-  if (options.varyDataset) requests += await runDatasetVariants(ctx, results, hooks);
+  if (options.varyDataset && oversized.size === 0) requests += await runDatasetVariants(ctx, results, hooks);
   return {
     baseUrl: options.baseUrl,
     seed: options.seed,
@@ -237,6 +336,12 @@ async function runDatasetVariants(ctx: CheckContext, results: PropertyResult[], 
   return requests;
 }
 
+function replayImpossible(path: string, property: string, endpoint: EndpointName, seed: number): CannotRunError {
+  return new CannotRunError(
+    `--replay-path ${path} leads to no case of ${property} on ${endpoint} with seed ${seed}: use the whole 'replay:' command of the failure (same --seed, --properties, --endpoints and options)`,
+  );
+}
+
 export async function runOne(
   ctx: CheckContext,
   property: ListingProperty,
@@ -274,13 +379,22 @@ export async function runOne(
   if (isSkip(built)) return finish({ status: 'skipped', runs: 0, skipReason: built.skip });
   const runs = ctx.options.runs;
   const numRuns = property.heavy ? Math.min(runs, Math.max(5, Math.ceil(runs / 10))) : runs;
-  const details = await fc.check(built, {
-    seed,
-    numRuns,
-    ...(ctx.options.replayPath ? { path: ctx.options.replayPath, endOnFailure: true } : {}),
-    interruptAfterTimeLimit: options.propertyTimeLimitMs,
-    markInterruptAsFailure: false,
-  });
+  const replayPath = ctx.options.replayPath;
+  let details: Awaited<ReturnType<typeof fc.check<[unknown]>>>;
+  try {
+    details = await fc.check(built, {
+      seed,
+      numRuns,
+      ...(replayPath ? { path: replayPath, endOnFailure: true } : {}),
+      interruptAfterTimeLimit: options.propertyTimeLimitMs,
+      markInterruptAsFailure: false,
+    });
+  } catch (error) {
+    // fast-check throws when a replay path leads to no generated case ("Unable to replay ...").
+    if (replayPath && /Unable to replay/i.test((error as Error).message)) throw replayImpossible(replayPath, property.id, endpointName, options.seed);
+    throw error;
+  }
+  if (replayPath && !details.failed && details.numRuns === 0) throw replayImpossible(replayPath, property.id, endpointName, options.seed);
   if (!details.failed) {
     return finish({ status: 'passed', runs: details.numRuns, interrupted: details.interrupted || undefined });
   }
