@@ -1,8 +1,9 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { PROVIDERS, type ProviderName } from '../contracts/interactions.ts';
 import { PACT_DIR } from '../contracts/pacts.ts';
-import { DEFAULT_CONSUMER_VERSION_SELECTORS, VerifyConfigError, verifyProviders, type ConsumerVersionSelector, type VerifyOptions } from '../contracts/verify.ts';
-import { PROVIDER_STATES_PATH } from '../mock-server/provider-states.ts';
+import { DEFAULT_CONSUMER_VERSION_SELECTORS, VerifyConfigError, pactFilesFor, statesIn, verifyProviders, type ConsumerVersionSelector, type ProviderResult, type VerifyOptions } from '../contracts/verify.ts';
+import { cannotRun } from './program.ts';
+import { PROVIDER_STATES_PATH } from '../lib/provider-states.ts';
 
 interface VerifyFlags {
   providerBaseUrl: string;
@@ -54,6 +55,26 @@ function shorten(text: string, max = 400): string {
   return text.length > max ? `${text.slice(0, max)}... (see Pact's report above)` : text;
 }
 
+const MAX_LISTED = 20;
+
+/** The closing summary: each provider's verdict, its mismatches (the right way round) and failed state changes. */
+function summary(results: ProviderResult[]): string[] {
+  const lines = ['', 'store-listing-kit verify: summary'];
+  for (const r of results) {
+    if (r.ok) {
+      lines.push(`  PASS ${r.provider}: honours the storefront's contract`);
+      continue;
+    }
+    const counts = [r.mismatches.length ? `${r.mismatches.length} mismatch(es)` : '', r.stateErrors?.length ? `${r.stateErrors.length} failed state change(s)` : ''].filter(Boolean);
+    lines.push(`  FAIL ${r.provider}: ${counts.length ? counts.join(', ') : r.error ? r.error.split('\n')[0] : 'verification could not complete'}`);
+    for (const e of (r.stateErrors ?? []).slice(0, MAX_LISTED)) lines.push(`    - state change ${shorten(e)}`);
+    for (const m of r.mismatches.slice(0, MAX_LISTED)) lines.push(`    - ${m.interaction.replace(/^Verifying a pact between \S+ and \S+ /, '')}\n        ${shorten(m.detail)}`);
+    if (r.mismatches.length > MAX_LISTED) lines.push(`    ... and ${r.mismatches.length - MAX_LISTED} more (see Pact's report above)`);
+    if (r.error && counts.length) lines.push(`    ${r.error.split('\n').slice(0, 5).join('\n    ')}`);
+  }
+  return lines;
+}
+
 function positiveInteger(value: string): number {
   if (!/^[0-9]+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('must be a positive integer');
   return Number(value);
@@ -78,7 +99,7 @@ export function registerVerifyCommand(program: Command): void {
     .option('--enable-pending', 'pending pacts (not yet verified by this provider) do not fail the build (broker only)')
     .option('--include-wip-pacts-since <date>', 'also verify work-in-progress pacts since this date, e.g. 2024-01-01 (broker only)')
     .addOption(new Option('--provider-states-setup-url <url>', `where Pact POSTs { state, params, action } before each interaction (default: <provider-base-url>${PROVIDER_STATES_PATH})`).argParser(httpUrl))
-    .option('--no-provider-states', 'do not call any state-change URL (only for providers whose data already fits every state)')
+    .option('--no-provider-states', 'call no state-change URL: only for pacts without provider states (e.g. a broker\'s); refused for pacts whose interactions need states, such as the committed ones')
     .option('--publish', 'publish the verification results to the broker')
     .addOption(new Option('--provider-version <version>', 'provider version to publish the results for (e.g. the git sha)').env('PACT_PROVIDER_VERSION'))
     .addOption(new Option('--provider-branch <branch>', 'provider branch to publish the results for').env('PACT_PROVIDER_BRANCH'))
@@ -87,14 +108,24 @@ export function registerVerifyCommand(program: Command): void {
     .addOption(new Option('--timeout <ms>', 'per-request timeout in milliseconds').argParser(positiveInteger))
     .action(async (flags: VerifyFlags, cmd: Command) => {
       const fail = (message: string): never => cmd.error(`error: ${message}`, { exitCode: 2 });
+      const pactDir = flags.pactDir ?? PACT_DIR;
       if (flags.pactDir && flags.brokerUrl && cmd.getOptionValueSource('brokerUrl') === 'cli') fail('give either --pact-dir or --broker-url, not both');
       // An explicit --pact-dir wins over a broker URL that only came from the environment.
       const useBroker = Boolean(flags.brokerUrl) && !flags.pactDir;
       if (flags.publish && !useBroker) fail('--publish needs a broker: give --broker-url (or set PACT_BROKER_BASE_URL)');
       if (flags.publish && !flags.providerVersion) fail('--publish needs --provider-version (or PACT_PROVIDER_VERSION), e.g. the git commit');
+      const providers = flags.provider === 'both' ? PROVIDERS : [flags.provider];
+      if (!flags.providerStates && !useBroker) {
+        // Each state describes the whole dataset an interaction relies on, and the states contradict
+        // each other ("no reviews exist", "reviews exist" with 12): no fixed data can pass them all.
+        const states = statesIn(providers.flatMap((p) => pactFilesFor(pactDir, p)));
+        if (states.length) {
+          fail(`--no-provider-states cannot pass: the pacts in ${pactDir} need provider states (${states.slice(0, 3).map((n) => `'${n}'`).join(', ')}${states.length > 3 ? ', ...' : ''}), which contradict each other; it is for pacts without states`);
+        }
+      }
       const options: VerifyOptions = {
         providerBaseUrl: flags.providerBaseUrl,
-        providers: flags.provider === 'both' ? PROVIDERS : [flags.provider],
+        providers,
         logLevel: flags.logLevel,
         ...(flags.timeout !== undefined ? { timeout: flags.timeout } : {}),
         ...(flags.providerStates ? { providerStatesSetupUrl: flags.providerStatesSetupUrl ?? `${flags.providerBaseUrl}${PROVIDER_STATES_PATH}` } : {}),
@@ -110,7 +141,7 @@ export function registerVerifyCommand(program: Command): void {
                 ...(flags.includeWipPactsSince ? { includeWipPactsSince: flags.includeWipPactsSince } : {}),
               },
             }
-          : { pactDir: flags.pactDir ?? PACT_DIR }),
+          : { pactDir }),
         ...(flags.publish
           ? {
               publish: {
@@ -121,24 +152,15 @@ export function registerVerifyCommand(program: Command): void {
             }
           : {}),
       };
-      let results;
+      let results: ProviderResult[];
       try {
         results = await verifyProviders(options);
       } catch (error) {
-        if (error instanceof VerifyConfigError) fail(error.message);
+        // Bad options, no pact, or a provider / state-change URL that does not answer: cannot run.
+        if (error instanceof VerifyConfigError) cannotRun(error.message);
         throw error;
       }
-      const lines = ['', 'store-listing-kit verify: summary'];
-      for (const r of results) {
-        if (r.ok) {
-          lines.push(`  PASS ${r.provider}: honours the storefront's contract`);
-          continue;
-        }
-        lines.push(`  FAIL ${r.provider}: ${r.mismatches.length ? `${r.mismatches.length} mismatch(es)` : 'verification could not complete'}`);
-        for (const m of r.mismatches) lines.push(`    - ${m.interaction.replace(/^Verifying a pact between \S+ and \S+ /, '')}\n        ${shorten(m.detail)}`);
-        if (r.error) lines.push(`    ${r.error.split('\n').slice(0, 5).join('\n    ')}`);
-      }
-      process.stdout.write(`${lines.join('\n')}\n`);
+      process.stdout.write(`${summary(results).join('\n')}\n`);
       if (results.some((r) => !r.ok)) process.exitCode = 1;
     });
 }

@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Verifier, type VerifierOptions } from '@pact-foundation/pact';
+import { PATHS } from '../lib/api-rules.ts';
+import { ListingClient, UnreachableError, type Exchange } from '../properties/http.ts';
 import { CONSUMER, PROVIDERS, type ProviderName } from './interactions.ts';
 import { PACT_DIR } from './pacts.ts';
 
@@ -47,19 +49,23 @@ export interface VerifyOptions {
   pactDir?: string;
   /** ... or from a Pact Broker. */
   broker?: BrokerSource;
-  /** Pact POSTs `{ state, params, action }` here before (and after) each interaction. */
+  /**
+   * `{ state, params, action }` is POSTed here before (and after) each interaction. (Through state
+   * handlers that forward to it: Pact's own `providerStatesSetupUrl` option is deprecated.)
+   */
   providerStatesSetupUrl?: string;
   /** In-process state handlers, when the provider runs in the same process (tests). */
   stateHandlers?: Record<string, StateHandler>;
   /** Publish the results to the broker as this provider version (and branch). */
   publish?: { providerVersion: string; providerBranch?: string; buildUrl?: string };
   logLevel?: 'trace' | 'debug' | 'info' | 'warn' | 'error';
-  /** Per-request timeout in milliseconds. */
+  /** Per-request timeout in milliseconds (default 10 000 for the checks before the replay, Pact's own otherwise). */
   timeout?: number;
 }
 
 export interface Mismatch {
   interaction: string;
+  /** One line, the right way round: `BodyMismatch $.limit: expected 5, got 20` (expected = the contract). */
   detail: string;
 }
 
@@ -70,9 +76,15 @@ export interface ProviderResult {
   mismatches: Mismatch[];
   /** Why the verification could not run at all (no pact, bad option, broker unreachable...). */
   error?: string;
+  /** State changes the provider refused or failed (the interactions after them ran on the wrong data). */
+  stateErrors?: string[];
 }
 
+/** The verification cannot run: bad options, no pact, or a provider that does not answer (exit 2). */
 export class VerifyConfigError extends Error {}
+
+/** The provider or its state-change URL does not answer usably: nothing to replay the pacts against. */
+export class ProviderUnreachableError extends VerifyConfigError {}
 
 /** The pact files in `dir` whose consumer is the storefront and whose provider is `provider`. */
 export function pactFilesFor(dir: string, provider: ProviderName): string[] {
@@ -96,14 +108,68 @@ export function pactFilesFor(dir: string, provider: ProviderName): string[] {
     });
 }
 
-function verifierOptions(options: VerifyOptions, provider: ProviderName): VerifierOptions & { providerBaseUrl: string } {
+/** The provider states the interactions of these pact files rely on, in order of first use. */
+export function statesIn(files: string[]): string[] {
+  const names: string[] = [];
+  for (const file of files) {
+    let pact: { interactions?: Array<{ providerStates?: Array<{ name?: unknown }>; providerState?: unknown }> };
+    try {
+      pact = JSON.parse(readFileSync(file, 'utf8')) as typeof pact;
+    } catch {
+      continue;
+    }
+    for (const interaction of pact.interactions ?? []) {
+      const states = [...(interaction.providerStates ?? []).map((s) => s.name), interaction.providerState];
+      for (const name of states) if (typeof name === 'string' && name && !names.includes(name)) names.push(name);
+    }
+  }
+  return names;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * State handlers that POST each state change to `url`, for any state name (a broker's pacts may
+ * name states the kit does not know). A refused or failed change is recorded in `failures` rather
+ * than thrown: Pact would print a stack of its own and carry on anyway.
+ */
+function forwardingStateHandlers(url: string, timeoutMs: number, failures: string[]): NonNullable<VerifierOptions['stateHandlers']> {
+  const door = new ListingClient(url, { timeoutMs });
+  const change = async (state: string, params: unknown, action: 'setup' | 'teardown') => {
+    const what = `${action} of '${state}'${isObject(params) && Object.keys(params).length ? ` ${JSON.stringify(params)}` : ''}`;
+    try {
+      const ex = await door.post('', { state, params: isObject(params) ? params : {}, action });
+      if (ex.status >= 200 && ex.status < 300) return isObject(ex.json) ? (ex.json as Record<string, never>) : undefined;
+      failures.push(`${what}: POST ${url} answered ${ex.status} ${ex.text.slice(0, 200)}`);
+    } catch (error) {
+      failures.push(`${what}: ${(error as Error).message}`);
+    }
+    return undefined;
+  };
+  const handlerFor = (state: string) => ({
+    setup: (params?: unknown) => change(state, params, 'setup'),
+    teardown: (params?: unknown) => change(state, params, 'teardown'),
+  });
+  // Pact looks a handler up by the state's name; nothing enumerates the map.
+  return new Proxy({} as NonNullable<VerifierOptions['stateHandlers']>, {
+    get: (_target, key) => (typeof key === 'string' && key !== 'toJSON' && key !== 'then' ? handlerFor(key) : undefined),
+  });
+}
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+function verifierOptions(options: VerifyOptions, provider: ProviderName, stateFailures: string[]): VerifierOptions & { providerBaseUrl: string } {
+  const stateHandlers = options.stateHandlers
+    ? (options.stateHandlers as VerifierOptions['stateHandlers'])
+    : options.providerStatesSetupUrl
+      ? forwardingStateHandlers(options.providerStatesSetupUrl, options.timeout ?? DEFAULT_TIMEOUT_MS, stateFailures)
+      : undefined;
   const base: VerifierOptions & { providerBaseUrl: string } = {
     provider,
     providerBaseUrl: options.providerBaseUrl,
     logLevel: options.logLevel ?? 'warn',
     ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
-    ...(options.providerStatesSetupUrl ? { providerStatesSetupUrl: options.providerStatesSetupUrl } : {}),
-    ...(options.stateHandlers ? { stateHandlers: options.stateHandlers as VerifierOptions['stateHandlers'] } : {}),
+    ...(stateHandlers ? { stateHandlers } : {}),
   };
   if (options.publish) {
     if (!options.broker) throw new VerifyConfigError('publishing verification results needs a broker (--broker-url or PACT_BROKER_BASE_URL)');
@@ -134,18 +200,109 @@ function verifierOptions(options: VerifyOptions, provider: ProviderName): Verifi
   return { ...base, pactUrls: files };
 }
 
-/** Verifies each provider in turn; Pact prints its report (with any mismatch) to stdout as it goes. */
-export async function verifyProviders(options: VerifyOptions): Promise<ProviderResult[]> {
-  const results: ProviderResult[] = [];
+/** A listing of each provider, for the check before the replay. */
+const PREFLIGHT_PATHS: Record<ProviderName, string> = { 'product-reviews': `${PATHS.reviews}?limit=1`, wishlist: `${PATHS.wishlists}?take=1` };
+const PREFLIGHT_ATTEMPTS = 3;
+/** More records than this, when one was asked for, is a provider that ignores the page size. */
+const HUGE_PAGE = 1000;
+
+/** What came back, in a few words. */
+function describeAnswer(ex: Exchange): string {
+  const type = ex.contentType ?? 'no Content-Type';
+  const start = JSON.stringify(ex.text.slice(0, 60)) + (ex.text.length > 60 ? '...' : '');
+  if (ex.json === undefined) return `${ex.status} ${type}${/json/i.test(type) ? ' whose body is not valid JSON' : ''}: ${ex.text.length ? start : '(empty body)'}`;
+  if (!isObject(ex.json)) return `${ex.status} ${type} with ${Array.isArray(ex.json) ? 'a JSON array' : `JSON ${ex.json === null ? 'null' : typeof ex.json}`}, not an envelope object: ${start}`;
+  return `${ex.status} ${type}: ${start}`;
+}
+
+async function send(attempt: () => Promise<Exchange>): Promise<Exchange> {
+  for (let n = 1; ; n++) {
+    const ex = await attempt();
+    // A 5xx may be a fault injected at random: ask again before calling the target broken.
+    if (ex.status < 500 || n === PREFLIGHT_ATTEMPTS) return ex;
+  }
+}
+
+/**
+ * Before anything is replayed: the provider answers a listing of each provider as JSON, and the
+ * state-change URL (when there is one) answers a harmless teardown. Throws ProviderUnreachableError
+ * with one sentence naming the URL and why; Pact itself would print hundreds of lines, or crash on a
+ * reset connection.
+ */
+export async function preflight(options: VerifyOptions, stateForTeardown?: string): Promise<Map<ProviderName, string>> {
+  const ignoresPageSize = new Map<ProviderName, string>();
+  const timeoutMs = options.timeout ?? DEFAULT_TIMEOUT_MS;
+  const base = options.providerBaseUrl.replace(/\/+$/, '');
+  const client = new ListingClient(base, { timeoutMs });
   for (const provider of options.providers ?? PROVIDERS) {
-    const config = verifierOptions(options, provider);
+    let ex: Exchange;
+    try {
+      ex = await send(() => client.get(PREFLIGHT_PATHS[provider]));
+    } catch (error) {
+      if (error instanceof UnreachableError) throw new ProviderUnreachableError(`cannot verify ${provider}: ${error.message}`);
+      throw error;
+    }
+    if (ex.status === 404) {
+      throw new ProviderUnreachableError(`nothing at ${base} answers the ${provider} listing: GET ${ex.url} answered 404 (is --provider-base-url right? it is the part before /store/...)`);
+    }
+    if (ex.status >= 500) {
+      throw new ProviderUnreachableError(`nothing at ${base} answers the listings: GET ${ex.url} got ${describeAnswer(ex)} (${PREFLIGHT_ATTEMPTS} times in a row)`);
+    }
+    if (!(ex.status >= 200 && ex.status < 300 && isObject(ex.json)) && ex.status !== 400) {
+      throw new ProviderUnreachableError(`nothing at ${base} answers the listings as JSON (GET ${ex.url} got ${describeAnswer(ex)})`);
+    }
+    const page = isObject(ex.json) ? ex.json[provider === 'wishlist' ? 'data' : 'reviews'] : undefined;
+    if (Array.isArray(page) && page.length > HUGE_PAGE) {
+      ignoresPageSize.set(
+        provider,
+        `GET ${ex.url} asked for 1 record and got a page of ${page.length}: the provider ignores the page size, so its pacts were not replayed (matching pages this large takes Pact many minutes)`,
+      );
+    }
+  }
+  const url = options.providerStatesSetupUrl;
+  if (!url || options.stateHandlers) return ignoresPageSize;
+  const state = stateForTeardown ?? statesIn(PROVIDERS.flatMap((p) => pactFilesFor(PACT_DIR, p)))[0] ?? 'reviews exist';
+  let ex: Exchange;
+  try {
+    ex = await send(() => new ListingClient(url, { timeoutMs }).post('', { state, params: {}, action: 'teardown' }));
+  } catch (error) {
+    if (error instanceof UnreachableError) throw new ProviderUnreachableError(`the state-change URL does not answer: ${error.message}`);
+    throw error;
+  }
+  if (ex.status < 200 || ex.status >= 300 || (ex.text.trim() !== '' && ex.json === undefined)) {
+    throw new ProviderUnreachableError(
+      `the state-change URL ${url} does not work: a teardown of '${state}' got ${describeAnswer(ex)} (it must answer 200 with a JSON object; see "What your service must implement")`,
+    );
+  }
+  return ignoresPageSize;
+}
+
+/**
+ * Verifies each provider in turn; Pact prints its report (with any mismatch) to stdout as it goes.
+ * Checks first that the provider (and its state-change URL) answers: ProviderUnreachableError if not.
+ */
+export async function verifyProviders(options: VerifyOptions): Promise<ProviderResult[]> {
+  const configs = (options.providers ?? PROVIDERS).map((provider) => {
+    const stateErrors: string[] = [];
+    return { provider, stateErrors, config: verifierOptions(options, provider, stateErrors) };
+  });
+  const files = configs.flatMap((c) => c.config.pactUrls ?? []);
+  const ignoresPageSize = await preflight(options, statesIn(files)[0]);
+  const results: ProviderResult[] = [];
+  for (const { provider, config, stateErrors } of configs) {
+    const evidence = ignoresPageSize.get(provider);
+    if (evidence) {
+      results.push({ provider, ok: false, mismatches: [], error: evidence });
+      continue;
+    }
+    const withStates = (r: ProviderResult): ProviderResult => (stateErrors.length ? { ...r, stateErrors } : r);
     try {
       await new Verifier(config).verifyProvider();
-      results.push({ provider, ok: true, mismatches: [] });
+      results.push(withStates({ provider, ok: stateErrors.length === 0, mismatches: [] }));
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const mismatches = parseMismatches(message);
-      results.push({ provider, ok: false, mismatches, ...(mismatches.length === 0 ? { error: message } : {}) });
+      results.push(withStates({ provider, ok: false, mismatches, ...(mismatches.length === 0 ? { error: message } : {}) }));
     }
   }
   return results;
@@ -171,8 +328,25 @@ export function parseMismatches(text: string): Mismatch[] {
   return out;
 }
 
-function describeMismatch(d: Record<string, unknown>): string {
+/**
+ * One mismatch, the right way round. Pact's text reads "Expected <what the provider sent> to be
+ * equal to <what the contract wants>"; its structured `expected` is the contract's value and
+ * `actual` the provider's (checked against broken providers in test/contracts-verify.test.ts).
+ */
+export function describeMismatch(d: Record<string, unknown>): string {
   const where = typeof d.path === 'string' ? `${d.path}: ` : typeof d.key === 'string' ? `${d.key}: ` : '';
-  const what = typeof d.mismatch === 'string' ? d.mismatch : JSON.stringify(d);
+  const text = typeof d.mismatch === 'string' ? d.mismatch : undefined;
+  const shown = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
+  const hasValues = d.expected !== undefined && d.actual !== undefined && d.expected !== null && d.actual !== null;
+  let what: string;
+  if (hasValues && (d.type === 'StatusMismatch' || text === undefined || /to be equal to/.test(text))) {
+    what = `expected ${shown(d.expected)}, got ${shown(d.actual)}`;
+  } else if (text) {
+    // "Expected '12' (String) to be the same type as 12 (Integer)" -> "expected the same type as 12 (Integer), got '12' (String)"
+    const rule = /^Expected (.+?) to (?:be )?(.+)$/s.exec(text);
+    what = rule ? `expected ${rule[2]}, got ${rule[1]}` : text;
+  } else {
+    what = JSON.stringify(d);
+  }
   return `${d.type ?? 'Mismatch'} ${where}${what}`;
 }

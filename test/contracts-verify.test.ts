@@ -1,16 +1,25 @@
 import { execFile } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyProviders, type ProviderResult } from '../contracts/verify.ts';
-import { pactStateHandlers, PROVIDER_STATES_PATH } from '../mock-server/provider-states.ts';
+import { PACT_DIR } from '../contracts/pacts.ts';
+import { describeMismatch, verifyProviders, type ProviderResult } from '../contracts/verify.ts';
+import { PROVIDER_STATES_PATH } from '../lib/provider-states.ts';
+import { pactStateHandlers } from '../mock-server/provider-states.ts';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
-import { BREAKAGES, startBrokenProvider, type Envelope } from './support/pact-broken-providers.ts';
+import { BREAKAGES, startBrokenProvider, type BrokenProvider, type Envelope } from './support/pact-broken-providers.ts';
 
 // The drift guard: the mock server must honour the committed pacts, and the verifier
 // must fail, naming the mismatch, against providers that differ in shape.
+//
+// Every verification that is meant to fail runs in a child process (the CLI), with its output
+// captured: Pact's native core prints its report straight to this process's stdout, so a failing
+// verification in-process would fill a passing test run with FAILED and ERROR lines.
 
-const run = promisify(execFile);
 const BIN = fileURLToPath(new URL('../bin/store-listing-kit.js', import.meta.url));
 
 let mock: MockServer;
@@ -26,7 +35,46 @@ function withoutBroker(): NodeJS.ProcessEnv {
   return env;
 }
 
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `store-listing-kit verify ...` in a child process; never rejects. */
+function verifyCli(args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, 'verify', ...args], { env: withoutBroker(), maxBuffer: 64 * 1024 * 1024, timeout: 60_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
+    });
+  });
+}
+
+/** The closing summary the CLI prints after Pact's report. */
+const summaryOf = (run: Run) => run.stdout.slice(run.stdout.indexOf('store-listing-kit verify: summary'));
+
 const mismatchText = (results: ProviderResult[]) => results.flatMap((r) => r.mismatches.map((m) => `${m.interaction}: ${m.detail}`)).join('\n');
+
+/** A state-change door that answers every change with `answer(action)`, and records what it was sent. */
+async function startDoor(answer: (action: string) => number): Promise<{ url: string; changes: Array<{ state: string; action: string }>; close(): Promise<void> }> {
+  const changes: Array<{ state: string; action: string }> = [];
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+    req.on('end', () => {
+      const change = JSON.parse(body || '{}') as { state: string; action: string };
+      changes.push(change);
+      const status = answer(change.action);
+      res.writeHead(status, { 'content-type': 'application/json' }).end(status === 200 ? '{}' : '{"type":"unknown_error","message":"state door is broken"}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}${PROVIDER_STATES_PATH}`,
+    changes,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
 
 describe('the mock server honours the pacts', () => {
   it('with in-process state handlers, for both providers', async () => {
@@ -45,71 +93,116 @@ describe('the mock server honours the pacts', () => {
     expect(mismatchText(results)).toBe('');
     expect(results.every((r) => r.ok)).toBe(true);
   });
-
-  it('fails when the states are not set up: the contracts depend on them', async () => {
-    const [result] = await verifyProviders({ providerBaseUrl: mock.url, providers: ['wishlist'] });
-    expect(result!.ok).toBe(false);
-    expect(mismatchText([result!])).toMatch(/\$\.count/);
-  });
 });
 
-describe('verify fails against providers that differ in shape, and names the mismatch', () => {
+describe('verify fails against providers that differ in shape, and names the mismatch the right way round', () => {
+  // expected = what the contract wants, got = what the provider sent.
   const cases: Array<{ name: string; rewrite: (b: Envelope) => Envelope; provider: 'product-reviews' | 'wishlist'; expected: RegExp[] }> = [
     { name: 'a renamed envelope key (totalPages -> total_pages)', rewrite: BREAKAGES.renamedKey, provider: 'product-reviews', expected: [/missing the following keys: totalPages/] },
-    { name: 'a counter sent as a string (count: "12")', rewrite: BREAKAGES.countAsString, provider: 'wishlist', expected: [/\$\.count: Expected '12' \(String\)/] },
+    { name: 'a counter sent as a string (count: "12")', rewrite: BREAKAGES.countAsString, provider: 'wishlist', expected: [/BodyMismatch \$\.count: expected 12, got "12"/] },
+    { name: 'limit echoed as 20 where the contract asks for 5', rewrite: BREAKAGES.limitAlways20, provider: 'product-reviews', expected: [/BodyMismatch \$\.limit: expected 5, got 20/] },
     { name: 'a missing prevPage on the reviews envelope', rewrite: BREAKAGES.missingPrevPage, provider: 'product-reviews', expected: [/missing the following keys: prevPage/] },
     { name: 'skip and take not echoed', rewrite: BREAKAGES.skipTakeNotEchoed, provider: 'wishlist', expected: [/missing the following keys: .*skip/, /missing the following keys: .*take/] },
   ];
+  let providers: BrokenProvider[] = [];
+  let runs: Run[] = [];
+  beforeAll(async () => {
+    providers = await Promise.all(cases.map((c) => startBrokenProvider(c.rewrite)));
+    // In parallel: each is a child process waiting on its own provider.
+    runs = await Promise.all(cases.map((c, i) => verifyCli(['--provider-base-url', providers[i]!.url, '--provider', c.provider])));
+  }, 120_000);
+  afterAll(() => Promise.all(providers.map((p) => p.close())));
 
-  for (const c of cases) {
-    it(c.name, async () => {
-      const broken = await startBrokenProvider(c.rewrite);
-      try {
-        const [result] = await verifyProviders({ providerBaseUrl: broken.url, providers: [c.provider], stateHandlers: broken.stateHandlers });
-        expect(result!.ok).toBe(false);
-        const text = mismatchText([result!]);
-        for (const pattern of c.expected) expect(text).toMatch(pattern);
-        // The mismatch is reported per interaction, with the interaction named.
-        expect(result!.mismatches[0]!.interaction).toMatch(/a request for /);
-      } finally {
-        await broken.close();
-      }
+  cases.forEach((c, i) => {
+    it(c.name, () => {
+      const run = runs[i]!;
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(1);
+      // Pact's own report comes first, then the summary with each mismatch under its interaction.
+      expect(run.stdout).toContain('Failures:');
+      const summary = summaryOf(run);
+      expect(summary).toMatch(new RegExp(`FAIL ${c.provider}: \\d+ mismatch\\(es\\)`));
+      expect(summary).toMatch(/^ {4}- Given .+ - a request for /m);
+      for (const pattern of c.expected) expect(summary).toMatch(pattern);
     });
-  }
+  });
+
+  it("reads Pact's structured mismatch fields: expected is the contract's value, actual the provider's", () => {
+    const pact = { actual: '20', expected: '5', mismatch: 'Expected 20 (Integer) to be equal to 5 (Integer)', path: '$.limit', type: 'BodyMismatch' };
+    expect(describeMismatch(pact)).toBe('BodyMismatch $.limit: expected 5, got 20');
+    const typed = { mismatch: "Expected '12' (String) to be the same type as 12 (Integer)", path: '$.count', type: 'BodyMismatch' };
+    expect(describeMismatch(typed)).toBe("BodyMismatch $.count: expected the same type as 12 (Integer), got '12' (String)");
+  });
 });
 
 describe('store-listing-kit verify (the CLI)', () => {
-  it('exits 0 against the mock, setting states through <base-url>/__admin/provider-states', async () => {
-    const { stdout } = await run(process.execPath, [BIN, 'verify', '--provider-base-url', mock.url], { env: withoutBroker() });
-    expect(stdout).toContain('PASS product-reviews');
-    expect(stdout).toContain('PASS wishlist');
+  it('exits 0 against the mock, setting states through <base-url>/__admin/provider-states, without deprecation warnings', async () => {
+    const run = await verifyCli(['--provider-base-url', mock.url]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('PASS product-reviews');
+    expect(run.stdout).toContain('PASS wishlist');
+    expect(`${run.stdout}${run.stderr}`).not.toMatch(/deprecated|WARN/);
   });
 
-  it("exits non-zero against a broken provider, with Pact's mismatch report and a summary", async () => {
-    const broken = await startBrokenProvider(BREAKAGES.countAsString);
+  it('fails (1) when the states are not set up: the contracts depend on them', async () => {
+    const door = await startDoor(() => 200);
     try {
-      const failure = await run(process.execPath, [BIN, 'verify', '--provider-base-url', broken.url, '--provider', 'product-reviews'], {
-        env: withoutBroker(),
-        maxBuffer: 64 * 1024 * 1024,
-      }).then(
-        () => undefined,
-        (error: { code?: number; stdout?: string }) => error,
-      );
-      expect(failure?.code).toBe(1);
-      expect(failure?.stdout).toContain('Failures:');
-      expect(failure?.stdout).toContain('FAIL product-reviews');
-      expect(failure?.stdout).toMatch(/\$\.count: Expected '12' \(String\)/);
+      const run = await verifyCli(['--provider-base-url', mock.url, '--provider', 'wishlist', '--provider-states-setup-url', door.url]);
+      expect(run.code).toBe(1);
+      expect(summaryOf(run)).toMatch(/\$\.count: expected \d+, got \d+/);
+      // The door was called for each interaction, setup and teardown, with the pact's state names.
+      expect(door.changes.some((c) => c.state === 'wishlist has items' && c.action === 'setup')).toBe(true);
+      expect(door.changes.some((c) => c.action === 'teardown')).toBe(true);
     } finally {
-      await broken.close();
+      await door.close();
+    }
+  });
+
+  it('names the state changes the provider refused (1)', async () => {
+    const door = await startDoor((action) => (action === 'setup' ? 500 : 200));
+    try {
+      const run = await verifyCli(['--provider-base-url', mock.url, '--provider', 'wishlist', '--provider-states-setup-url', door.url]);
+      expect(run.code).toBe(1);
+      expect(summaryOf(run)).toMatch(/FAIL wishlist: .*\d+ failed state change\(s\)/);
+      expect(summaryOf(run)).toMatch(/- state change setup of 'wishlists exist' \{"count":\d+\}: POST \S+ answered 500/);
+    } finally {
+      await door.close();
     }
   });
 
   it('exits 2 with a clear message for options that cannot work', async () => {
-    const failure = await run(process.execPath, [BIN, 'verify', '--provider-base-url', mock.url, '--publish'], { env: withoutBroker() }).then(
-      () => undefined,
-      (error: { code?: number; stderr?: string }) => error,
-    );
-    expect(failure?.code).toBe(2);
-    expect(failure?.stderr).toContain('--publish needs a broker');
+    const run = await verifyCli(['--provider-base-url', mock.url, '--publish']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--publish needs a broker');
+  });
+
+  describe('--no-provider-states', () => {
+    let dir: string;
+    beforeAll(() => {
+      // The committed pacts with every provider state removed: what a broker may hold.
+      dir = mkdtempSync(join(tmpdir(), 'slk-pacts-'));
+      cpSync(PACT_DIR, dir, { recursive: true });
+      for (const name of readdirSync(dir).filter((n) => n.endsWith('.json'))) {
+        const pact = JSON.parse(readFileSync(join(dir, name), 'utf8')) as { interactions: Array<Record<string, unknown>> };
+        for (const interaction of pact.interactions) delete interaction.providerStates;
+        writeFileSync(join(dir, name), JSON.stringify(pact));
+      }
+    });
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('is refused (2) for pacts whose interactions need provider states: no fixed data passes them all', async () => {
+      const run = await verifyCli(['--provider-base-url', mock.url, '--no-provider-states']);
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(/^error: --no-provider-states cannot pass: the pacts in \S+ need provider states \('product has reviews'/);
+    });
+
+    it('is accepted for pacts without states', async () => {
+      const run = await verifyCli(['--provider-base-url', mock.url, '--provider', 'wishlist', '--pact-dir', dir, '--no-provider-states']);
+      // It runs: the mock's own data does not have the contract's counts, so it fails on them (1, not 2).
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(1);
+      expect(summaryOf(run)).toMatch(/FAIL wishlist: \d+ mismatch/);
+    });
   });
 });

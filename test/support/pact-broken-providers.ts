@@ -21,7 +21,7 @@ export interface BrokenProvider {
 
 const isEnvelope = (body: unknown): body is Envelope => typeof body === 'object' && body !== null && 'totalPages' in body;
 
-/** The four ways to break the contract the drift guard must catch. */
+/** The ways to break the contract the drift guard must catch. */
 export const BREAKAGES = {
   /** `totalPages` answered as `total_pages`. */
   renamedKey: (body: Envelope) => {
@@ -35,6 +35,8 @@ export const BREAKAGES = {
     const { prevPage: _dropped, ...rest } = body;
     return rest;
   },
+  /** The reviews envelope echoing `limit` 20 whatever was asked (the contract asks for 5). */
+  limitAlways20: (body: Envelope) => ('limit' in body ? { ...body, limit: 20 } : body),
   /** The wishlist envelope without `skip` and `take`. */
   skipTakeNotEchoed: (body: Envelope) => {
     const { skip: _skip, take: _take, ...rest } = body;
