@@ -323,7 +323,8 @@ export function parseMismatches(text: string): Mismatch[] {
     const mismatch = entry.mismatch as { message?: string; mismatches?: Array<Record<string, unknown>>; type?: string } | undefined;
     const details = mismatch?.mismatches ?? [];
     if (details.length === 0) out.push({ interaction, detail: mismatch?.message ?? JSON.stringify(mismatch) });
-    for (const d of details) out.push({ interaction, detail: describeMismatch(d) });
+    // Pact lists one interaction's mismatches in no fixed order: sorted, the report reads the same each run.
+    for (const detail of details.map(describeMismatch).sort()) out.push({ interaction, detail });
   }
   return out;
 }

@@ -1,0 +1,156 @@
+/**
+ * `check` and `verify` against providers that misbehave (test/support/misbehaving-provider.ts):
+ * each must end in time with one clear verdict, never a crash, a hang or a stack trace.
+ *
+ * The verdict follows docs/exit-codes.md:
+ * - 2 (cannot run) when nothing at the URL answers the listings as JSON: an HTML page, a JSON
+ *   array, JSON cut in half, a 500 to everything, a redirect loop, a reset connection, a body that
+ *   never finishes. There is no listing to judge.
+ * - 1 (breaks a rule) when the server answers JSON listings that are wrong: numbers sent as strings,
+ *   a page of 200,000 records when one (or 100) was asked for.
+ */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CheckContext } from '../properties/context.ts';
+import { ENDPOINTS } from '../properties/endpoints.ts';
+import { resolveOptions } from '../properties/options.ts';
+import { HUGE_COUNT, MODES, startMisbehavingProvider, type MisbehavingProvider, type Mode } from './support/misbehaving-provider.ts';
+
+const BIN = fileURLToPath(new URL('../bin/store-listing-kit.js', import.meta.url));
+const TIMEOUT_MS = 2000;
+/** Each command must be over well within this (the slowest, drip, needs one timeout of 2 s). */
+const BOUND_MS = 30_000;
+const PARALLEL = 6;
+
+interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+function cli(args: string[]): Promise<Run> {
+  // Vitest sets BASE_URL ('/') for its own use; the CLI would read it as --base-url.
+  const { BASE_URL: _vite, ...env } = process.env;
+  const began = Date.now();
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { env: { ...env, PACT_DO_NOT_TRACK: 'true' }, timeout: BOUND_MS, killSignal: 'SIGKILL', maxBuffer: 256 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+        resolve({ code, signal: error?.signal ?? null, stdout, stderr, ms: Date.now() - began });
+      },
+    );
+  });
+}
+
+type Verdict = { code: 1 | 2; check: RegExp[]; verify: RegExp[] };
+
+/** The one sentence each misbehaviour must be named by (on stderr for 2, in the report for 1). */
+const EXPECTED: Record<Mode, Verdict> = {
+  html: {
+    code: 2,
+    check: [/nothing at \S+ answers the listings as JSON \(GET \S+ got 200 text\/html; charset=utf-8: "<!doctype html>/],
+    verify: [/nothing at \S+ answers the listings as JSON \(GET \S+ got 200 text\/html; charset=utf-8: "<!doctype html>/],
+  },
+  'truncated-json': {
+    code: 2,
+    check: [/answers the listings as JSON \(GET \S+ got 200 application\/json; charset=utf-8 whose body is not valid JSON/],
+    verify: [/answers the listings as JSON \(GET \S+ got 200 application\/json; charset=utf-8 whose body is not valid JSON/],
+  },
+  'huge-array': {
+    code: 1,
+    check: [/^FAILED page-length on 4\.1 /m, /asked for at most 100 records \(limit=100\), the server answered a page of 200000: it ignores the page size/, /^SKIP page-contents +4\.1 .*not run: /m],
+    verify: [/FAIL product-reviews: GET \S+limit=1 asked for 1 record and got a page of 200000: the provider ignores the page size/, /FAIL wishlist: GET \S+take=1 asked for 1 record and got a page of 200000/],
+  },
+  drip: {
+    code: 2,
+    check: [/: the server did not finish its answer within 2000 ms/],
+    verify: [/: the server did not finish its answer within 2000 ms/],
+  },
+  reset: {
+    code: 2,
+    check: [/cannot reach \S+: .*(ECONNRESET|closed|hang up)/],
+    verify: [/cannot reach \S+: .*(ECONNRESET|closed|hang up)/],
+  },
+  'always-500': {
+    code: 2,
+    check: [/nothing at \S+ answers the listings: GET \S+ answered 500 .*\(3 times in a row\)/],
+    verify: [/nothing at \S+ answers the listings: GET \S+ got 500 .*\(3 times in a row\)/],
+  },
+  'redirect-loop': {
+    code: 2,
+    check: [/cannot reach \S+: redirect count exceeded/],
+    verify: [/cannot reach \S+: redirect count exceeded/],
+  },
+  'wrong-types': {
+    code: 1,
+    check: [/^FAILED envelope-shape on 4\.1 /m, /^ {2}actual: +"\d+"$/m],
+    verify: [/FAIL product-reviews: \d+ mismatch/, /BodyMismatch \$\.\S+: expected (\d+, got "\d+"|an integer, got '\d+' \(String\))/],
+  },
+  'json-array': {
+    code: 2,
+    check: [/answers the listings as JSON \(GET \S+ got 200 application\/json; charset=utf-8 with a JSON array, not an envelope object: "\[1,2\]"\)/],
+    verify: [/answers the listings as JSON \(GET \S+ got 200 application\/json; charset=utf-8 with a JSON array, not an envelope object/],
+  },
+};
+
+const providers = new Map<Mode, MisbehavingProvider>();
+const runs = new Map<string, Run>();
+
+beforeAll(async () => {
+  for (const provider of await Promise.all(MODES.map(startMisbehavingProvider))) providers.set(provider.mode, provider);
+  // Each command waits on its own provider; none changes another's.
+  const commands = MODES.flatMap((mode) => {
+    const url = providers.get(mode)!.url;
+    return [
+      [`${mode} check`, ['check', '--base-url', url, '--timeout', String(TIMEOUT_MS)]],
+      [`${mode} verify`, ['verify', '--provider-base-url', url, '--timeout', String(TIMEOUT_MS)]],
+    ] as const;
+  });
+  // A few at a time: each command's time bound is its own, not that of a crowded machine.
+  const queue = [...commands];
+  const worker = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) runs.set(next[0], await cli([...next[1]]));
+  };
+  await Promise.all(Array.from({ length: PARALLEL }, worker));
+}, 120_000);
+
+afterAll(() => Promise.all([...providers.values()].map((p) => p.close())));
+
+describe.each(MODES)('a provider that misbehaves: %s', (mode) => {
+  const expected = EXPECTED[mode];
+  for (const command of ['check', 'verify'] as const) {
+    it(`${command} ends in time with exit ${expected.code}, one clear cause and no stack trace`, () => {
+      const run = runs.get(`${mode} ${command}`)!;
+      const output = `${run.stdout}${run.stderr}`;
+      expect({ signal: run.signal, within: run.ms < BOUND_MS }).toEqual({ signal: null, within: true });
+      expect(run.code, output.slice(-2000)).toBe(expected.code);
+      expect(output).not.toMatch(/\n\s+at /);
+      if (expected.code === 2) {
+        // Cannot run: exactly one line on stderr, naming the cause.
+        expect(run.stderr).toMatch(/^error: [^\n]+\n$/);
+        for (const pattern of expected[command]) expect(run.stderr).toMatch(pattern);
+      } else {
+        expect(run.stderr).toBe('');
+        for (const pattern of expected[command]) expect(run.stdout).toMatch(pattern);
+        expect(run.stdout).toMatch(command === 'check' ? /^FAILED: \d+ passed, [1-9]\d* failed/m : /^store-listing-kit verify: summary$/m);
+      }
+    });
+  }
+});
+
+describe('pages far larger than asked', () => {
+  it("the suite's reference set takes a 200,000-record page without overflowing the call stack", async () => {
+    const provider = providers.get('huge-array')!;
+    const ctx = new CheckContext(resolveOptions({ baseUrl: provider.url, seed: 1, timeoutMs: 10_000 }));
+    const reference = await ctx.reference({ endpoint: ENDPOINTS.reviews });
+    expect(reference.records.length).toBe(HUGE_COUNT);
+    expect(reference.sources.length).toBe(HUGE_COUNT);
+    expect(reference.complete).toBe(true);
+  });
+});
