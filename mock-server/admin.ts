@@ -1,9 +1,11 @@
 import { Router, type Express, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { DEFAULT_SEED, DEFAULT_SIZES, SIZE_LIMITS, generateDataset, type DatasetSizes, type DatasetSummary, type GenerateOptions } from '../fixtures/index.ts';
+import { DEFAULT_SEED, DEFAULT_SIZES, SIZE_LIMITS, type DatasetSizes, type DatasetSummary, type GenerateOptions } from '../fixtures/index.ts';
 import { ADMIN_PREFIX } from '../lib/admin-paths.ts';
 import { describeIssues } from '../lib/zod-issues.ts';
 import { adminAccessMode, adminGuard, type AdminAccessOptions } from './access.ts';
+import { ChangeApplier } from './changes.ts';
+import { localCoordinator, type Coordinator, type CoordinatorFactory } from './coordination.ts';
 import type { DatasetHolder } from './dataset-holder.ts';
 import { invalidRequest } from './errors.ts';
 import { FaultInjector, faultSettings, faultSettingsSchema, type FaultSettings } from './faults.ts';
@@ -25,6 +27,10 @@ import { integerParam, readQuery } from './params.ts';
  *
  * Everything under the prefix (provider states too) passes the access guard (access.ts) first.
  * Admin requests are never delayed or failed by fault injection, and not journaled.
+ *
+ * A change is validated here, once (a bad one is answered 400 and goes nowhere), then
+ * applied through the server's coordinator (coordination.ts): in a cluster, every worker
+ * has applied it before the answer, and the journal and config speak for all of them.
  */
 
 /** The operational state of one server: faults, journal, logger, admin access. */
@@ -39,6 +45,8 @@ export interface Ops {
   generation: GenerateOptions | undefined;
   readonly initialGeneration: GenerateOptions | undefined;
   readonly startedAt: number;
+  /** How changes reach every process that serves (default: this one only). */
+  readonly coordinate: CoordinatorFactory;
 }
 
 export interface OpsOptions {
@@ -51,33 +59,42 @@ export interface OpsOptions {
   /** How the initial dataset was generated, if it was. */
   generation?: GenerateOptions;
   info?: Record<string, unknown>;
+  /**
+   * The coordinator of a cluster worker (cluster-member.ts); default: this process alone.
+   * Given one, the journal also stamps its entries, so that the workers' can be merged.
+   */
+  coordinate?: CoordinatorFactory;
 }
 
 export function createOps(options: OpsOptions = {}): Ops {
   return {
     faults: new FaultInjector(options.faultSeed ?? options.generation?.seed ?? DEFAULT_SEED, options.faults),
-    journal: new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE),
+    journal: new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE, options.coordinate !== undefined),
     logger: options.logger ?? silentLogger,
     access: options.access ?? {},
     info: { ...options.info },
     generation: options.generation,
     initialGeneration: options.generation,
     startedAt: Date.now(),
+    coordinate: options.coordinate ?? localCoordinator,
   };
 }
 
 /**
  * Mounts, in this order: request observation (journal, logs), the admin guard and the
  * admin routes, fault injection. Call before the listings and before any other /__admin route.
+ * Answers the coordinator, through which the other admin doors (provider states) apply changes.
  */
-export function mountOps(app: Express, holder: DatasetHolder, ops: Ops): void {
+export function mountOps(app: Express, holder: DatasetHolder, ops: Ops): Coordinator {
+  const coordinator = ops.coordinate(new ChangeApplier(holder, ops));
   const observe = observeRequests(ops.journal, ops.logger);
   if (observe) app.use(observe);
   const admin = Router();
   admin.use(adminGuard(ops.access));
-  admin.use(adminRoutes(holder, ops));
+  admin.use(adminRoutes(holder, ops, coordinator));
   app.use(ADMIN_PREFIX, admin);
   app.use(ops.faults.middleware());
+  return coordinator;
 }
 
 /** The generation options of a generated dataset, as far as its summary tells them (maxItems: the default). */
@@ -99,7 +116,7 @@ export const datasetChangeSchema = z
   })
   .strict();
 
-function adminRoutes(holder: DatasetHolder, ops: Ops): Router {
+function adminRoutes(holder: DatasetHolder, ops: Ops, coordinator: Coordinator): Router {
   const router = Router();
   const json = jsonBody('16kb');
   const noQuery = (req: Request) => {
@@ -107,7 +124,7 @@ function adminRoutes(holder: DatasetHolder, ops: Ops): Router {
     if (at >= 0 && at < req.originalUrl.length - 1) throw invalidRequest(`${req.method} ${ADMIN_PREFIX}${req.path} takes no query parameters`);
   };
   const datasetState = () => ({ version: holder.version, current: holder.current.summary, initial: holder.initial.summary });
-  const faultState = () => ({ ...ops.faults.settings, active: ops.faults.active, defaultSeed: ops.faults.defaultSeed, requestsSeen: ops.faults.seen });
+  const faultState = async () => ({ ...ops.faults.settings, active: ops.faults.active, defaultSeed: ops.faults.defaultSeed, requestsSeen: await coordinator.faultDraws() });
 
   router.get('/health', (req, res) => {
     noQuery(req);
@@ -116,79 +133,73 @@ function adminRoutes(holder: DatasetHolder, ops: Ops): Router {
       status: 'ok',
       uptimeSeconds: Math.round((Date.now() - ops.startedAt) / 100) / 10,
       pid: process.pid,
+      ...(coordinator.workerPids ? { workerPids: coordinator.workerPids } : {}),
       memory: { rss: memory.rss, heapUsed: memory.heapUsed },
       datasetVersion: holder.version,
     });
   });
 
-  router.get('/config', (req, res) => {
+  router.get('/config', async (req, res) => {
     noQuery(req);
     res.json({
-      server: ops.info,
+      server: { ...ops.info, pid: coordinator.pid, workers: coordinator.workers },
       logLevel: ops.logger.level,
       journalSize: ops.journal.capacity,
       admin: { access: adminAccessMode(ops.access) },
       dataset: { ...datasetState(), generation: ops.generation ?? null },
-      faults: faultState(),
+      faults: await faultState(),
     });
   });
 
-  router.post('/reset', (req, res) => {
+  router.post('/reset', async (req, res) => {
     noQuery(req);
-    holder.reset();
-    ops.generation = ops.initialGeneration;
-    ops.logger.info({ dataset: holder.current.summary }, 'dataset reset');
+    await coordinator.apply({ kind: 'reset' });
     res.json(datasetState());
   });
 
-  router.post('/dataset', json, (req, res) => {
+  router.post('/dataset', json, async (req, res) => {
     noQuery(req);
     const change = parseBody(datasetChangeSchema, req.body ?? {}, 'dataset change');
     const base = ops.generation ?? {};
-    const generation: GenerateOptions = {
+    const generation: Required<GenerateOptions> = {
       seed: change.seed ?? base.seed ?? DEFAULT_SEED,
       reviews: change.reviews ?? base.reviews ?? DEFAULT_SIZES.reviews,
       products: change.products ?? base.products ?? DEFAULT_SIZES.products,
       wishlists: change.wishlists ?? base.wishlists ?? DEFAULT_SIZES.wishlists,
       maxItems: change.maxItems ?? base.maxItems ?? DEFAULT_SIZES.maxItems,
     };
-    holder.replace(generateDataset(generation));
-    ops.generation = generation;
-    ops.logger.info({ dataset: holder.current.summary }, 'dataset replaced');
+    await coordinator.apply({ kind: 'reseed', generation });
     res.json({ ...datasetState(), generation });
   });
 
-  router.get('/journal', (req, res) => {
+  router.get('/journal', async (req, res) => {
     const query = readQuery(req.originalUrl, ['limit']);
     const limit = integerParam(query, 'limit', { min: 1, max: Math.max(1, ops.journal.capacity), fallback: Math.max(1, ops.journal.capacity) });
-    res.json({ capacity: ops.journal.capacity, recorded: ops.journal.recorded, entries: ops.journal.entries(limit) });
+    res.json({ capacity: ops.journal.capacity, ...(await coordinator.journal(limit)) });
   });
 
-  router.delete('/journal', (req, res) => {
+  router.delete('/journal', async (req, res) => {
     noQuery(req);
-    const cleared = Math.min(ops.journal.recorded, ops.journal.capacity);
-    ops.journal.clear();
+    const { cleared } = await coordinator.apply({ kind: 'clearJournal' });
     res.json({ cleared });
   });
 
-  router.get('/faults', (req, res) => {
+  router.get('/faults', async (req, res) => {
     noQuery(req);
-    res.json(faultState());
+    res.json(await faultState());
   });
 
-  router.put('/faults', json, (req, res) => {
+  router.put('/faults', json, async (req, res) => {
     noQuery(req);
     if (req.body === undefined) throw invalidRequest('the fault settings must be a JSON object sent with Content-Type: application/json');
-    ops.faults.set(faultSettings(parseBody(faultSettingsSchema, req.body, 'fault settings')));
-    ops.logger.info({ faults: ops.faults.settings }, 'fault settings changed');
-    res.json(faultState());
+    await coordinator.apply({ kind: 'faults', settings: faultSettings(parseBody(faultSettingsSchema, req.body, 'fault settings')) });
+    res.json(await faultState());
   });
 
-  router.delete('/faults', (req, res) => {
+  router.delete('/faults', async (req, res) => {
     noQuery(req);
-    ops.faults.set(faultSettings());
-    ops.logger.info('fault injection off');
-    res.json(faultState());
+    await coordinator.apply({ kind: 'faults', settings: faultSettings() });
+    res.json(await faultState());
   });
 
   return router;

@@ -30,10 +30,11 @@ export function createApp(holder: DatasetHolder, options: AppOptions = {}): Expr
   app.use(preflightOnly(cors(corsOptions(corsPolicy(options.corsOrigin)))));
   // Journal and logs, the /__admin guard and routes, fault injection: before the listings and every other /__admin route.
   const ops = options.ops ?? createOps({ generation: generationOf(holder.initial.summary) });
-  mountOps(app, holder, ops);
+  const coordinator = mountOps(app, holder, ops);
   app.use(listingsRouter(holder, { maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE }));
   // Pact's state-change endpoint (POST /__admin/provider-states); any /__admin guard must be mounted before it.
-  app.use(providerStatesRouter(holder));
+  // Applied through the coordinator: in a cluster, by every worker before the answer.
+  app.use(providerStatesRouter(holder, async (change) => void (await coordinator.apply({ kind: 'providerState', change }))));
   app.use(routeNotFound);
   app.use(errorHandler(options.onFault ?? ((error: unknown) => ops.logger.error({ err: error }, 'unexpected fault'))));
   return app;

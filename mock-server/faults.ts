@@ -14,7 +14,9 @@ import { isAdminPath } from './access.ts';
  *
  * Deterministic: the n-th request seen since the settings were last set gets its delay and
  * its error draw from hash(seed, n), so the same seed and the same sequence of requests give
- * the same faults. The check on the hot path, when off, is one boolean.
+ * the same faults. The check on the hot path, when off, is one boolean. In a cluster the
+ * workers take n from one count kept by the primary (`shareSequence`), so that they draw
+ * what a single server would.
  */
 
 /** The longest delay a request may be held (a global range or `x-mock-delay`). */
@@ -117,6 +119,13 @@ export interface FaultDecision {
   status: number | null;
 }
 
+/**
+ * Hands out the next n of a sequence shared with other processes: calls `take(n)` once it
+ * is known, synchronously when the answer arrives, so that the draw uses the settings in
+ * force when the sequence gave that n out; or `fail(error)` when it cannot.
+ */
+export type SharedSequence = (take: (n: number) => void, fail: (error: unknown) => void) => void;
+
 /** Salts of the two draws, so that a request's delay and its error draw are independent. */
 const DRAW = { kind: 0x6661756c, delay: 1, error: 2 } as const;
 
@@ -124,6 +133,7 @@ export class FaultInjector {
   #settings: FaultSettings = NO_FAULTS;
   #seen = 0;
   #active = false;
+  #shared: SharedSequence | undefined;
 
   /** `defaultSeed`: the seed used when the settings name none (the dataset's). */
   constructor(
@@ -142,7 +152,7 @@ export class FaultInjector {
     return this.#settings;
   }
 
-  /** Requests drawn for since the settings were last set. */
+  /** Requests drawn for since the settings were last set (by this process: see `shareSequence`). */
   get seen(): number {
     return this.#seen;
   }
@@ -163,9 +173,14 @@ export class FaultInjector {
     return { delay, status: failed ? errorStatus : null };
   }
 
-  /** The fault for this request: the next draw, overridden by its headers when those are honoured. */
-  decide(req: IncomingMessage): FaultDecision {
-    const decision = this.draw(this.#seen++);
+  /** From now on, n comes from `sequence` (a count shared by the workers of a cluster) instead of this process's own count. */
+  shareSequence(sequence: SharedSequence): void {
+    this.#shared = sequence;
+  }
+
+  /** The fault for this request: draw n (by default the next of this process), overridden by its headers when those are honoured. */
+  decide(req: IncomingMessage, n: number = this.#seen++): FaultDecision {
+    const decision = this.draw(n);
     if (!this.#settings.headers) return decision;
     const delay = headerValue(req, DELAY_HEADER);
     if (delay !== undefined) decision.delay = headerInteger(DELAY_HEADER, delay, 0, MAX_DELAY_MS);
@@ -181,14 +196,25 @@ export class FaultInjector {
   middleware(): RequestHandler {
     return (req: Request, res: Response, next: NextFunction) => {
       if (!this.#active || isAdminPath(req.path)) return next();
-      const { delay, status } = this.decide(req);
-      const act = () => (status === null ? next() : sendFault(res, status));
-      if (delay > 0) {
-        const timer = setTimeout(act, delay);
-        // A client that gives up does not keep a timer (or the shutdown) waiting.
-        res.once('close', () => clearTimeout(timer));
-      } else act();
+      if (this.#shared) this.#shared((n) => this.#inject(req, res, next, n), next);
+      else this.#inject(req, res, next, this.#seen++);
     };
+  }
+
+  #inject(req: Request, res: Response, next: NextFunction, n: number): void {
+    let decision: FaultDecision;
+    try {
+      decision = this.decide(req, n);
+    } catch (error) {
+      return next(error);
+    }
+    const { delay, status } = decision;
+    const act = () => (status === null ? next() : sendFault(res, status));
+    if (delay > 0) {
+      const timer = setTimeout(act, delay);
+      // A client that gives up does not keep a timer (or the shutdown) waiting.
+      res.once('close', () => clearTimeout(timer));
+    } else act();
   }
 }
 

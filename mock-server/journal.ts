@@ -18,16 +18,41 @@ export const DEFAULT_JOURNAL_SIZE = 200;
 export const MAX_JOURNAL_SIZE = 100_000;
 export const MAX_JOURNAL_URL = 512;
 
+/** An entry with the instant it was recorded, to merge the journals of several processes. */
+export interface StampedEntry {
+  /** `CLOCK` when recorded: comparable between the processes of one machine. */
+  at: number;
+  entry: JournalEntry;
+}
+
+/** A monotonic clock shared by every process of the machine (nanoseconds; a double keeps their order). */
+export const CLOCK = (): number => Number(process.hrtime.bigint());
+
+/** What one process's journal holds: its part of a merged journal (see `mergeJournals`). */
+export interface JournalSnapshot {
+  recorded: number;
+  entries: StampedEntry[];
+}
+
 export class Journal {
   readonly #entries: (JournalEntry | undefined)[];
+  readonly #stamps: Float64Array | undefined;
   #next = 0;
   #recorded = 0;
 
-  constructor(readonly capacity: number = DEFAULT_JOURNAL_SIZE) {
+  /**
+   * `stamped`: also note when each entry was recorded (CLOCK), which `snapshot` needs.
+   * Only the workers of a cluster do: a single server spends nothing on it.
+   */
+  constructor(
+    readonly capacity: number = DEFAULT_JOURNAL_SIZE,
+    stamped = false,
+  ) {
     if (!Number.isInteger(capacity) || capacity < 0 || capacity > MAX_JOURNAL_SIZE) {
       throw new RangeError(`journal size must be a whole number from 0 to ${MAX_JOURNAL_SIZE}, got ${capacity}`);
     }
     this.#entries = new Array<JournalEntry | undefined>(capacity);
+    this.#stamps = stamped ? new Float64Array(capacity) : undefined;
   }
 
   /** Requests recorded since start (or the last clear), including those no longer held. */
@@ -38,16 +63,27 @@ export class Journal {
   record(entry: JournalEntry): void {
     if (this.capacity === 0) return;
     this.#entries[this.#next] = entry;
+    if (this.#stamps) this.#stamps[this.#next] = CLOCK();
     this.#next = (this.#next + 1) % this.capacity;
     this.#recorded++;
   }
 
   /** The most recent `limit` entries (all held by default), oldest first. */
   entries(limit = this.capacity): JournalEntry[] {
+    return this.#slots(limit).map((slot) => this.#entries[slot] as JournalEntry);
+  }
+
+  /** The most recent `limit` entries with their stamps (0 unless stamped), oldest first, and the count recorded. */
+  snapshot(limit = this.capacity): JournalSnapshot {
+    return { recorded: this.#recorded, entries: this.#slots(limit).map((slot) => ({ at: this.#stamps?.[slot] ?? 0, entry: this.#entries[slot] as JournalEntry })) };
+  }
+
+  /** The ring positions of the most recent `limit` entries, oldest first. */
+  #slots(limit: number): number[] {
     const held = Math.min(this.#recorded, this.capacity);
     const n = Math.max(0, Math.min(limit, held));
-    const out: JournalEntry[] = [];
-    for (let i = n; i > 0; i--) out.push(this.#entries[(this.#next - i + this.capacity) % this.capacity] as JournalEntry);
+    const out: number[] = [];
+    for (let i = n; i > 0; i--) out.push((this.#next - i + this.capacity) % this.capacity);
     return out;
   }
 
@@ -56,4 +92,13 @@ export class Journal {
     this.#next = 0;
     this.#recorded = 0;
   }
+}
+
+/** The journals of several processes as one: every entry in the order recorded, the last `limit` of them. */
+export function mergeJournals(snapshots: readonly JournalSnapshot[], limit: number): { recorded: number; entries: JournalEntry[] } {
+  const all = snapshots.flatMap((snapshot) => snapshot.entries).sort((a, b) => a.at - b.at);
+  return {
+    recorded: snapshots.reduce((sum, snapshot) => sum + snapshot.recorded, 0),
+    entries: all.slice(Math.max(0, all.length - limit)).map((stamped) => stamped.entry),
+  };
 }

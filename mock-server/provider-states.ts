@@ -64,23 +64,43 @@ function wishlistsWith(wishlistId: string, count: number): Wishlist[] {
   return wishlists;
 }
 
+/** A state change that passed validation: plain data, so that it can cross processes. */
+export type ValidStateChange = { action: 'teardown' } | { action: 'setup'; key: StateKey; params: Record<string, unknown> };
+
 /**
- * Validates a state change and applies it to the holder. Throws the documented 400
- * (`invalid_data`) for an unknown state or bad parameters. Answers the parameters,
- * which Pact may inject into the interaction's request (`fromProviderState`).
+ * Validates a state change. Throws the documented 400 (`invalid_data`) for an unknown
+ * state or bad parameters.
  */
-export function applyStateChange(holder: DatasetHolder, change: StateChange): Record<string, unknown> {
+export function validateStateChange(change: StateChange): ValidStateChange {
   const state = stateByName(change.state);
   if (!state) throw invalidRequest(`unknown provider state ${quote(change.state)}; known states: ${STATE_NAMES.map((n) => `'${n}'`).join(', ')}`);
-  if ((change.action ?? 'setup') === 'teardown') {
-    holder.reset();
-    return {};
-  }
+  if ((change.action ?? 'setup') === 'teardown') return { action: 'teardown' };
   const parsed = state.params.safeParse(change.params ?? {});
   if (!parsed.success) throw invalidRequest(`provider state ${quote(change.state)}: ${describeIssues(parsed.error)}`);
-  const build = STATE_DATASETS[state.key] as (params: unknown) => Dataset;
-  holder.replace(build(parsed.data));
-  return parsed.data as Record<string, unknown>;
+  return { action: 'setup', key: state.key, params: parsed.data as Record<string, unknown> };
+}
+
+/** The dataset a state's setup installs. */
+export function stateDataset(setup: Extract<ValidStateChange, { action: 'setup' }>): Dataset {
+  const build = STATE_DATASETS[setup.key] as (params: unknown) => Dataset;
+  return build(setup.params);
+}
+
+/** What the state-change endpoint answers: the parameters, which Pact may inject into the interaction's request (`fromProviderState`). */
+export function stateAnswer(change: ValidStateChange): Record<string, unknown> {
+  return change.action === 'setup' ? change.params : {};
+}
+
+/**
+ * Validates a state change and applies it to the holder: setup installs the state's
+ * dataset, teardown restores the server's own (`holder.reset`). Throws the documented 400
+ * for an unknown state or bad parameters. Answers as `stateAnswer`.
+ */
+export function applyStateChange(holder: DatasetHolder, change: StateChange): Record<string, unknown> {
+  const valid = validateStateChange(change);
+  if (valid.action === 'teardown') holder.reset();
+  else holder.replace(stateDataset(valid));
+  return stateAnswer(valid);
 }
 
 /**
@@ -101,13 +121,21 @@ export function pactStateHandlers(holder: DatasetHolder): Record<string, { setup
   return handlers;
 }
 
-/** `POST PROVIDER_STATES_PATH` with `{ state, params, action }`: the door for `providerStatesSetupUrl`. */
-export function providerStatesRouter(holder: DatasetHolder): Router {
+/**
+ * `POST PROVIDER_STATES_PATH` with `{ state, params, action }`: the door for `providerStatesSetupUrl`.
+ * `apply` installs a validated change; by default on this holder, in a mock server through
+ * its coordinator (mock-server/coordination.ts), so that every worker of a cluster has it
+ * before the answer.
+ */
+export function providerStatesRouter(holder: DatasetHolder, apply?: (change: ValidStateChange) => Promise<void>): Router {
   const router = Router();
-  router.post(PROVIDER_STATES_PATH, jsonBody('64kb'), (req, res) => {
+  router.post(PROVIDER_STATES_PATH, jsonBody('64kb'), async (req, res) => {
     const parsed = stateChangeSchema.safeParse(req.body);
     if (!parsed.success) throw invalidRequest(`state change body: ${describeIssues(parsed.error)}`);
-    res.json(applyStateChange(holder, parsed.data));
+    if (!apply) return void res.json(applyStateChange(holder, parsed.data));
+    const valid = validateStateChange(parsed.data);
+    await apply(valid);
+    res.json(stateAnswer(valid));
   });
   return router;
 }

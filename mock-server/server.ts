@@ -10,6 +10,7 @@ import type { Logger } from './logging.ts';
 import { guardRequests, installServerGuards, MAX_HEADER_BYTES } from './request-guards.ts';
 import { DatasetHolder } from './dataset-holder.ts';
 import type { MockCluster, MockClusterOptions } from './cluster.ts';
+import type { CoordinatorFactory } from './coordination.ts';
 
 export interface MockServerOptions extends GenerateOptions {
   /** Port to listen on; 0 (the default here) picks a free one. The CLI defaults to 9000. */
@@ -72,7 +73,11 @@ export async function startMockServer(options: MockServerOptions | MockClusterOp
   return startInProcess(options as MockServerOptions);
 }
 
-async function startInProcess(options: MockServerOptions): Promise<MockServer> {
+/**
+ * One server in this process. `coordinate`: how its admin changes reach the other workers
+ * of a cluster (cluster-worker.ts gives it); by default this server is on its own.
+ */
+export async function startInProcess(options: MockServerOptions, coordinate?: CoordinatorFactory): Promise<MockServer> {
   const holder = new DatasetHolder(await resolveDataset(options));
   const host = options.host ?? '127.0.0.1';
   const ops = createOps({
@@ -82,6 +87,7 @@ async function startInProcess(options: MockServerOptions): Promise<MockServer> {
     ...(options.faultSeed !== undefined ? { faultSeed: options.faultSeed } : {}),
     ...(options.journalSize !== undefined ? { journalSize: options.journalSize } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(coordinate ? { coordinate } : {}),
   });
   const app = createApp(holder, {
     ops,
@@ -94,7 +100,7 @@ async function startInProcess(options: MockServerOptions): Promise<MockServer> {
   await listen(server, options.port ?? 0, host);
   const port = (server.address() as AddressInfo).port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  Object.assign(ops.info, { url, host, port, maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE, corsOrigin: options.corsOrigin ?? '*', pid: process.pid });
+  Object.assign(ops.info, { url, host, port, maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE, corsOrigin: options.corsOrigin ?? '*' });
   return {
     url,
     port,

@@ -41,13 +41,14 @@ describe('admin API on loopback (the default)', () => {
     const res = await get(mock.url, '/__admin/health');
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ status: 'ok', pid: process.pid, datasetVersion: mock.dataset.version });
+    expect(res.json.workerPids).toBeUndefined();
     expect(res.json.memory.rss).toBeGreaterThan(0);
   });
 
   it('reports the configuration: server, dataset and how it was generated, faults, access mode', async () => {
     const res = await get(mock.url, '/__admin/config');
     expect(res.status).toBe(200);
-    expect(res.json.server).toMatchObject({ url: mock.url, port: mock.port, host: '127.0.0.1', maxPageSize: 1000 });
+    expect(res.json.server).toMatchObject({ url: mock.url, port: mock.port, host: '127.0.0.1', maxPageSize: 1000, pid: process.pid, workers: 1 });
     expect(res.json.admin).toEqual({ access: 'loopback' });
     expect(res.json.journalSize).toBe(5);
     expect(res.json.dataset.current).toEqual(mock.dataset.current.summary);

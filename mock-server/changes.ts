@@ -1,0 +1,94 @@
+import { generateDatasetInSteps, type GenerateOptions } from '../fixtures/dataset.ts';
+import type { Ops } from './admin.ts';
+import { buildBetweenRequests } from './dataset-builder.ts';
+import type { DatasetHolder } from './dataset-holder.ts';
+import type { FaultSettings } from './faults.ts';
+import { stateDataset, type ValidStateChange } from './provider-states.ts';
+
+/**
+ * What the admin API changes at run time, as plain data (validated already, so that it
+ * can be sent to every worker of a cluster and applied there without a second opinion),
+ * and how one server process applies it.
+ */
+export type AdminChange =
+  | { kind: 'reseed'; generation: Required<GenerateOptions> }
+  | { kind: 'reset' }
+  | { kind: 'providerState'; change: ValidStateChange }
+  | { kind: 'faults'; settings: FaultSettings }
+  | { kind: 'clearJournal' };
+
+/** The changes that swap the dataset; they are numbered (their ticket), and the last one asked wins. */
+export function changesDataset(change: AdminChange): boolean {
+  return change.kind === 'reseed' || change.kind === 'reset' || change.kind === 'providerState';
+}
+
+/** What applying a change did in one process. */
+export interface Applied {
+  /** A later dataset change was asked before this one was in place: it never was, or not for long. */
+  superseded: boolean;
+  /** Journal entries dropped (clearJournal). */
+  cleared: number;
+}
+
+const DONE: Applied = Object.freeze({ superseded: false, cleared: 0 });
+const SUPERSEDED: Applied = Object.freeze({ superseded: true, cleared: 0 });
+
+/**
+ * Applies changes to one server process's dataset holder and operational state.
+ *
+ * A dataset change carries a ticket, its number in the order changes were asked (the
+ * version the dataset gets). A reseed is built between requests (dataset-builder.ts), so
+ * the old dataset is served until the new one is ready; if a later change is asked
+ * meanwhile, the build is abandoned and the later change is what stays: whatever the
+ * timing, the dataset served in the end is the one asked last.
+ */
+export class ChangeApplier {
+  /** The ticket of the latest dataset change asked of this process. */
+  #latest = 0;
+
+  constructor(
+    readonly holder: DatasetHolder,
+    readonly ops: Ops,
+  ) {}
+
+  /** A ticket for a dataset change asked now, when this process numbers its own changes. */
+  nextTicket(): number {
+    return Math.max(this.#latest, this.holder.version) + 1;
+  }
+
+  async apply(change: AdminChange, ticket: number): Promise<Applied> {
+    const { holder, ops } = this;
+    if (changesDataset(change)) this.#latest = Math.max(this.#latest, ticket);
+    const current = () => ticket === this.#latest;
+    switch (change.kind) {
+      case 'reset':
+        if (!current()) return SUPERSEDED;
+        holder.reset(ticket);
+        ops.generation = ops.initialGeneration;
+        ops.logger.info({ dataset: holder.current.summary }, 'dataset reset');
+        return DONE;
+      case 'providerState':
+        if (!current()) return SUPERSEDED;
+        if (change.change.action === 'teardown') holder.reset(ticket);
+        else holder.replace(stateDataset(change.change), ticket);
+        return DONE;
+      case 'reseed': {
+        const dataset = await buildBetweenRequests(generateDatasetInSteps(change.generation), () => !current());
+        if (!dataset || !current()) return SUPERSEDED;
+        holder.replace(dataset, ticket);
+        ops.generation = change.generation;
+        ops.logger.info({ dataset: holder.current.summary }, 'dataset replaced');
+        return DONE;
+      }
+      case 'faults':
+        ops.faults.set(change.settings);
+        ops.logger.info({ faults: ops.faults.settings }, ops.faults.active ? 'fault settings changed' : 'fault injection off');
+        return DONE;
+      case 'clearJournal': {
+        const cleared = Math.min(ops.journal.recorded, ops.journal.capacity);
+        ops.journal.clear();
+        return { superseded: false, cleared };
+      }
+    }
+  }
+}

@@ -1,0 +1,64 @@
+import { changesDataset, type AdminChange, type Applied, type ChangeApplier } from './changes.ts';
+import { ApiError } from './errors.ts';
+import type { JournalEntry } from './journal.ts';
+
+/**
+ * Where the admin API's changes and questions go. A single server answers them itself
+ * (`localCoordinator`: plain calls, no messages). A worker of a cluster
+ * (cluster-member.ts) sends them to the primary, which has every worker apply a change
+ * before the call answers, and gathers the answers to questions from all of them
+ * (cluster-broker.ts): whichever worker a client reaches, it sees one server.
+ */
+export interface Coordinator {
+  /** Server processes answering requests: 1, or the workers of a cluster. */
+  readonly workers: number;
+  /** The process a user started: this one, or the cluster's primary. */
+  readonly pid: number;
+  /** The pids of the workers of a cluster (undefined for a single server). */
+  readonly workerPids: readonly number[] | undefined;
+  /**
+   * Applies a validated change in every server process; resolves when all have.
+   * Rejects with a 409 when a later dataset change overtook this one.
+   */
+  apply(change: AdminChange): Promise<Applied>;
+  /** The most recent `limit` journal entries of every process, as one journal. */
+  journal(limit: number): Promise<{ recorded: number; entries: JournalEntry[] }>;
+  /** Requests fault injection has drawn for since the settings were last set. */
+  faultDraws(): Promise<number>;
+}
+
+/** How a server gets its coordinator, once its changes can be applied. */
+export type CoordinatorFactory = (applier: ChangeApplier) => Coordinator;
+
+/** The answer of a dataset change that a later one overtook (the same in one process and in a cluster). */
+export function supersededError(): ApiError {
+  return new ApiError(409, 'conflict', 'This dataset change was overtaken by a later one (reset, reseed or provider state) asked before it was in place; the later one is served.');
+}
+
+/** The outcome of a change over every process: superseded if it was anywhere, entries cleared summed. */
+export function combineApplied(outcomes: readonly Applied[]): Applied {
+  return {
+    superseded: outcomes.some((o) => o.superseded),
+    cleared: outcomes.reduce((sum, o) => sum + o.cleared, 0),
+  };
+}
+
+/** One server process, coordinating with nobody. */
+export const localCoordinator: CoordinatorFactory = (applier) => ({
+  workers: 1,
+  pid: process.pid,
+  workerPids: undefined,
+  async apply(change) {
+    const applied = await applier.apply(change, changesDataset(change) ? applier.nextTicket() : 0);
+    if (applied.superseded) throw supersededError();
+    return applied;
+  },
+  async journal(limit) {
+    const { journal } = applier.ops;
+    return { recorded: journal.recorded, entries: journal.entries(limit) };
+  },
+  async faultDraws() {
+    return applier.ops.faults.seen;
+  },
+});
+
