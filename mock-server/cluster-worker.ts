@@ -1,18 +1,20 @@
 /**
  * One worker of `startMockCluster` (mock-server/cluster.ts): reads its options from the
- * environment, starts an ordinary mock server on the shared port, reports to the primary,
- * and stops when the primary says so.
+ * environment, starts an ordinary mock server on the shared port whose admin changes go
+ * through the primary (cluster-member.ts), reports to the primary, and stops when the
+ * primary says so.
  */
 import { adminAccessMode } from './access.ts';
 import { SHUTDOWN_MESSAGE, WORKER_OPTIONS_ENV, type MockClusterOptions, type WorkerMessage } from './cluster.ts';
+import { clusterMember } from './cluster-member.ts';
 import { createLogger } from './logging.ts';
-import { startMockServer } from './server.ts';
+import { startInProcess } from './server.ts';
 
 const send = (message: WorkerMessage) => process.send?.(message);
 
 try {
-  const { workers: _workers, logLevel, ...options } = JSON.parse(process.env[WORKER_OPTIONS_ENV] ?? '{}') as MockClusterOptions;
-  const mock = await startMockServer({ ...options, logger: createLogger(logLevel ?? 'silent') });
+  const { workers, logLevel, ...options } = JSON.parse(process.env[WORKER_OPTIONS_ENV] ?? '{}') as MockClusterOptions;
+  const mock = await startInProcess({ ...options, logger: createLogger(logLevel ?? 'silent') }, clusterMember(workers));
   process.on('message', (message: { type?: string }) => {
     if (message?.type === SHUTDOWN_MESSAGE.type) void mock.close().finally(() => process.exit(0));
   });

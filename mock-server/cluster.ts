@@ -1,16 +1,19 @@
 import cluster, { type Worker } from 'node:cluster';
+import { fileURLToPath } from 'node:url';
 import type { DatasetSummary } from '../fixtures/index.ts';
+import { ClusterBroker } from './cluster-broker.ts';
 import type { LogLevel } from './logging.ts';
-import type { MockServerOptions } from './server.ts';
+import { DEFAULT_SHUTDOWN_GRACE_MS, type MockServerOptions } from './server.ts';
 
 /**
  * `--workers N`: the mock server on N processes (node:cluster) sharing one port, to use
  * more cores. Each worker builds the same dataset from the same options (seed and sizes,
  * or the fixtures file), so every worker answers the same bytes as a single server.
  *
- * What the workers do not share: a change made at run time (the admin API, a provider
- * state) reaches only the worker that received it, as do the journal and fault draws.
- * Use one worker when a test changes the data as it runs.
+ * They stay one server at run time: the worker that receives an admin change (or a
+ * provider state) validates it and passes it to this primary, which has every worker
+ * apply it before the call answers (cluster-broker.ts); the journal and the config answer
+ * for all workers, and fault draws follow one count, as in a single server.
  */
 
 /** Options a worker can be given: plain data only (a Dataset or a logger cannot cross processes). */
@@ -31,6 +34,8 @@ export interface MockCluster {
   readonly summary: DatasetSummary;
   /** What the first worker reported about its admin API and faults, for a start-up banner. */
   readonly status: WorkerStatus;
+  /** The workers' process ids. */
+  readonly pids: readonly number[];
   /** Asks every worker to finish its requests and stop; resolves when all have exited. */
   close(): Promise<void>;
 }
@@ -100,21 +105,28 @@ export async function startMockCluster(options: MockClusterOptions): Promise<Moc
   const count = options.workers;
   if (!Number.isSafeInteger(count) || count < 1 || count > MAX_WORKERS) throw new RangeError(`workers must be a whole number from 1 to ${MAX_WORKERS}, got ${count}`);
   if ((options as MockServerOptions).dataset !== undefined) throw new TypeError('a cluster cannot serve a Dataset object: give a seed and sizes, or a fixtures file');
-  cluster.setupPrimary({ exec: new URL('./cluster-worker.ts', import.meta.url).pathname, execArgv: workerExecArgv() });
+  cluster.setupPrimary({ exec: fileURLToPath(new URL('./cluster-worker.ts', import.meta.url)), execArgv: workerExecArgv() });
   const env = { [WORKER_OPTIONS_ENV]: JSON.stringify({ ...options, port: options.port ?? 0 }) };
   const workers: Worker[] = [];
   let closing = false;
-  const graceMs = options.shutdownGraceMs ?? 10_000;
+  const graceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
+  const broker = new ClusterBroker();
+  const fork = () => {
+    const worker = cluster.fork(env);
+    broker.attach(worker);
+    return worker;
+  };
   const stopAll = () => Promise.all(workers.map((w) => stopWorker(w, graceMs))).then(() => undefined);
   try {
     // The first worker binds the port; the others listen with the same options and the
     // primary hands them the same socket (with port 0 too: the free port it picked).
-    const first = cluster.fork(env);
+    const first = fork();
     workers.push(first);
     const ready = await waitForWorker(first);
-    const rest = Array.from({ length: count - 1 }, () => cluster.fork(env));
+    const rest = Array.from({ length: count - 1 }, fork);
     workers.push(...rest);
     await Promise.all(rest.map(waitForWorker));
+    broker.start(workers);
     for (const worker of workers) {
       worker.on('exit', (code, signal) => {
         if (!closing) process.stderr.write(`store-listing-kit: worker ${worker.process.pid} exited (${signal ?? code}); ${workers.filter((w) => !w.isDead()).length} of ${count} left\n`);
@@ -127,6 +139,7 @@ export async function startMockCluster(options: MockClusterOptions): Promise<Moc
       workers: count,
       summary: ready.summary,
       status: ready.status,
+      pids: workers.map((w) => w.process.pid ?? 0),
       close: () => {
         closing = true;
         return stopAll();

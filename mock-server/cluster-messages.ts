@@ -1,0 +1,48 @@
+import type { AdminChange, Applied } from './changes.ts';
+import type { JournalSnapshot } from './journal.ts';
+
+/**
+ * The messages of a cluster's coordination (node:cluster IPC, JSON), between the workers
+ * (cluster-member.ts) and the primary (cluster-broker.ts). Start-up and shutdown messages
+ * are in cluster.ts.
+ *
+ * A worker asks the primary (`ask`, answered by `reply` with the same id). To answer, the
+ * primary may give every worker a task (`task`, answered by `done` with the same seq).
+ */
+
+/** What a worker asks of the primary. */
+export type Ask =
+  /** Have every worker apply this (validated) change; reply when all have. */
+  | { kind: 'change'; change: AdminChange }
+  /** The last `limit` journal entries of every worker. */
+  | { kind: 'journal'; limit: number }
+  /** The n of the next faulted request (the count shared by every worker). */
+  | { kind: 'faultDraw' }
+  /** How many n have been handed out since the fault settings were set. */
+  | { kind: 'faultDraws' };
+
+export type AskReply =
+  | { kind: 'change'; applied: Applied }
+  | { kind: 'journal'; snapshots: JournalSnapshot[] }
+  | { kind: 'faultDraw'; n: number }
+  | { kind: 'faultDraws'; n: number }
+  | { kind: 'failed'; message: string };
+
+/** What the primary has every worker do. */
+export type Task = { kind: 'apply'; change: AdminChange; ticket: number } | { kind: 'journal'; limit: number };
+
+export type TaskResult = { kind: 'apply'; applied: Applied } | { kind: 'journal'; snapshot: JournalSnapshot } | { kind: 'failed'; message: string };
+
+export type MemberMessage = { type: 'ask'; id: number; ask: Ask } | { type: 'done'; seq: number; result: TaskResult };
+
+export type BrokerMessage =
+  | { type: 'reply'; id: number; reply: AskReply }
+  | { type: 'task'; seq: number; task: Task }
+  /** Every worker's pid, once all of them listen. */
+  | { type: 'members'; pids: number[] };
+
+/** Whether a message received over IPC is one of ours (and not, say, a start-up message). */
+export function isCoordination(message: unknown): message is MemberMessage | BrokerMessage {
+  const type = (message as { type?: unknown } | null)?.type;
+  return type === 'ask' || type === 'done' || type === 'reply' || type === 'task' || type === 'members';
+}
