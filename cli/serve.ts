@@ -117,7 +117,7 @@ async function serveWorkers(options: MockClusterOptions, cmd: Command): Promise<
     `store-listing-kit mock server listening on ${mock.url} (${mock.workers} worker processes)`,
     `dataset: ${describeDataset(mock.summary)}`,
     ...Object.values(PATHS).map((path) => `  GET ${mock.url}${path}`),
-    `admin: ${adminBanner(mock.status.adminMode as ReturnType<typeof adminAccessMode>, mock.url)}; changes reach only the worker that receives them`,
+    `admin: ${adminBanner(mock.status.adminMode as ReturnType<typeof adminAccessMode>, mock.url)}; every worker applies a change before it answers`,
     `faults: ${mock.status.faultsActive ? 'on (drawn per worker)' : 'off'}`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
