@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Verifier, type VerifierOptions } from '@pact-foundation/pact';
 import { PATHS } from '../lib/api-rules.ts';
-import { ListingClient, UnreachableError, type Exchange } from '../properties/http.ts';
+import { describeAnswer, exchange, isObject, NoAnswerError, type Answer } from './http.ts';
 import { CONSUMER, PROVIDERS, type ProviderName } from './interactions.ts';
 import { PACT_DIR } from './pacts.ts';
 
@@ -126,19 +126,16 @@ export function statesIn(files: string[]): string[] {
   return names;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /**
  * State handlers that POST each state change to `url`, for any state name (a broker's pacts may
  * name states the kit does not know). A refused or failed change is recorded in `failures` rather
  * than thrown: Pact would print a stack of its own and carry on anyway.
  */
 function forwardingStateHandlers(url: string, timeoutMs: number, failures: string[]): NonNullable<VerifierOptions['stateHandlers']> {
-  const door = new ListingClient(url, { timeoutMs });
   const change = async (state: string, params: unknown, action: 'setup' | 'teardown') => {
     const what = `${action} of '${state}'${isObject(params) && Object.keys(params).length ? ` ${JSON.stringify(params)}` : ''}`;
     try {
-      const ex = await door.post('', { state, params: isObject(params) ? params : {}, action });
+      const ex = await exchange(url, timeoutMs, { state, params: isObject(params) ? params : {}, action });
       if (ex.status >= 200 && ex.status < 300) return isObject(ex.json) ? (ex.json as Record<string, never>) : undefined;
       failures.push(`${what}: POST ${url} answered ${ex.status} ${ex.text.slice(0, 200)}`);
     } catch (error) {
@@ -206,16 +203,7 @@ const PREFLIGHT_ATTEMPTS = 3;
 /** More records than this, when one was asked for, is a provider that ignores the page size. */
 const HUGE_PAGE = 1000;
 
-/** What came back, in a few words. */
-function describeAnswer(ex: Exchange): string {
-  const type = ex.contentType ?? 'no Content-Type';
-  const start = JSON.stringify(ex.text.slice(0, 60)) + (ex.text.length > 60 ? '...' : '');
-  if (ex.json === undefined) return `${ex.status} ${type}${/json/i.test(type) ? ' whose body is not valid JSON' : ''}: ${ex.text.length ? start : '(empty body)'}`;
-  if (!isObject(ex.json)) return `${ex.status} ${type} with ${Array.isArray(ex.json) ? 'a JSON array' : `JSON ${ex.json === null ? 'null' : typeof ex.json}`}, not an envelope object: ${start}`;
-  return `${ex.status} ${type}: ${start}`;
-}
-
-async function send(attempt: () => Promise<Exchange>): Promise<Exchange> {
+async function send(attempt: () => Promise<Answer>): Promise<Answer> {
   for (let n = 1; ; n++) {
     const ex = await attempt();
     // A 5xx may be a fault injected at random: ask again before calling the target broken.
@@ -233,13 +221,12 @@ export async function preflight(options: VerifyOptions, stateForTeardown?: strin
   const ignoresPageSize = new Map<ProviderName, string>();
   const timeoutMs = options.timeout ?? DEFAULT_TIMEOUT_MS;
   const base = options.providerBaseUrl.replace(/\/+$/, '');
-  const client = new ListingClient(base, { timeoutMs });
   for (const provider of options.providers ?? PROVIDERS) {
-    let ex: Exchange;
+    let ex: Answer;
     try {
-      ex = await send(() => client.get(PREFLIGHT_PATHS[provider]));
+      ex = await send(() => exchange(`${base}${PREFLIGHT_PATHS[provider]}`, timeoutMs));
     } catch (error) {
-      if (error instanceof UnreachableError) throw new ProviderUnreachableError(`cannot verify ${provider}: ${error.message}`);
+      if (error instanceof NoAnswerError) throw new ProviderUnreachableError(`cannot verify ${provider}: ${error.message}`);
       throw error;
     }
     if (ex.status === 404) {
@@ -262,11 +249,11 @@ export async function preflight(options: VerifyOptions, stateForTeardown?: strin
   const url = options.providerStatesSetupUrl;
   if (!url || options.stateHandlers) return ignoresPageSize;
   const state = stateForTeardown ?? statesIn(PROVIDERS.flatMap((p) => pactFilesFor(PACT_DIR, p)))[0] ?? 'reviews exist';
-  let ex: Exchange;
+  let ex: Answer;
   try {
-    ex = await send(() => new ListingClient(url, { timeoutMs }).post('', { state, params: {}, action: 'teardown' }));
+    ex = await send(() => exchange(url, timeoutMs, { state, params: {}, action: 'teardown' }));
   } catch (error) {
-    if (error instanceof UnreachableError) throw new ProviderUnreachableError(`the state-change URL does not answer: ${error.message}`);
+    if (error instanceof NoAnswerError) throw new ProviderUnreachableError(`the state-change URL does not answer: ${error.message}`);
     throw error;
   }
   if (ex.status < 200 || ex.status >= 300 || (ex.text.trim() !== '' && ex.json === undefined)) {

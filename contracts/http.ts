@@ -1,0 +1,71 @@
+/**
+ * The few HTTP calls `verify` makes itself (Pact makes the rest): the check that the provider and
+ * its state-change URL answer before anything is replayed, and the forwarded state changes.
+ * (The property suite has its own client; the contracts depend on lib/ only.)
+ */
+
+export interface Answer {
+  url: string;
+  status: number;
+  contentType: string | null;
+  text: string;
+  /** The parsed body, or undefined when it is not JSON. */
+  json: unknown;
+}
+
+/** No whole answer: refused, reset, timed out, redirected forever, or cut off mid-body. One sentence. */
+export class NoAnswerError extends Error {
+  constructor(
+    readonly url: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'NoAnswerError';
+  }
+}
+
+const isTimeout = (error: unknown) => error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+const reasonOf = (error: unknown) => (error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error));
+
+/** A GET, or a POST of JSON when `body` is given; the timeout covers the body as well as the headers. */
+export async function exchange(url: string, timeoutMs: number, body?: unknown): Promise<Answer> {
+  const signal = AbortSignal.timeout(timeoutMs);
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal,
+    });
+  } catch (error) {
+    throw new NoAnswerError(url, isTimeout(error) ? `cannot reach ${url}: no answer within ${timeoutMs} ms` : `cannot reach ${url}: ${reasonOf(error)}`);
+  }
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (error) {
+    throw new NoAnswerError(
+      url,
+      isTimeout(error) ? `${url}: the server did not finish its answer within ${timeoutMs} ms (it sent the headers, then too little of the body)` : `${url}: the answer broke off mid-body (${reasonOf(error)})`,
+    );
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { url, status: response.status, contentType: response.headers.get('content-type'), text, json };
+}
+
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** What came back, in a few words, for a "cannot verify" sentence. */
+export function describeAnswer(a: Answer): string {
+  const type = a.contentType ?? 'no Content-Type';
+  const start = JSON.stringify(a.text.slice(0, 60)) + (a.text.length > 60 ? '...' : '');
+  if (a.json === undefined) return `${a.status} ${type}${/json/i.test(type) ? ' whose body is not valid JSON' : ''}: ${a.text.length ? start : '(empty body)'}`;
+  if (!isObject(a.json)) return `${a.status} ${type} with ${Array.isArray(a.json) ? 'a JSON array' : `JSON ${a.json === null ? 'null' : typeof a.json}`}, not an envelope object: ${start}`;
+  return `${a.status} ${type}: ${start}`;
+}
