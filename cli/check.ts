@@ -122,12 +122,17 @@ export async function runCheck(flags: CheckFlags): Promise<number> {
     throw error;
   }
   out(summaryText(report));
-  try {
-    if (flags.json) writeReport(flags.json, jsonReport(report));
-    if (flags.junit) writeReport(flags.junit, junitReport(report));
-  } catch (error) {
-    process.stderr.write(`error: cannot write the report: ${(error as Error).message}\n`);
-    return EXIT.cannotRun;
+  for (const [file, render] of [
+    [flags.json, jsonReport],
+    [flags.junit, junitReport],
+  ] as const) {
+    if (!file) continue;
+    try {
+      writeReport(file, render(report));
+    } catch (error) {
+      process.stderr.write(`error: cannot write the report ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`);
+      return EXIT.cannotRun;
+    }
   }
   if (report.results.every((r) => r.status === 'skipped')) return cannotRun('every property was skipped (see the reasons above)');
   return report.passed ? EXIT.passed : EXIT.failed;
