@@ -1,0 +1,123 @@
+/**
+ * The exit-code contract is written once, as a table in docs/exit-codes.md. This test parses that
+ * table and runs every line as a user would (a child process), so the document and the CLI
+ * cannot drift apart: a row that stops being true fails here, and so does a table that loses rows.
+ */
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockServer, type MockServer } from '../mock-server/server.ts';
+import { BREAKAGES, startBrokenProvider, type BrokenProvider } from './support/pact-broken-providers.ts';
+
+const BIN = fileURLToPath(new URL('../bin/store-listing-kit.js', import.meta.url));
+const DOC = fileURLToPath(new URL('../docs/exit-codes.md', import.meta.url));
+const PARALLEL = 4;
+
+export interface Row {
+  /** The command line as written, after `store-listing-kit`, with its placeholders. */
+  command: string;
+  exit: number;
+  /** What stderr must contain; undefined for `—` (stderr must be empty). */
+  stderr?: string;
+}
+
+/** The rows between the exit-codes markers: `| \`store-listing-kit ...\` | <code> | \`phrase\` or — |`. */
+export function parseContract(markdown: string): Row[] {
+  const begin = markdown.indexOf('<!-- exit-codes:begin -->');
+  const end = markdown.indexOf('<!-- exit-codes:end -->');
+  if (begin < 0 || end < begin) throw new Error('docs/exit-codes.md has no exit-codes table (markers missing)');
+  const rows: Row[] = [];
+  for (const line of markdown.slice(begin, end).split('\n')) {
+    const match = /^\| `store-listing-kit ?([^`]*)` \| (\d) \| (?:`(.+)`|—) \|$/.exec(line.trim());
+    if (match) rows.push({ command: match[1]!, exit: Number(match[2]), ...(match[3] !== undefined ? { stderr: match[3] } : {}) });
+    else if (line.startsWith('| `')) throw new Error(`docs/exit-codes.md: a row the test cannot read: ${line}`);
+  }
+  return rows;
+}
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(args: string[]): Promise<Run> {
+  // Vitest sets BASE_URL ('/') for its own use; check would read it as --base-url. No broker either.
+  const env: NodeJS.ProcessEnv = { ...process.env, PACT_DO_NOT_TRACK: 'true' };
+  for (const name of Object.keys(env)) if (name === 'BASE_URL' || name.startsWith('PACT_BROKER_')) delete env[name];
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { env, timeout: 60_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
+    });
+  });
+}
+
+/** A loopback port with nothing listening: bound, then released. */
+async function deadPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+const rows = parseContract(readFileSync(DOC, 'utf8'));
+let mock: MockServer;
+let broken: BrokenProvider;
+let fill: (text: string) => string;
+const results = new Map<string, Run>();
+
+beforeAll(async () => {
+  [mock, broken] = await Promise.all([startMockServer({ seed: 1 }), startBrokenProvider(BREAKAGES.countAsString)]);
+  const values: Record<string, string> = {
+    $MOCK_PORT: String(new URL(mock.url).port),
+    $MOCK: mock.url,
+    $BROKEN: broken.url,
+    $DEAD: `http://127.0.0.1:${await deadPort()}`,
+  };
+  fill = (text) => text.replace(/\$[A-Z_]+/g, (name) => values[name] ?? name);
+  // A few at a time: every row is its own process, against its own or a read-only target.
+  const queue = [...rows];
+  const worker = async () => {
+    for (let row = queue.shift(); row; row = queue.shift()) {
+      results.set(row.command, await run(fill(row.command).split(' ').filter(Boolean)));
+    }
+  };
+  await Promise.all(Array.from({ length: PARALLEL }, worker));
+}, 180_000);
+
+afterAll(() => Promise.all([mock?.close(), broken?.close()]));
+
+describe('docs/exit-codes.md', () => {
+  it('covers every command, each code, and the cases the issue names', () => {
+    const commands = rows.map((r) => r.command);
+    for (const command of ['serve', 'fixtures', 'check', 'verify']) {
+      expect(commands.some((c) => c.startsWith(`${command} `)), command).toBe(true);
+      expect(rows.some((r) => r.command.startsWith(`${command} `) && r.exit === 2), `${command} exit 2`).toBe(true);
+    }
+    expect(new Set(rows.map((r) => r.exit))).toEqual(new Set([0, 1, 2]));
+    expect(commands).toEqual(
+      expect.arrayContaining(['', '--help', 'nope', 'serve --port 70000', 'verify', 'verify --provider-base-url $DEAD', 'fixtures --output /no/such/dir/x.json', 'check --base-url $MOCK --replay-path 9:9:9']),
+    );
+    expect(commands.some((c) => c.includes('--wishlist-id wl_nope'))).toBe(true);
+  });
+
+  describe.each(rows)('store-listing-kit $command', (row) => {
+    it(`exits ${row.exit}${row.stderr ? `, saying "${row.stderr}"` : ''}`, () => {
+      const result = results.get(row.command)!;
+      const context = `stderr: ${result.stderr.slice(0, 1000)}\nstdout: ${result.stdout.slice(-500)}`;
+      expect(result.code, context).toBe(row.exit);
+      expect(`${result.stdout}${result.stderr}`).not.toMatch(/\n\s+at /);
+      if (row.stderr === undefined) {
+        expect(result.stderr, context).toBe('');
+        return;
+      }
+      expect(result.stderr).toContain(fill(row.stderr));
+      // One sentence naming the cause, first; commander may add its "--help" hint after it.
+      expect(result.stderr).toMatch(/^error: [^\n]+\n(\(run with --help for usage\)\n)?$/);
+    });
+  });
+});
