@@ -52,7 +52,7 @@ export function parseReviewOrder(value: string): ReviewOrder | undefined {
     : undefined;
 }
 
-export function formatReviewOrder(order: ReviewOrder): string {
+export function formatReviewOrder(order: { field: string; descending: boolean }): string {
   return order.descending ? `-${order.field}` : order.field;
 }
 

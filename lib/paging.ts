@@ -137,3 +137,26 @@ export function reviewsEnvelope<T>(reviews: T[], count: number, offset: number, 
 export function wishlistEnvelope<T>(data: T[], count: number, skip: number, take: number): WishlistEnvelope<T> {
   return { data, ...wishlistPageMeta(count, skip, take) };
 }
+
+/**
+ * The page numbers the published alphabite plugins compute (`getPagination` in
+ * @alphabite/medusa-reviews 0.7.2 and @alphabite/medusa-wishlist 0.7.4, `utils/utils.js`),
+ * kept here beside the spec's so the arithmetic stays in one module. It differs from the
+ * spec: `totalPages` is at least 1, `currentPage = skip / take + 1` is not floored, and
+ * `nextPage`/`prevPage` are clamped into `[1, totalPages]` instead of being absent or null.
+ * With `take` 0 the numbers are `Infinity`/`NaN`, which JSON writes as `null`, as the
+ * plugins' answers show.
+ */
+export interface ClampedPageNumbers {
+  count: number;
+  nextPage: number;
+  currentPage: number;
+  prevPage: number;
+  totalPages: number;
+}
+
+export function clampedPageNumbers(count: number, skip: number, take: number): ClampedPageNumbers {
+  const totalPages = Math.max(Math.ceil(count / take), 1);
+  const currentPage = skip / take + 1;
+  return { count, nextPage: Math.min(currentPage + 1, totalPages), currentPage, prevPage: Math.max(currentPage - 1, 1), totalPages };
+}

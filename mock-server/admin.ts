@@ -13,7 +13,7 @@ import { DEFAULT_JOURNAL_SIZE, Journal } from './journal.ts';
 import { silentLogger, type Logger } from './logging.ts';
 import { jsonBody } from './json-body.ts';
 import { observeRequests } from './observe.ts';
-import { integerParam, readQuery } from './params.ts';
+import { integerParam, queryPairs, strictQuery } from '../lib/query.ts';
 
 /**
  * The admin API, under ADMIN_PREFIX (`/__admin`), and the operational pieces it drives:
@@ -173,7 +173,7 @@ function adminRoutes(holder: DatasetHolder, ops: Ops, coordinator: Coordinator):
   });
 
   router.get('/journal', async (req, res) => {
-    const query = readQuery(req.originalUrl, ['limit']);
+    const query = strictQuery(queryPairs(req.originalUrl), ['limit']);
     const limit = integerParam(query, 'limit', { min: 1, max: Math.max(1, ops.journal.capacity), fallback: Math.max(1, ops.journal.capacity) });
     res.json({ capacity: ops.journal.capacity, ...(await coordinator.journal(limit)) });
   });

@@ -1,6 +1,7 @@
 import express, { type Express } from 'express';
 import cors from 'cors';
 import { DEFAULT_MAX_PAGE_SIZE } from '../lib/api-rules.ts';
+import { createDialect, DEFAULT_DIALECT, type DialectName } from '../lib/dialects/index.ts';
 import type { DatasetHolder } from './dataset-holder.ts';
 import { errorHandler, routeNotFound } from './errors.ts';
 import { listingsRouter } from './listings.ts';
@@ -10,8 +11,10 @@ import { corsOptions, corsPolicy } from './cors-policy.ts';
 import { preflightOnly } from './request-guards.ts';
 
 export interface AppOptions {
-  /** The largest `limit` / `take` accepted (default 1000). */
+  /** The largest `limit` / `take` accepted (default 1000; the spec dialect's bound). */
   maxPageSize?: number;
+  /** How the listings speak (default `spec`; `alphabite`: the published plugins). */
+  dialect?: DialectName;
   /** Origins allowed by CORS; default any (`*`, without credentials). Explicit origins may send credentials. */
   corsOrigin?: string | string[];
   /** Told about unexpected faults (the answer is the documented 500 either way). */
@@ -31,7 +34,7 @@ export function createApp(holder: DatasetHolder, options: AppOptions = {}): Expr
   // Journal and logs, the /__admin guard and routes, fault injection: before the listings and every other /__admin route.
   const ops = options.ops ?? createOps({ generation: generationOf(holder.initial.summary) });
   const coordinator = mountOps(app, holder, ops);
-  app.use(listingsRouter(holder, { maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE }));
+  app.use(listingsRouter(holder, { dialect: createDialect(options.dialect ?? DEFAULT_DIALECT, { maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE }) }));
   // Pact's state-change endpoint (POST /__admin/provider-states); any /__admin guard must be mounted before it.
   // Applied through the coordinator: in a cluster, by every worker before the answer.
   app.use(providerStatesRouter(holder, async (change) => void (await coordinator.apply({ kind: 'providerState', change }))));

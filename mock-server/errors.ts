@@ -1,4 +1,6 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
+import { QueryError } from '../lib/query.ts';
+export { quote } from '../lib/query.ts';
 
 /**
  * The error types of API.md, after the commerce backend's own conventions. The listings
@@ -38,10 +40,6 @@ export function notFound(message: string): ApiError {
 
 export const UNKNOWN_ERROR: ErrorBody = { type: 'unknown_error', message: 'An unknown error occurred.' };
 
-/** A client's value, quoted for a message and cut short so a huge value cannot bloat the answer. */
-export function quote(value: string, max = 64): string {
-  return `'${value.length > max ? `${value.slice(0, max)}...` : value}'`;
-}
 
 export function sendError(res: Response, status: number, body: ErrorBody): void {
   res.status(status).type('application/json; charset=utf-8').send(JSON.stringify(body));
@@ -54,7 +52,8 @@ export const routeNotFound: RequestHandler = (req: Request, res: Response) => {
 };
 
 /**
- * The last handler: an ApiError answers as itself; a client error raised by Express or
+ * The last handler: an ApiError answers as itself, a QueryError (lib/query.ts) as the 400
+ * `invalid_data` it describes; a client error raised by Express or
  * its parsers (a malformed %-escape in the path, say) is a 400 `invalid_data`; anything
  * else is a fault of ours and answers the documented 500 without details.
  */
@@ -62,6 +61,7 @@ export function errorHandler(onFault: (error: unknown, req: Request) => void = (
   return (error: unknown, req, res, next) => {
     if (res.headersSent) return next(error);
     if (error instanceof ApiError) return sendError(res, error.status, error.body);
+    if (error instanceof QueryError) return sendError(res, 400, invalidRequest(error.message).body);
     const status = (error as { status?: unknown; statusCode?: unknown }).status ?? (error as { statusCode?: unknown }).statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {
       const type: ErrorType = status === 404 ? 'not_found' : 'invalid_data';

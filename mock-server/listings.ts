@@ -1,30 +1,24 @@
 import { Router, type Request, type Response } from 'express';
-import {
-  assertMaxPageSize,
-  DEFAULT_REVIEW_ORDER,
-  PATHS,
-  REVIEWS_DEFAULT_LIMIT,
-  REVIEWS_DEFAULT_OFFSET,
-  WISHLIST_DEFAULT_SKIP,
-  WISHLIST_DEFAULT_TAKE,
-} from '../lib/api-rules.ts';
+import { ENDPOINT_NAMES, PATHS, type EndpointName } from '../lib/api-rules.ts';
+import { isRefusal, type Dialect, type ListingRequest, type Refusal } from '../lib/dialects/index.ts';
+import { queryPairs } from '../lib/query.ts';
 import type { DatasetHolder } from './dataset-holder.ts';
 import { boundedMemo } from './memo.ts';
 import { PageBodies, toBody, type Body } from './page-bodies.ts';
-import { invalidRequest, notFound, quote } from './errors.ts';
-import { integerParam, orderParam, readQuery } from './params.ts';
 
 export interface ListingOptions {
-  /** The largest `limit` / `take` accepted. */
-  maxPageSize: number;
+  /** How the listings speak: parameters, defaults, envelopes, errors (lib/dialects). */
+  dialect: Dialect;
 }
-
-const REVIEW_PARAMS = ['limit', 'offset', 'order'] as const;
-const WISHLIST_PARAMS = ['skip', 'take'] as const;
-const WISHLIST_ITEM_PARAMS = ['skip', 'take', 'id'] as const;
 
 /** Memory kept for whole answers (by request URL), per dataset version, in bytes. */
 export const ANSWER_MEMO_BYTES = 64 * 1024 * 1024;
+
+/** A kept answer, with the listing it answers (the dialect's guard still runs before it goes out). */
+interface KeptAnswer extends Body {
+  endpoint: EndpointName;
+  id: string | undefined;
+}
 
 /**
  * The serialized answers for the dataset the holder has now. Everything here is made from
@@ -33,9 +27,12 @@ export const ANSWER_MEMO_BYTES = 64 * 1024 * 1024;
 class Answers {
   #version = -1;
   #bodies: PageBodies | undefined;
-  #byUrl = boundedMemo<string, Body>(ANSWER_MEMO_BYTES, (body) => body.bytes.length);
+  #kept = boundedMemo<string, KeptAnswer>(ANSWER_MEMO_BYTES, (body) => body.bytes.length);
 
-  constructor(readonly holder: DatasetHolder) {}
+  constructor(
+    readonly holder: DatasetHolder,
+    readonly dialect: Dialect,
+  ) {}
 
   /** The page bodies of the current dataset version (and forget any older version's answers). */
   bodies(): PageBodies {
@@ -44,26 +41,26 @@ class Answers {
   }
 
   /**
-   * The answer already made for this exact URL from the current dataset version, if any.
-   * An answer depends only on the URL (path and query) and the dataset: the same URL asks
-   * the same page of the same records.
+   * The answer already made for this key from the current dataset version, if any. An answer
+   * depends only on the URL (path and query), the dialect's variant of the headers and the
+   * dataset: the same key asks the same page of the same records.
    */
-  cached(url: string): Body | undefined {
+  kept(key: string): KeptAnswer | undefined {
     if (this.#version !== this.holder.version) return undefined;
-    return this.#byUrl.get(url);
+    return this.#kept.get(key);
   }
 
-  /** Keep (and return) the answer made for `url`; `bodies()` has already checked the version. */
-  keep(url: string, json: string): Body {
-    const body = toBody(json);
-    this.#byUrl.set(url, body);
-    return body;
+  /** Keep (and return) the answer made for `key`; `bodies()` has already checked the version. */
+  keep(key: string, request: ListingRequest, json: string): KeptAnswer {
+    const answer = { ...toBody(json), endpoint: request.endpoint, id: request.id };
+    this.#kept.set(key, answer);
+    return answer;
   }
 
   #reset(): void {
     this.#version = this.holder.version;
-    this.#bodies = new PageBodies(this.holder.current);
-    this.#byUrl = boundedMemo<string, Body>(ANSWER_MEMO_BYTES, (body) => body.bytes.length);
+    this.#bodies = new PageBodies(this.holder.current, this.dialect);
+    this.#kept = boundedMemo<string, KeptAnswer>(ANSWER_MEMO_BYTES, (body) => body.bytes.length);
   }
 }
 
@@ -84,78 +81,54 @@ function sendBody(req: Request, res: Response, body: Body): void {
   res.send(body.bytes);
 }
 
-/** The four listing endpoints over whatever dataset the holder has now. */
+/** A dialect's refusal: its status and JSON body, or an empty body (as some plugin routes answer). */
+function sendRefusal(res: Response, refusal: Refusal): void {
+  res.status(refusal.status);
+  if (refusal.body === null) res.end();
+  else res.type(JSON_TYPE).send(JSON.stringify(refusal.body));
+}
+
+function listingRequest(endpoint: EndpointName, id: string | undefined, req: Request): ListingRequest {
+  return { endpoint, ...(id === undefined ? {} : { id }), query: queryPairs(req.originalUrl), headers: req.headers };
+}
+
+/** The four listing endpoints over whatever dataset the holder has now, in one dialect. */
 export function listingsRouter(holder: DatasetHolder, options: ListingOptions): Router {
-  const { maxPageSize } = options;
-  assertMaxPageSize(maxPageSize);
+  const { dialect } = options;
   const router = Router();
-  const answers = new Answers(holder);
+  const answers = new Answers(holder, dialect);
+  const keyOf = (req: Request) => {
+    const variant = dialect.variant(req.headers);
+    return variant ? `${req.originalUrl}\u0000${variant}` : req.originalUrl;
+  };
 
   // An answer already made for this exact URL (same dataset version) goes out at once,
-  // before any route is matched; the routes below make (and check) everything else.
+  // before any route is matched, once the dialect's guard lets the request through; the
+  // routes below make (and check) everything else.
   router.use((req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
-    const hit = answers.cached(req.originalUrl);
-    if (hit) sendBody(req, res, hit);
-    else next();
+    const hit = answers.kept(keyOf(req));
+    if (!hit) return next();
+    const blocked = dialect.guard(listingRequest(hit.endpoint, hit.id, req));
+    if (blocked) sendRefusal(res, blocked);
+    else sendBody(req, res, hit);
   });
 
-  const reviewWindow = (req: Request, accepted: readonly string[]) => {
-    const query = readQuery(req.originalUrl, accepted);
-    return {
-      limit: integerParam(query, 'limit', { min: 1, max: maxPageSize, fallback: REVIEWS_DEFAULT_LIMIT }),
-      offset: integerParam(query, 'offset', { min: 0, max: Number.MAX_SAFE_INTEGER, fallback: REVIEWS_DEFAULT_OFFSET }),
-      order: orderParam(query, DEFAULT_REVIEW_ORDER),
-      query,
-    };
-  };
-
-  const wishlistWindow = (req: Request, accepted: readonly string[]) => {
-    const query = readQuery(req.originalUrl, accepted);
-    return {
-      take: integerParam(query, 'take', { min: 1, max: maxPageSize, fallback: WISHLIST_DEFAULT_TAKE }),
-      skip: integerParam(query, 'skip', { min: 0, max: Number.MAX_SAFE_INTEGER, fallback: WISHLIST_DEFAULT_SKIP }),
-      query,
-    };
-  };
-
-  // Only a 200 answer is kept: an invalid request throws before anything is kept.
-  // 4.1
-  router.get(PATHS.reviews, (req, res) => {
-    const url = req.originalUrl;
-    const { limit, offset, order } = reviewWindow(req, REVIEW_PARAMS);
-    sendBody(req, res, answers.keep(url, answers.bodies().reviews(order, offset, limit)));
-  });
-
-  // 4.2: an unknown product is an empty listing, not an error.
-  router.get(PATHS.productReviews, (req, res) => {
-    const url = req.originalUrl;
-    const { limit, offset, order } = reviewWindow(req, REVIEW_PARAMS);
-    const productId = req.params.product_id as string;
-    sendBody(req, res, answers.keep(url, answers.bodies().productReviews(productId, order, offset, limit)));
-  });
-
-  // 4.3
-  router.get(PATHS.wishlists, (req, res) => {
-    const url = req.originalUrl;
-    const { skip, take } = wishlistWindow(req, WISHLIST_PARAMS);
-    sendBody(req, res, answers.keep(url, answers.bodies().wishlists(skip, take)));
-  });
-
-  // 4.4: the id may come again as ?id=, and must then be the path's.
-  router.get(PATHS.wishlistItems, (req, res) => {
-    const url = req.originalUrl;
-    const { skip, take, query } = wishlistWindow(req, WISHLIST_ITEM_PARAMS);
-    const id = req.params.id as string;
-    const queryId = query.get('id');
-    if (queryId !== undefined && queryId !== id) {
-      throw invalidRequest(`'id' must be the wishlist id of the path ${quote(id)}, got ${quote(queryId)}`);
-    }
-    const bodies = answers.bodies();
-    const index = bodies.dataset.wishlists.indexOf(id);
-    if (index < 0) throw notFound(`Wishlist with id: ${id.length > 200 ? `${id.slice(0, 200)}...` : id} was not found`);
-    sendBody(req, res, answers.keep(url, bodies.wishlistItems(index, skip, take)));
-  });
+  // Only a 200 answer is kept: a refusal never is.
+  for (const endpoint of ENDPOINT_NAMES) {
+    router.get(PATHS[endpoint], (req, res) => {
+      const params = req.params as { product_id?: string; id?: string };
+      const id = params.product_id ?? params.id;
+      const request = listingRequest(endpoint, id, req);
+      const blocked = dialect.guard(request);
+      if (blocked) return sendRefusal(res, blocked);
+      const query = dialect.endpoints[endpoint].read(request);
+      if (isRefusal(query)) return sendRefusal(res, query);
+      const json = answers.bodies().answer(request, query);
+      if (isRefusal(json)) return sendRefusal(res, json);
+      sendBody(req, res, answers.keep(keyOf(req), request, json));
+    });
+  }
 
   return router;
 }

@@ -1,38 +1,41 @@
 import etag from 'etag';
-import type { ReviewOrder } from '../lib/api-rules.ts';
-import { reviewsEnvelope, wishlistEnvelope } from '../lib/paging.ts';
+import { pageSlice } from '../lib/paging.ts';
+import type { Dialect, ListingQuery, ListingRequest, RatingAggregate, Refusal } from '../lib/dialects/index.ts';
 import type { Dataset } from '../fixtures/index.ts';
 import { boundedMemo, memoized, type Memo } from './memo.ts';
 
 /**
- * The serialized answers of the four listings, for one (immutable) dataset.
+ * The serialized answers of the four listings, for one (immutable) dataset and one dialect.
  *
- * A page body is the envelope of lib/paging.ts, serialized with an empty record array,
- * with the records' JSON spliced in: byte for byte what `JSON.stringify(envelope)` gives
- * (so what `res.json` sent before), without re-serializing records. Each record's JSON is
- * made once, when first asked for, and kept in a bounded memo, so a page costs its own
- * size, whatever the dataset's size, and a million-record dataset does not keep a million
- * strings.
+ * A page body is the dialect's envelope (lib/dialects), serialized with an empty record
+ * array, with the records' JSON spliced in: byte for byte what `JSON.stringify` of the whole
+ * envelope gives, without re-serializing records. Each record's JSON (as the dialect shows
+ * it) is made once, when first asked for, and kept in a bounded memo, so a page costs its
+ * own size, whatever the dataset's size.
  */
 
 /** Memory kept per memo (records, items, wishlists), in bytes of JSON. */
 export const RECORD_MEMO_BYTES = 48 * 1024 * 1024;
-
-const REVIEWS_HEAD = '{"reviews":[';
-const DATA_HEAD = '{"data":[';
 
 function splice(emptyEnvelope: string, head: string, records: string[]): string {
   if (!emptyEnvelope.startsWith(`${head}]`)) throw new Error(`envelope does not start with ${head}]: ${emptyEnvelope.slice(0, 40)}`);
   return records.length === 0 ? emptyEnvelope : `${head}${records.join(',')}${emptyEnvelope.slice(head.length)}`;
 }
 
+/** Positions `[from, to)` of a listing of `count` records, or all of them. */
+function range(count: number, query: ListingQuery): { from: number; to: number } {
+  return query.window === 'all' ? { from: 0, to: count } : pageSlice(count, query.window.start, query.window.size);
+}
+
 export class PageBodies {
   readonly #reviews: Memo<number, string>;
   readonly #wishlists: Memo<number, string>;
   readonly #items: Memo<string, string>;
+  readonly #aggregates = new Map<number, RatingAggregate>();
 
   constructor(
     readonly dataset: Dataset,
+    readonly dialect: Dialect,
     memoBytes = RECORD_MEMO_BYTES,
   ) {
     const length = (s: string) => s.length;
@@ -41,34 +44,85 @@ export class PageBodies {
     this.#items = boundedMemo(memoBytes, length);
   }
 
-  /** 4.1 */
-  reviews(order: ReviewOrder, offset: number, limit: number): string {
-    const { indexes, count } = this.dataset.reviews.pageIndexes(order, offset, limit);
-    return splice(JSON.stringify(reviewsEnvelope([], count, offset, limit)), REVIEWS_HEAD, this.#reviewJson(indexes));
+  /** The JSON of the listing `request` asks for, read by its dialect as `query`; or the dialect's refusal (an unknown wishlist). */
+  answer(request: ListingRequest, query: ListingQuery): string | Refusal {
+    const rules = this.dialect.endpoints[request.endpoint];
+    const head = `{"${rules.recordsKey}":[`;
+    switch (request.endpoint) {
+      case 'reviews':
+      case 'productReviews': {
+        const product = request.endpoint === 'productReviews' ? this.dataset.reviews.source.productIndexOf(request.id ?? '') : undefined;
+        const indexes = this.#reviewIndexes(query, product);
+        const { from, to } = range(indexes.length, query);
+        const aggregate = query.aggregates ? this.#aggregate(product ?? -1) : undefined;
+        const envelope = JSON.stringify(rules.envelope({ count: indexes.length, query, ...(aggregate ? { aggregate } : {}) }));
+        return splice(envelope, head, this.#reviewJson(indexes.subarray(from, to)));
+      }
+      case 'wishlists': {
+        const table = this.dataset.wishlists;
+        const records = this.#ordered(table.count, query).map((w) => memoized(this.#wishlists, w, () => JSON.stringify(this.dialect.project.wishlist(table.source.wishlist(w)))));
+        return splice(JSON.stringify(rules.envelope({ count: table.count, query })), head, records);
+      }
+      case 'wishlistItems': {
+        const table = this.dataset.wishlists;
+        const wishlist = table.indexOf(request.id ?? '');
+        const unknown = wishlist < 0 ? this.dialect.unknownWishlist(request, query) : undefined;
+        if (unknown !== undefined && unknown !== 'empty') return unknown;
+        const count = wishlist < 0 ? 0 : table.source.itemCount(wishlist);
+        const records = this.#ordered(count, query).map((k) => memoized(this.#items, `${wishlist}:${k}`, () => JSON.stringify(this.dialect.project.item(table.source.item(wishlist, k)))));
+        return splice(JSON.stringify(rules.envelope({ count, query })), head, records);
+      }
+    }
   }
 
-  /** 4.2 */
-  productReviews(productId: string, order: ReviewOrder, offset: number, limit: number): string {
-    const { indexes, count } = this.dataset.reviews.productPageIndexes(productId, order, offset, limit);
-    return splice(JSON.stringify(reviewsEnvelope([], count, offset, limit)), REVIEWS_HEAD, this.#reviewJson(indexes));
+  /** The indexes of one page of records numbered in API (= id = created_at) order, `-id` / `-created_at` reversing it. */
+  #ordered(count: number, query: ListingQuery): number[] {
+    const { from, to } = range(count, query);
+    const out: number[] = new Array(to - from);
+    for (let p = from; p < to; p++) out[p - from] = query.order.descending ? count - 1 - p : p;
+    return out;
   }
 
-  /** 4.3 */
-  wishlists(skip: number, take: number): string {
-    const table = this.dataset.wishlists;
-    const { from, to, count } = table.pageRange(skip, take);
-    const records: string[] = new Array(to - from);
-    for (let w = from; w < to; w++) records[w - from] = memoized(this.#wishlists, w, () => JSON.stringify(table.source.wishlist(w)));
-    return splice(JSON.stringify(wishlistEnvelope([], count, skip, take)), DATA_HEAD, records);
+  /** The matching reviews in the query's order (a view of the memoised ordering when nothing is filtered). */
+  #reviewIndexes(query: ListingQuery, product: number | undefined): Uint32Array {
+    const table = this.dataset.reviews;
+    let indexes: Uint32Array;
+    if (product === undefined) indexes = table.sorted(query.order);
+    else if (product < 0) return new Uint32Array(0);
+    else indexes = table.productIndexes(product, query.order);
+    const { productIds, rating, verifiedPurchaseOnly } = query.filters;
+    if (productIds === undefined && rating === undefined && !verifiedPurchaseOnly) return indexes;
+    const source = table.source;
+    const products = productIds === undefined ? undefined : new Set(productIds.map((id) => source.productIndexOf(id)));
+    return indexes.filter(
+      (i) =>
+        (products === undefined || products.has(source.product[i]!)) &&
+        (rating === undefined || source.rating[i] === rating) &&
+        (!verifiedPurchaseOnly || source.review(i).is_verified_purchase),
+    );
   }
 
-  /** 4.4, for a wishlist index (see WishlistTable.indexOf). */
-  wishlistItems(wishlist: number, skip: number, take: number): string {
-    const table = this.dataset.wishlists;
-    const { from, to, count } = table.itemsRange(wishlist, skip, take);
-    const records: string[] = new Array(to - from);
-    for (let k = from; k < to; k++) records[k - from] = memoized(this.#items, `${wishlist}:${k}`, () => JSON.stringify(table.source.item(wishlist, k)));
-    return splice(JSON.stringify(wishlistEnvelope([], count, skip, take)), DATA_HEAD, records);
+  /** A product's rating aggregate, as the reviews plugin computes it (average to 2 decimals, counts from 5 down to 1). */
+  #aggregate(product: number): RatingAggregate {
+    let aggregate = this.#aggregates.get(product);
+    if (!aggregate) {
+      const counts = [0, 0, 0, 0, 0];
+      let sum = 0;
+      const indexes = product < 0 ? new Uint32Array(0) : this.dataset.reviews.productIndexes(product, { field: 'id', descending: false });
+      for (const i of indexes) {
+        const r = this.dataset.reviews.source.rating[i]!;
+        counts[r - 1]!++;
+        sum += r;
+      }
+      const total = indexes.length;
+      aggregate = {
+        average: Number((total === 0 ? 0 : sum / total).toFixed(2)),
+        total_count: total,
+        counts: [5, 4, 3, 2, 1].map((rating) => ({ rating, count: counts[rating - 1]! })),
+      };
+      this.#aggregates.set(product, aggregate);
+    }
+    return aggregate;
   }
 
   #reviewJson(indexes: Uint32Array): string[] {
@@ -76,7 +130,7 @@ export class PageBodies {
     const out: string[] = new Array(indexes.length);
     for (let i = 0; i < indexes.length; i++) {
       const index = indexes[i]!;
-      out[i] = memoized(this.#reviews, index, () => JSON.stringify(source.review(index)));
+      out[i] = memoized(this.#reviews, index, () => JSON.stringify(this.dialect.project.review(source.review(index))));
     }
     return out;
   }

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { assertMaxPageSize, DEFAULT_MAX_PAGE_SIZE } from '../lib/api-rules.ts';
+import { DEFAULT_DIALECT, type DialectName } from '../lib/dialects/index.ts';
 import { generateDataset, loadFixturesFile, type Dataset, type GenerateOptions } from '../fixtures/index.ts';
 import { createApp } from './app.ts';
 import { createOps, generationOf, type Ops } from './admin.ts';
@@ -23,8 +24,10 @@ export interface MockServerOptions extends GenerateOptions {
   dataset?: Dataset;
   /** The largest `limit` / `take` accepted (default 1000). */
   maxPageSize?: number;
-  /** Origins allowed by CORS; default any. */
+  /** Origins allowed by CORS; default any (without credentials). */
   corsOrigin?: string | string[];
+  /** How the listings speak: `spec` (default) or `alphabite` (the published plugins, bugs included). */
+  dialect?: DialectName;
   /** Fault and latency injection from the start (default: off; changeable through the admin API). */
   faults?: FaultSettings;
   /** The seed of fault draws when the settings name none (default: the dataset's seed). */
@@ -93,6 +96,7 @@ export async function startInProcess(options: MockServerOptions, coordinate?: Co
     ops,
     maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE,
     ...(options.corsOrigin !== undefined ? { corsOrigin: options.corsOrigin } : {}),
+    dialect: options.dialect ?? DEFAULT_DIALECT,
   });
   // requireHostHeader off: guardRequests answers a missing Host with JSON instead of Node's empty 400.
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false }, guardRequests(app));
@@ -100,7 +104,7 @@ export async function startInProcess(options: MockServerOptions, coordinate?: Co
   await listen(server, options.port ?? 0, host);
   const port = (server.address() as AddressInfo).port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  Object.assign(ops.info, { url, host, port, maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE, corsOrigin: options.corsOrigin ?? '*' });
+  Object.assign(ops.info, { url, host, port, maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE, corsOrigin: options.corsOrigin ?? '*', dialect: options.dialect ?? DEFAULT_DIALECT });
   return {
     url,
     port,

@@ -15,6 +15,17 @@ import { sortIndexesByTime } from '../fixtures/review-table.ts';
 import { HashRandomizer } from '../fixtures/randomizer.ts';
 import { boundedMemo, memoized } from '../mock-server/memo.ts';
 import { PageBodies } from '../mock-server/page-bodies.ts';
+import { specDialect, type ListingOrder } from '../lib/dialects/index.ts';
+import type { EndpointName } from '../lib/api-rules.ts';
+
+const spec = specDialect({ maxPageSize: 1000 });
+/** The answer the spec dialect makes for one page of a listing. */
+function pageOf(bodies: PageBodies, endpoint: EndpointName, id: string | undefined, order: ListingOrder, start: number, size: number): string {
+  const answer = bodies.answer({ endpoint, ...(id === undefined ? {} : { id }), query: [], headers: {} }, { window: { start, size }, order, filters: {}, aggregates: false });
+  if (typeof answer !== 'string') throw new Error(`refused: ${JSON.stringify(answer)}`);
+  return answer;
+}
+const CREATED: ListingOrder = { field: 'created_at', descending: false };
 import { startMockServer } from '../mock-server/server.ts';
 
 const ORDERS: ReviewOrder[] = REVIEW_ORDER_VALUES.map((v) => parseReviewOrder(v)!);
@@ -88,34 +99,34 @@ describe('memoised orders and per-product indexes', () => {
 
 describe('serialized answers', () => {
   const dataset = generateDataset({ seed: 5, reviews: 400, wishlists: 30, maxItems: 12 });
-  const bodies = new PageBodies(dataset);
+  const bodies = new PageBodies(dataset, spec);
 
   it('equal JSON.stringify of the envelope of lib/paging.ts, byte for byte, on all four endpoints', () => {
     for (const order of ORDERS) {
       for (const [offset, limit] of [[0, 20], [390, 20], [400, 5], [13, 1]] as const) {
         const page = dataset.reviews.page(order, offset, limit);
-        expect(bodies.reviews(order, offset, limit)).toBe(JSON.stringify(reviewsEnvelope(page.records, page.count, offset, limit)));
+        expect(pageOf(bodies, 'reviews', undefined, order, offset, limit)).toBe(JSON.stringify(reviewsEnvelope(page.records, page.count, offset, limit)));
         const productId = dataset.reviews.source.productId(1);
         const productPage = dataset.reviews.productPage(productId, order, offset % 50, limit);
-        expect(bodies.productReviews(productId, order, offset % 50, limit)).toBe(JSON.stringify(reviewsEnvelope(productPage.records, productPage.count, offset % 50, limit)));
+        expect(pageOf(bodies, 'productReviews', productId, order, offset % 50, limit)).toBe(JSON.stringify(reviewsEnvelope(productPage.records, productPage.count, offset % 50, limit)));
       }
     }
     for (const [skip, take] of [[0, 10], [25, 10], [30, 10], [3, 1]] as const) {
       const page = dataset.wishlists.page(skip, take);
-      expect(bodies.wishlists(skip, take)).toBe(JSON.stringify(wishlistEnvelope(page.records, page.count, skip, take)));
+      expect(pageOf(bodies, 'wishlists', undefined, CREATED, skip, take)).toBe(JSON.stringify(wishlistEnvelope(page.records, page.count, skip, take)));
       for (const w of [0, 1, 2, 29]) {
         const items = dataset.wishlists.itemsPage(w, skip % 12, take);
-        expect(bodies.wishlistItems(w, skip % 12, take)).toBe(JSON.stringify(wishlistEnvelope(items.records, items.count, skip % 12, take)));
+        expect(pageOf(bodies, 'wishlistItems', dataset.wishlists.source.wishlist(w).id, CREATED, skip % 12, take)).toBe(JSON.stringify(wishlistEnvelope(items.records, items.count, skip % 12, take)));
       }
     }
   });
 
   it('do not depend on the order of requests, nor on the memo evicting records', () => {
     const requests = ORDERS.flatMap((order) => [0, 37, 120, 390].map((offset) => ({ order, offset })));
-    const forward = requests.map(({ order, offset }) => bodies.reviews(order, offset, 10));
+    const forward = requests.map(({ order, offset }) => pageOf(bodies, 'reviews', undefined, order, offset, 10));
     // a fresh dataset from the same seed, asked in reverse, with a memo small enough to evict constantly
-    const other = new PageBodies(generateDataset({ seed: 5, reviews: 400, wishlists: 30, maxItems: 12 }), 2000);
-    const backward = [...requests].reverse().map(({ order, offset }) => other.reviews(order, offset, 10)).reverse();
+    const other = new PageBodies(generateDataset({ seed: 5, reviews: 400, wishlists: 30, maxItems: 12 }), spec, 2000);
+    const backward = [...requests].reverse().map(({ order, offset }) => pageOf(other, 'reviews', undefined, order, offset, 10)).reverse();
     expect(backward).toEqual(forward);
   });
 });
@@ -136,15 +147,15 @@ describe('a million reviews', () => {
     }
     expect(ordered).toBe(true);
     expect(new Set(sorted).size).toBe(1_000_000);
-    const bodies = new PageBodies(big);
-    const firstAsked = bodies.reviews(deep, 999_990, 10);
+    const bodies = new PageBodies(big, spec);
+    const firstAsked = pageOf(bodies, 'reviews', undefined, deep, 999_990, 10);
 
     // A second, independent dataset from the same seed, asked other pages first.
     const again = generateDataset({ seed: 9, reviews: 1_000_000 });
-    const otherBodies = new PageBodies(again);
-    otherBodies.reviews({ field: 'rating', descending: false }, 500_000, 50);
-    otherBodies.productReviews(again.reviews.source.productId(0), { field: 'updated_at', descending: true }, 1000, 20);
-    expect(otherBodies.reviews(deep, 999_990, 10)).toBe(firstAsked);
+    const otherBodies = new PageBodies(again, spec);
+    pageOf(otherBodies, 'reviews', undefined, { field: 'rating', descending: false }, 500_000, 50);
+    pageOf(otherBodies, 'productReviews', again.reviews.source.productId(0), { field: 'updated_at', descending: true }, 1000, 20);
+    expect(pageOf(otherBodies, 'reviews', undefined, deep, 999_990, 10)).toBe(firstAsked);
     expect(Array.from(again.reviews.pageIndexes(deep, 999_990, 10).indexes)).toEqual(deepPage);
   });
 });

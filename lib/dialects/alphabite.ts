@@ -1,0 +1,266 @@
+/**
+ * The alphabite dialect: the four listings as the published plugins answer them
+ * (@alphabite/medusa-reviews 0.7.2, @alphabite/medusa-wishlist 0.7.4, on Medusa 2.x), so
+ * that a storefront built on @alphabite/medusa-sdk meets in development what it meets in
+ * production, bugs included. Every rule names where it comes from; docs/dialects.md lists
+ * each difference from the spec, and notes/alphabite-plugins.md quotes the plugins' code.
+ */
+import { clampedPageNumbers } from '../paging.ts';
+import type { QueryPairs } from '../query.ts';
+import { refusal, type Dialect, type EndpointRules, type ListingOrder, type ListingQuery, type ListingRequest, type Refusal } from './types.ts';
+
+/** Medusa's `createFindParams()` defaults (@medusajs/medusa 2.x, api/utils/validators.js). */
+export const ALPHABITE_DEFAULT_LIMIT = 20;
+export const ALPHABITE_DEFAULT_OFFSET = 0;
+export const PUBLISHABLE_KEY_HEADER = 'x-publishable-api-key';
+
+/** How Medusa's query validation types a parameter (createFindParams plus each plugin's schema). */
+type FieldType =
+  | 'string'
+  /** `parseInt` of a non-empty string; no bounds. */
+  | 'int'
+  | 'with_deleted'
+  /** `z.coerce.boolean()`: any non-empty value is true, `"false"` and `"0"` included. */
+  | 'flag'
+  /** `Math.round(Number(v))`, 1 to 5. */
+  | 'rating'
+  /** A string split on commas, or an array. */
+  | 'csv-list'
+  /** Must arrive as an array (`name[]=a` or `name[0]=a`). */
+  | 'array';
+
+type Value = string | string[];
+
+const BASE_FIELDS: Array<[string, FieldType]> = [
+  ['fields', 'string'],
+  ['offset', 'int'],
+  ['limit', 'int'],
+  ['order', 'string'],
+  ['with_deleted', 'with_deleted'],
+];
+const REVIEW_FILTERS: Array<[string, FieldType]> = [
+  ['my_reviews_only', 'flag'],
+  ['verified_purchase_only', 'flag'],
+  ['include_product', 'flag'],
+  ['rating', 'rating'],
+  ['sort_by', 'string'],
+];
+/** Each endpoint's accepted parameters, in the order zod reports them. */
+const SCHEMAS = {
+  reviews: [...BASE_FIELDS, ['product_ids', 'csv-list'] as [string, FieldType], ...REVIEW_FILTERS],
+  productReviews: [...BASE_FIELDS, ...REVIEW_FILTERS, ['include_aggregated_counts', 'flag'] as [string, FieldType]],
+  wishlists: [...BASE_FIELDS, ['items_fields', 'array'] as [string, FieldType]],
+  wishlistItems: BASE_FIELDS,
+} as const;
+
+/**
+ * The query as Medusa's stack reads it: `qs` (`a[0]=x`, `a[]=x` and a repeated name give an
+ * array), then `normalizeQuery`, which splits a one-element array on commas.
+ */
+export function medusaQuery(pairs: QueryPairs): Map<string, Value> {
+  const out = new Map<string, Value>();
+  for (const [rawName, value] of pairs) {
+    const bracket = /^([^[\]]+)\[(\d*)\]$/.exec(rawName);
+    const name = bracket ? bracket[1]! : rawName;
+    const previous = out.get(name);
+    if (bracket || previous !== undefined) out.set(name, [...(previous === undefined ? [] : typeof previous === 'string' ? [previous] : previous), value]);
+    else out.set(name, value);
+  }
+  for (const [name, value] of out) {
+    if (Array.isArray(value) && value.length === 1) out.set(name, value[0]!.split(','));
+  }
+  return out;
+}
+
+interface Parsed {
+  values: Map<string, unknown>;
+  issues: string[];
+}
+
+const shown = (value: Value) => (Array.isArray(value) ? value.join(',') : value);
+const expected = (type: string, name: string, value: Value) => `Expected type: '${type}' for field '${name}', got: '${shown(value)}'`;
+
+function parseField(name: string, type: FieldType, value: Value, out: Parsed): void {
+  const fail = (issue: string) => void out.issues.push(issue);
+  switch (type) {
+    case 'string':
+      return typeof value === 'string' ? void out.values.set(name, value) : fail(expected('string', name, value));
+    case 'int': {
+      const n = typeof value === 'string' && value !== '' ? parseInt(value) : Number.NaN;
+      return Number.isNaN(n) ? fail(expected('number', name, value)) : void out.values.set(name, n);
+    }
+    case 'with_deleted':
+      return value === 'true' || value === 'false' ? void out.values.set(name, value === 'true') : fail(expected('boolean', name, value));
+    case 'flag':
+      return void out.values.set(name, Array.isArray(value) ? true : Boolean(value));
+    case 'rating': {
+      const n = Math.round(Number(shown(value)));
+      if (Number.isNaN(n)) return fail(expected('number', name, value));
+      if (n < 1) return fail(`Value for field '${name}' too small, expected at least: '1'`);
+      if (n > 5) return fail(`Value for field '${name}' too big, expected at most: '5'`);
+      return void out.values.set(name, n);
+    }
+    case 'csv-list':
+      return void out.values.set(name, typeof value === 'string' ? value.split(',') : value);
+    case 'array':
+      return Array.isArray(value) ? void out.values.set(name, value) : fail(expected('array', name, value));
+  }
+}
+
+/** Medusa's strict `validateAndTransformQuery`: 400 `invalid_data` naming at most three issues. */
+function validate(schema: ReadonlyArray<readonly [string, FieldType]>, pairs: QueryPairs): Map<string, unknown> | Refusal {
+  const query = medusaQuery(pairs);
+  const parsed: Parsed = { values: new Map(), issues: [] };
+  for (const [name, type] of schema) {
+    const value = query.get(name);
+    if (value !== undefined) parseField(name, type, value, parsed);
+  }
+  const unknown = [...query.keys()].filter((name) => !schema.some(([known]) => known === name));
+  if (unknown.length) parsed.issues.push(`Unrecognized fields: '${unknown.join(', ')}'`);
+  if (parsed.issues.length) return refusal(400, { type: 'invalid_data', message: `Invalid request: ${parsed.issues.slice(0, 3).join('; ')}` });
+  return parsed.values;
+}
+
+/** Medusa's error handler for anything that is not a MedusaError (a database error, say). */
+const UNKNOWN_ERROR = refusal(500, { code: 'unknown_error', type: 'unknown_error', message: 'An unknown error occurred.' });
+/** The wishlist routes catch every error themselves and answer `res.status(500).end()`. */
+const EMPTY_500 = refusal(500, null);
+
+/** Columns the mock can sort by; any other `order` is a column the database does not have (500). */
+const SORTABLE = {
+  reviews: ['id', 'created_at', 'updated_at', 'rating'],
+  wishlists: ['id', 'created_at'],
+} as const;
+
+function orderOf(raw: unknown, columns: readonly string[]): ListingOrder | 'unknown column' {
+  if (raw === undefined) return { field: 'id', descending: false }; // Medusa's default: primary key ascending
+  const text = raw as string;
+  const descending = text.startsWith('-');
+  const field = descending ? text.slice(1) : text;
+  return columns.includes(field) ? { field: field as ListingOrder['field'], descending } : 'unknown column';
+}
+
+/** limit/offset as validated; a negative one reaches the database, which refuses it. */
+function windowOf(values: Map<string, unknown>): { start: number; size: number } | 'negative' {
+  const size = (values.get('limit') as number | undefined) ?? ALPHABITE_DEFAULT_LIMIT;
+  const start = (values.get('offset') as number | undefined) ?? ALPHABITE_DEFAULT_OFFSET;
+  return size < 0 || start < 0 ? 'negative' : { start, size };
+}
+
+const bearer = (headers: ListingRequest['headers']) => /^Bearer\s+\S+/i.test(String(headers.authorization ?? ''));
+/** A customer is logged in by a bearer token or a session cookie (the mock checks neither). */
+const authenticated = (headers: ListingRequest['headers']) => bearer(headers) || Boolean(headers.cookie);
+
+function reviewFilters(values: Map<string, unknown>): ListingQuery['filters'] {
+  return {
+    ...(values.has('product_ids') && (values.get('product_ids') as string[]).length > 0 ? { productIds: values.get('product_ids') as string[] } : {}),
+    ...(values.get('verified_purchase_only') ? { verifiedPurchaseOnly: true } : {}),
+    ...(values.has('rating') ? { rating: values.get('rating') as number } : {}),
+  };
+}
+
+type Window = { start: number; size: number };
+const windowOfQuery = (query: ListingQuery): Window => (query.window === 'all' ? { start: 0, size: 0 } : query.window);
+
+/** The reviews plugin's `getPagination` keys after the page numbers: `take`, `skip` (defaults 5 and 0 when it gets no metadata). */
+function reviewsPagination(metadata: { count: number; take: number; skip: number } | undefined) {
+  const { count = 0, take = 5, skip = 0 } = metadata ?? {};
+  return { ...clampedPageNumbers(count, skip, take), take, skip };
+}
+
+const reviewsList: EndpointRules = {
+  recordsKey: 'data',
+  read: (request) => {
+    const values = validate(SCHEMAS.reviews, request.query);
+    if (!(values instanceof Map)) return values;
+    // The route spreads `req.queryConfig.fields` and never passes the pagination on:
+    // limit, offset and order are validated, then ignored; every matching review comes back, by id.
+    return { window: 'all', order: { field: 'id', descending: false }, filters: reviewFilters(values), aggregates: false };
+  },
+  // ...and with no query metadata, the envelope is the same constant whatever came back.
+  envelope: () => ({ data: [], ...reviewsPagination(undefined) }),
+};
+
+const productReviews: EndpointRules = {
+  recordsKey: 'data',
+  read: (request) => {
+    const values = validate(SCHEMAS.productReviews, request.query);
+    if (!(values instanceof Map)) return values;
+    const window = windowOf(values);
+    const order = orderOf(values.get('order'), SORTABLE.reviews);
+    if (window === 'negative' || order === 'unknown column') return UNKNOWN_ERROR;
+    return { window, order, filters: reviewFilters(values), aggregates: Boolean(values.get('include_aggregated_counts')) };
+  },
+  envelope: ({ count, query, aggregate }) => {
+    const { start, size } = windowOfQuery(query);
+    return { data: [], ...reviewsPagination({ count, take: size, skip: start }), ...(aggregate ?? {}) };
+  },
+};
+
+/** The wishlist plugin's `getPagination` (no `take`/`skip` keys: the routes write those themselves, `take || 5`). */
+function wishlistRules(schema: ReadonlyArray<readonly [string, FieldType]>, keyOrder: 'take-skip' | 'skip-take', checkGuest: boolean): EndpointRules {
+  return {
+    recordsKey: 'data',
+    read: (request) => {
+      const values = validate(schema, request.query);
+      if (!(values instanceof Map)) return values;
+      if (checkGuest && !authenticated(request.headers)) {
+        // The route checks the plugin option allowGuestWishlist (off by default) after validation.
+        return refusal(401, { type: 'unauthorized', message: 'Guest wishlists are now allowed' });
+      }
+      const window = windowOf(values);
+      const order = orderOf(values.get('order'), SORTABLE.wishlists);
+      if (window === 'negative' || order === 'unknown column') return EMPTY_500;
+      return { window, order, filters: {}, aggregates: false };
+    },
+    envelope: ({ count, query }) => {
+      const { start, size } = windowOfQuery(query);
+      const echo = keyOrder === 'take-skip' ? { take: size || 5, skip: start || 0 } : { skip: start || 0, take: size || 5 };
+      return { data: [], ...echo, ...clampedPageNumbers(count, start, size) };
+    },
+  };
+}
+
+export function alphabiteDialect(): Dialect {
+  return {
+    name: 'alphabite',
+    summary: 'the published plugins @alphabite/medusa-reviews 0.7.2 and @alphabite/medusa-wishlist 0.7.4 (limit/offset everywhere, their envelopes and bugs)',
+    guard: (request) => {
+      const key = request.headers[PUBLISHABLE_KEY_HEADER];
+      if (!key) {
+        return refusal(400, {
+          type: 'not_allowed',
+          message: `Publishable API key required in the request header: ${PUBLISHABLE_KEY_HEADER}. You can manage your keys in settings in the dashboard.`,
+        });
+      }
+      // GET /store/wishlists: authenticate("customer", ["bearer"]) before validation; a session cookie is not enough.
+      if (request.endpoint === 'wishlists' && !bearer(request.headers)) return refusal(401, { message: 'Unauthorized' });
+      return undefined;
+    },
+    variant: (headers) => (authenticated(headers) ? '' : 'guest'),
+    endpoints: {
+      reviews: reviewsList,
+      productReviews,
+      wishlists: wishlistRules(SCHEMAS.wishlists, 'take-skip', false),
+      wishlistItems: wishlistRules(SCHEMAS.wishlistItems, 'skip-take', true),
+    },
+    // An unknown wishlist is an empty listing: the route filters items by wishlist_id and finds none.
+    unknownWishlist: () => 'empty',
+    project: {
+      review: (r) => {
+        const { id, product_id, title, content, image_urls, created_at, updated_at, rating, is_verified_purchase, customer } = r as Record<string, unknown>;
+        return { id, product_id, title, content, image_urls, created_at, updated_at, rating, is_verified_purchase, customer };
+      },
+      // includeWishlistItems is off by default: the wishlist's own columns, no items.
+      wishlist: (w) => {
+        const { id, name, customer_id, sales_channel_id, created_at, updated_at } = w as Record<string, unknown>;
+        return { id, name, customer_id, sales_channel_id, created_at, updated_at, deleted_at: null };
+      },
+      item: (i) => {
+        const { id, wishlist_id, product_variant_id, product_variant } = i as { id: string; wishlist_id: string; product_variant_id: string; product_variant: { id: string; title: string; product: { id: string; handle: string; thumbnail: string | null } } };
+        const { product } = product_variant;
+        return { id, wishlist_id, product_variant_id, product_variant: { id: product_variant.id, title: product_variant.title, product: { id: product.id, handle: product.handle, thumbnail: product.thumbnail } } };
+      },
+    },
+  };
+}

@@ -1,0 +1,101 @@
+/**
+ * A dialect is how one implementation of the four listings speaks: which parameters each
+ * endpoint accepts (and how it refuses the rest), its defaults, its envelope and page
+ * numbers, its error bodies, what it checks before listing (keys, auth), and how it shows
+ * a record. The mock server lists records; everything about the protocol comes from here.
+ */
+import type { EndpointName } from '../api-rules.ts';
+import type { QueryPairs } from '../query.ts';
+
+export type { EndpointName };
+
+/** What a dialect may read of a listing request. */
+export interface ListingRequest {
+  endpoint: EndpointName;
+  /** The path id: the product of 4.2, the wishlist of 4.4. */
+  id?: string;
+  query: QueryPairs;
+  /** Request headers, names in lower case. */
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+}
+
+/** An answer other than a listing: a status and a JSON body, or `null` for an empty body. */
+export interface Refusal {
+  refusal: true;
+  status: number;
+  body: Record<string, unknown> | null;
+}
+
+export function refusal(status: number, body: Record<string, unknown> | null): Refusal {
+  return { refusal: true, status, body };
+}
+
+export const isRefusal = (x: unknown): x is Refusal => typeof x === 'object' && x !== null && (x as Refusal).refusal === true;
+
+/** A sort: a record field, descending or not; ties always by id ascending. */
+export interface ListingOrder {
+  field: 'id' | 'created_at' | 'updated_at' | 'rating';
+  descending: boolean;
+}
+
+/** Filters a dialect accepts beyond paging (the published plugins' review filters). */
+export interface ListingFilters {
+  productIds?: string[];
+  rating?: number;
+  verifiedPurchaseOnly?: boolean;
+}
+
+/** What to list, once a dialect has read the request. */
+export interface ListingQuery {
+  /** Records `start + 1 … start + size`; `all` lists every matching record (a plugin bug kept on purpose). */
+  window: { start: number; size: number } | 'all';
+  order: ListingOrder;
+  filters: ListingFilters;
+  /** 4.2 in the alphabite dialect: add the product's rating aggregate. */
+  aggregates: boolean;
+}
+
+/** A product's rating aggregate (alphabite 4.2 with `include_aggregated_counts`). */
+export interface RatingAggregate {
+  average: number;
+  total_count: number;
+  counts: Array<{ rating: number; count: number }>;
+}
+
+/** The numbers an envelope is built from. */
+export interface EnvelopeInput {
+  /** Records matching the request (before paging). */
+  count: number;
+  query: ListingQuery;
+  aggregate?: RatingAggregate;
+}
+
+export interface EndpointRules {
+  /** Reads the request: what to list, or the refusal. */
+  read(request: ListingRequest): ListingQuery | Refusal;
+  /** The envelope with an empty records array as its first key, in the dialect's key order. */
+  envelope(input: EnvelopeInput): Record<string, unknown>;
+  /** The key holding the records: the envelope's first key. */
+  recordsKey: 'reviews' | 'data';
+}
+
+export interface Dialect {
+  name: DialectName;
+  /** One line for the banner and the admin API. */
+  summary: string;
+  /** Checks made before the endpoint reads anything (publishable key, authentication). */
+  guard(request: ListingRequest): Refusal | undefined;
+  /**
+   * What an answer depends on besides the URL, from the headers ('' when nothing): answers
+   * are kept by URL and this, so a kept answer never reaches a request it was not made for.
+   */
+  variant(headers: ListingRequest['headers']): string;
+  endpoints: Record<EndpointName, EndpointRules>;
+  /** 4.4 for a wishlist the dataset does not have. */
+  unknownWishlist(request: ListingRequest, query: ListingQuery): Refusal | 'empty';
+  /** A record as this dialect shows it (the kit's records are the spec dialect's). */
+  project: { review(record: object): object; wishlist(record: object): object; item(record: object): object };
+}
+
+export const DIALECT_NAMES = ['spec', 'alphabite'] as const;
+export type DialectName = (typeof DIALECT_NAMES)[number];
