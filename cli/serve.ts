@@ -1,7 +1,9 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_MAX_PAGE_SIZE, MAX_MAX_PAGE_SIZE, MIN_MAX_PAGE_SIZE, PATHS } from '../lib/api-rules.ts';
-import { describeDataset } from '../fixtures/index.ts';
-import { startMockServer } from '../mock-server/server.ts';
+import { createDialect, DEFAULT_DIALECT, DIALECT_NAMES, type DialectName } from '../lib/dialects/index.ts';
+import { describeDataset, type DatasetSummary } from '../fixtures/index.ts';
+import { corsPolicy, describeCors } from '../mock-server/cors-policy.ts';
+import { DEFAULT_SHUTDOWN_GRACE_MS, startMockServer } from '../mock-server/server.ts';
 import { MAX_WORKERS, type MockClusterOptions } from '../mock-server/cluster.ts';
 import { adminAccessMode } from '../mock-server/access.ts';
 import { formatLatency, parseLatency, faultSettings, MAX_DELAY_MS, type LatencyRange } from '../mock-server/faults.ts';
@@ -20,6 +22,7 @@ interface ServeFlags extends DatasetFlags {
   fixtures?: string;
   maxPageSize: number;
   corsOrigin?: string;
+  dialect: DialectName;
   latency?: LatencyRange;
   errorRate: number;
   errorStatus: number;
@@ -72,7 +75,12 @@ export function registerServeCommand(program: Command): void {
     .addOption(new Option('--log-level <level>', 'pino log level; info logs one line per request').choices(LOG_LEVELS).env('LOG_LEVEL').default(CLI_LOG_LEVEL))
     .addOption(new Option('--journal-size <n>', 'recent requests kept for GET /__admin/journal (0: none)').argParser(integerIn(0, MAX_JOURNAL_SIZE)).default(DEFAULT_JOURNAL_SIZE))
     .addOption(new Option('--workers <n>', 'serve from n processes (node:cluster) on one port, to use n cores; same bytes as one').argParser(integerIn(1, MAX_WORKERS)).default(1))
-    .addOption(new Option('--shutdown-grace <ms>', 'on SIGINT/SIGTERM, how long requests in flight may take to finish').argParser(integerIn(0, 600_000)).default(10_000));
+    .addOption(new Option('--shutdown-grace <ms>', 'on SIGINT/SIGTERM, how long requests in flight may take to finish').argParser(integerIn(0, 600_000)).default(DEFAULT_SHUTDOWN_GRACE_MS))
+    .addOption(
+      new Option('--dialect <name>', "how the listings speak: 'spec' (the listing spec) or 'alphabite' (the published @alphabite plugins that @alphabite/medusa-sdk talks to, bugs included; see docs/dialects.md)")
+        .choices(DIALECT_NAMES)
+        .default(DEFAULT_DIALECT),
+    );
   for (const option of datasetOptions()) command.addOption(option);
   command.action(async (flags: ServeFlags, cmd: Command) => {
     // commander reports a conflict only for options given on the command line; defaults never conflict.
@@ -90,19 +98,35 @@ export function registerServeCommand(program: Command): void {
       ...(flags.adminToken ? { adminToken: flags.adminToken } : {}),
       journalSize: flags.journalSize,
       shutdownGraceMs: flags.shutdownGrace,
+      dialect: flags.dialect,
     };
     if (flags.workers > 1) return serveWorkers({ ...serverOptions, workers: flags.workers, logLevel: flags.logLevel }, cmd);
     const mock = await startMockServer({ ...serverOptions, logger }).catch((error: Error) => cannotRun(error.message));
-    const lines = [
-      `store-listing-kit mock server listening on ${mock.url}`,
-      `dataset: ${describeDataset(mock.dataset.current.summary)}`,
-      ...Object.values(PATHS).map((path) => `  GET ${mock.url}${path}`),
-      `admin: ${adminBanner(adminAccessMode(mock.ops.access), mock.url)}`,
-      `faults: ${mock.ops.faults.active ? `latency ${formatLatency(faults.latency)}, error rate ${faults.errorRate} (status ${faults.errorStatus}), per-request headers ${faults.headers ? 'on' : 'off'}` : 'off'}`,
-    ];
+    const lines = banner({
+      heading: `store-listing-kit mock server listening on ${mock.url}`,
+      url: mock.url,
+      summary: mock.dataset.current.summary,
+      dialect: flags.dialect,
+      cors: serverOptions.corsOrigin,
+      admin: adminBanner(adminAccessMode(mock.ops.access), mock.url),
+      faults: mock.ops.faults.active ? `latency ${formatLatency(faults.latency)}, error rate ${faults.errorRate} (status ${faults.errorStatus}), per-request headers ${faults.headers ? 'on' : 'off'}` : 'off',
+    });
     process.stdout.write(`${lines.join('\n')}\n`);
     exitGracefullyOnSignals(mock, logger);
   });
+}
+
+/** The start-up banner: where, what data, which dialect, the endpoints, CORS, admin and faults. */
+function banner(facts: { heading: string; url: string; summary: DatasetSummary; dialect: DialectName; cors: string | string[] | undefined; admin: string; faults: string }): string[] {
+  return [
+    facts.heading,
+    `dataset: ${describeDataset(facts.summary)}`,
+    `dialect: ${facts.dialect}: ${createDialect(facts.dialect, { maxPageSize: DEFAULT_MAX_PAGE_SIZE }).summary}`,
+    ...Object.values(PATHS).map((path) => `  GET ${facts.url}${path}`),
+    `cors: ${describeCors(corsPolicy(facts.cors))}`,
+    `admin: ${facts.admin}`,
+    `faults: ${facts.faults}`,
+  ];
 }
 
 function adminBanner(mode: ReturnType<typeof adminAccessMode>, url: string): string {
@@ -113,13 +137,15 @@ function adminBanner(mode: ReturnType<typeof adminAccessMode>, url: string): str
 /** `serve --workers n`: the same banner, then the primary stops every worker on SIGINT/SIGTERM. */
 async function serveWorkers(options: MockClusterOptions, cmd: Command): Promise<void> {
   const mock = await startMockServer(options).catch((error: Error) => cannotRun(error.message));
-  const lines = [
-    `store-listing-kit mock server listening on ${mock.url} (${mock.workers} worker processes)`,
-    `dataset: ${describeDataset(mock.summary)}`,
-    ...Object.values(PATHS).map((path) => `  GET ${mock.url}${path}`),
-    `admin: ${adminBanner(mock.status.adminMode as ReturnType<typeof adminAccessMode>, mock.url)}; every worker applies a change before it answers`,
-    `faults: ${mock.status.faultsActive ? 'on (drawn per worker)' : 'off'}`,
-  ];
+  const lines = banner({
+    heading: `store-listing-kit mock server listening on ${mock.url} (${mock.workers} worker processes)`,
+    url: mock.url,
+    summary: mock.summary,
+    dialect: options.dialect ?? DEFAULT_DIALECT,
+    cors: options.corsOrigin,
+    admin: `${adminBanner(mock.status.adminMode as ReturnType<typeof adminAccessMode>, mock.url)}; every worker applies a change before it answers`,
+    faults: mock.status.faultsActive ? 'on (one sequence of draws for all workers)' : 'off',
+  });
   process.stdout.write(`${lines.join('\n')}\n`);
   let stopping = false;
   const stop = () => {

@@ -22,9 +22,11 @@ function splice(emptyEnvelope: string, head: string, records: string[]): string 
   return records.length === 0 ? emptyEnvelope : `${head}${records.join(',')}${emptyEnvelope.slice(head.length)}`;
 }
 
-/** Positions `[from, to)` of a listing of `count` records, or all of them. */
+/** Positions `[from, to)` of a listing of `count` records, or all of them; a page size of 0 (the plugins' `LIMIT 0`) is an empty page. */
 function range(count: number, query: ListingQuery): { from: number; to: number } {
-  return query.window === 'all' ? { from: 0, to: count } : pageSlice(count, query.window.start, query.window.size);
+  if (query.window === 'all') return { from: 0, to: count };
+  if (query.window.size === 0) return { from: 0, to: 0 };
+  return pageSlice(count, query.window.start, query.window.size);
 }
 
 export class PageBodies {

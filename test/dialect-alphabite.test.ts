@@ -1,0 +1,138 @@
+/**
+ * The alphabite dialect, rule by rule, as docs/dialects.md lists it: each behaviour of the
+ * published plugins that differs from the spec, over HTTP.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clampedPageNumbers } from '../lib/paging.ts';
+import { medusaQuery } from '../lib/dialects/alphabite.ts';
+import { startMockServer, type MockServer } from '../mock-server/server.ts';
+import { get } from './support/http.ts';
+
+const KEY = { 'x-publishable-api-key': 'pk_test' };
+const CUSTOMER = { ...KEY, authorization: 'Bearer token' };
+
+let mock: MockServer;
+let productId: string;
+let wishlistId: string;
+beforeAll(async () => {
+  mock = await startMockServer({ seed: 1, dialect: 'alphabite' });
+  productId = mock.dataset.current.reviews.source.productId(0);
+  wishlistId = mock.dataset.current.wishlists.source.wishlist(0).id;
+});
+afterAll(() => mock.close());
+
+const call = (path: string, headers: Record<string, string> = CUSTOMER) => get(mock.url, path, { headers });
+
+describe('what every listing checks first', () => {
+  it('a publishable key, before anything else (400 not_allowed)', async () => {
+    for (const path of ['/store/products/reviews', `/store/reviews/product/${productId}`, '/store/wishlists?bogus=1', `/store/wishlists/${wishlistId}/items`]) {
+      const res = await call(path, {});
+      expect(res.status, path).toBe(400);
+      expect(res.json, path).toEqual({ type: 'not_allowed', message: expect.stringContaining('x-publishable-api-key') });
+    }
+  });
+
+  it('4.3 needs a customer bearer token before validation (401 {message}); a session cookie is not enough', async () => {
+    expect(await call('/store/wishlists?bogus=1', KEY)).toMatchObject({ status: 401, json: { message: 'Unauthorized' } });
+    expect(await call('/store/wishlists', { ...KEY, cookie: 'connect.sid=abc' })).toMatchObject({ status: 401 });
+  });
+
+  it('4.4 validates first, then refuses guests (401 unauthorized), and a session cookie counts', async () => {
+    expect((await call(`/store/wishlists/${wishlistId}/items?skip=1`, KEY)).status).toBe(400);
+    expect(await call(`/store/wishlists/${wishlistId}/items`, KEY)).toMatchObject({ status: 401, json: { type: 'unauthorized', message: 'Guest wishlists are now allowed' } });
+    expect((await call(`/store/wishlists/${wishlistId}/items`, { ...KEY, cookie: 'connect.sid=abc' })).status).toBe(200);
+  });
+
+  it('an answer kept for a customer never reaches a guest', async () => {
+    const path = `/store/wishlists/${wishlistId}/items?limit=3`;
+    expect((await call(path)).status).toBe(200);
+    expect((await call(path)).status).toBe(200);
+    expect((await call(path, KEY)).status).toBe(401);
+  });
+});
+
+describe("Medusa's query validation", () => {
+  it('limit/offset everywhere: skip/take, ?id= and unknown parameters are 400 "Unrecognized fields"', async () => {
+    expect((await call('/store/wishlists?skip=0&take=10')).json).toEqual({ type: 'invalid_data', message: "Invalid request: Unrecognized fields: 'skip, take'" });
+    expect((await call(`/store/wishlists/${wishlistId}/items?id=${wishlistId}`)).json.message).toBe("Invalid request: Unrecognized fields: 'id'");
+    expect((await call(`/store/reviews/product/${productId}?product_ids=x`)).json.message).toBe("Invalid request: Unrecognized fields: 'product_ids'");
+  });
+
+  it('numbers by parseInt, with no bounds; a non-number is refused, field issues before unknown fields', async () => {
+    const res = await call(`/store/reviews/product/${productId}?limit=abc&foo=1`);
+    expect(res.json.message).toBe("Invalid request: Expected type: 'number' for field 'limit', got: 'abc'; Unrecognized fields: 'foo'");
+    expect((await call(`/store/reviews/product/${productId}?limit=2.7`)).json).toMatchObject({ take: 2 });
+    expect((await call(`/store/reviews/product/${productId}?limit=5000`)).json).toMatchObject({ take: 5000, totalPages: 1 });
+  });
+
+  it('coerced booleans: "false" switches a filter on; rating is rounded and bounded', async () => {
+    const on = (await call('/store/products/reviews?verified_purchase_only=false')).json.data as Array<{ is_verified_purchase: boolean }>;
+    expect(on.length).toBeGreaterThan(0);
+    expect(on.every((r) => r.is_verified_purchase)).toBe(true);
+    const rated = (await call('/store/products/reviews?rating=4.4')).json.data as Array<{ rating: number }>;
+    expect(new Set(rated.map((r) => r.rating))).toEqual(new Set([4]));
+    expect((await call('/store/products/reviews?rating=0')).json.message).toBe("Invalid request: Value for field 'rating' too small, expected at least: '1'");
+    expect((await call('/store/products/reviews?rating=6')).json.message).toBe("Invalid request: Value for field 'rating' too big, expected at most: '5'");
+  });
+
+  it('qs arrays: product_ids as a list, as product_ids[0]=, or comma-separated', async () => {
+    const other = mock.dataset.current.reviews.source.productId(1);
+    const forms = [`product_ids=${productId},${other}`, `product_ids[0]=${productId}&product_ids[1]=${other}`, `product_ids[]=${productId},${other}`];
+    const answers = await Promise.all(forms.map(async (q) => ((await call(`/store/products/reviews?${q}`)).json.data as Array<{ product_id: string }>).map((r) => r.product_id)));
+    for (const products of answers) expect(new Set(products)).toEqual(new Set([productId, other]));
+    expect(medusaQuery([['a[0]', 'x,y'], ['a[1]', 'z']]).get('a')).toEqual(['x,y', 'z']);
+    expect(medusaQuery([['a', '1'], ['a', '2']]).get('a')).toEqual(['1', '2']);
+  });
+});
+
+describe('envelopes and page numbers', () => {
+  it('4.1 ignores paging: every matching review, by id, in a constant envelope', async () => {
+    const res = await call('/store/products/reviews?limit=1&offset=299&order=-rating');
+    expect(res.json.data).toHaveLength(300);
+    const { data, ...envelope } = res.json;
+    expect(envelope).toEqual({ count: 0, nextPage: 1, currentPage: 1, prevPage: 1, totalPages: 1, take: 5, skip: 0 });
+    expect((data as Array<{ id: string }>).map((r) => r.id)).toEqual((data as Array<{ id: string }>).map((r) => r.id).sort());
+  });
+
+  it('clamped page numbers: totalPages at least 1, currentPage not floored, nextPage/prevPage never absent', async () => {
+    const page = (await call(`/store/reviews/product/${productId}?limit=10&offset=5`)).json;
+    expect(page).toMatchObject({ ...clampedPageNumbers(page.count, 5, 10), take: 10, skip: 5 });
+    expect(page.currentPage).toBe(1.5);
+    const last = (await call('/store/wishlists?limit=10&offset=40')).json;
+    expect(last).toMatchObject({ take: 10, skip: 40, count: 45, currentPage: 5, nextPage: 5, prevPage: 4, totalPages: 5 });
+    const empty = (await call('/store/wishlists/wl_unknown/items')).json;
+    expect(empty).toEqual({ data: [], skip: 0, take: 20, count: 0, nextPage: 1, currentPage: 1, prevPage: 1, totalPages: 1 });
+    expect(Object.keys((await call('/store/wishlists')).json)).toEqual(['data', 'take', 'skip', 'count', 'nextPage', 'currentPage', 'prevPage', 'totalPages']);
+  });
+
+  it('limit 0: an empty page, take echoed as 5 on wishlists (`|| 5`), page numbers null', async () => {
+    const items = (await call(`/store/wishlists/${wishlistId}/items?limit=0`)).json;
+    expect(items).toEqual({ data: [], skip: 0, take: 5, count: 35, nextPage: null, currentPage: null, prevPage: null, totalPages: null });
+  });
+
+  it('4.2 adds the rating aggregate when asked (counts from 5 down to 1)', async () => {
+    const page = (await call(`/store/reviews/product/${productId}?include_aggregated_counts=true&limit=100`)).json;
+    const ratings = (page.data as Array<{ rating: number }>).map((r) => r.rating);
+    expect(page.total_count).toBe(ratings.length);
+    expect(page.average).toBe(Number((ratings.reduce((a, b) => a + b, 0) / ratings.length).toFixed(2)));
+    expect(page.counts).toEqual([5, 4, 3, 2, 1].map((rating) => ({ rating, count: ratings.filter((r) => r === rating).length })));
+    expect(Object.keys(page).slice(-3)).toEqual(['average', 'total_count', 'counts']);
+  });
+
+  it('errors the database would raise: a negative limit, an unknown order column', async () => {
+    expect(await call(`/store/reviews/product/${productId}?limit=-1`)).toMatchObject({ status: 500, json: { code: 'unknown_error', type: 'unknown_error' } });
+    expect(await call(`/store/reviews/product/${productId}?order=desc`)).toMatchObject({ status: 500 });
+    const empty = await call(`/store/wishlists/${wishlistId}/items?offset=-1`);
+    expect([empty.status, empty.text]).toEqual([500, '']);
+  });
+});
+
+describe('records as the plugins show them', () => {
+  it('wishlists without items (includeWishlistItems is off by default); items with a slim product variant', async () => {
+    const [wishlist] = (await call('/store/wishlists?limit=1')).json.data;
+    expect(Object.keys(wishlist)).toEqual(['id', 'name', 'customer_id', 'sales_channel_id', 'created_at', 'updated_at', 'deleted_at']);
+    const [item] = (await call(`/store/wishlists/${wishlistId}/items?limit=1`)).json.data;
+    expect(Object.keys(item)).toEqual(['id', 'wishlist_id', 'product_variant_id', 'product_variant']);
+    expect(Object.keys(item.product_variant.product)).toEqual(['id', 'handle', 'thumbnail']);
+  });
+});
