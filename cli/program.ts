@@ -44,16 +44,3 @@ export function withExitCodes(program: Command): Command {
   for (const command of [program, ...program.commands]) command.exitOverride(usageExitCode);
   return program;
 }
-
-/**
- * The exit code for an error that reached the top of the program, writing one line to stderr.
- * A CommanderError has been reported already (by commander or by `cmd.error`): only its code counts.
- * Anything else is unexpected: `error: <message>`, the stack only with DEBUG=store-listing-kit.
- */
-export function exitCodeForError(error: unknown, stderr: (text: string) => void = (t) => process.stderr.write(t)): number {
-  if (error instanceof CommanderError) return error.exitCode;
-  const message = error instanceof Error ? error.message : String(error);
-  stderr(`error: ${message.split('\n')[0]}\n`);
-  if (/(^|,)\s*(store-listing-kit|\*)\s*(,|$)/.test(process.env.DEBUG ?? '') && error instanceof Error && error.stack) stderr(`${error.stack}\n`);
-  return EXIT.cannotRun;
-}

@@ -121,3 +121,26 @@ describe('docs/exit-codes.md', () => {
     });
   });
 });
+
+describe('the last resort (bin/store-listing-kit.js)', () => {
+  // An error no command expected, thrown after the command has run: preloaded with --import.
+  const late = ['--import', 'data:text/javascript,setTimeout(() => { throw new Error("boom from nowhere") }, 100)'];
+  const runLate = (env: NodeJS.ProcessEnv) =>
+    new Promise<Run>((resolve) => {
+      execFile(process.execPath, [...late, BIN, '--version'], { env: { ...process.env, ...env } }, (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
+      });
+    });
+
+  it('turns any unexpected error into one line and exit 2, without a stack trace', async () => {
+    const result = await runLate({ DEBUG: '' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('error: boom from nowhere\n');
+  });
+
+  it('adds the stack with DEBUG=store-listing-kit', async () => {
+    const result = await runLate({ DEBUG: 'store-listing-kit' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^error: boom from nowhere\nError: boom from nowhere\n\s+at /);
+  });
+});
