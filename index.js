@@ -6,9 +6,9 @@ const api = await tsImport('./index.ts', import.meta.url);
 
 export const {
   // lib/paging.ts
-  currentPage, pageLength, pageNumbers, pageSlice, pageStart, reviewsEnvelope, reviewsPageMeta, totalPages, wishlistEnvelope, wishlistPageMeta,
+  clampedPageNumbers, currentPage, pageLength, pageNumbers, pageSlice, pageStart, reviewsEnvelope, reviewsPageMeta, totalPages, wishlistEnvelope, wishlistPageMeta,
   // lib/api-rules.ts
-  DEFAULT_MAX_PAGE_SIZE, DEFAULT_REVIEW_ORDER, ENDPOINT_NAMES, PATHS, REVIEWS_DEFAULT_LIMIT, REVIEWS_DEFAULT_OFFSET, REVIEW_ORDER_FIELDS, REVIEW_ORDER_VALUES,
+  DEFAULT_MAX_PAGE_SIZE, MAX_MAX_PAGE_SIZE, MIN_MAX_PAGE_SIZE, assertMaxPageSize, DEFAULT_REVIEW_ORDER, ENDPOINT_NAMES, PATHS, REVIEWS_DEFAULT_LIMIT, REVIEWS_DEFAULT_OFFSET, REVIEW_ORDER_FIELDS, REVIEW_ORDER_VALUES,
   WISHLIST_DEFAULT_SKIP, WISHLIST_DEFAULT_TAKE, formatReviewOrder, parseReviewOrder,
   // fixtures/
   DEFAULT_SEED, DEFAULT_SIZES, SIZE_LIMITS, FixturesError, ReviewTable, WishlistTable, datasetFromRecords, describeDataset, fixturesChunks, generateDataset,

@@ -5,7 +5,7 @@
  */
 import { AlphabiteMedusaSdk, reviewsPlugin, wishlistPlugin } from '@alphabite/medusa-sdk';
 import { FetchError } from '@medusajs/js-sdk';
-import { InfiniteQueryObserver, QueryClient } from '@tanstack/query-core';
+import { InfiniteQueryObserver, QueryClient, type InfiniteData, type InfiniteQueryObserverResult } from '@tanstack/query-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLISHABLE_KEY_HEADER } from '../lib/dialects/index.ts';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
@@ -136,7 +136,7 @@ interface Envelope {
 /** An infinite list over `url(page)`, pages chained by the envelope's nextPage; answers the pages fetched. */
 async function infiniteList(url: (page: number) => string, headers: Record<string, string>, maxPages: number): Promise<{ pages: Envelope[]; hasNextPage: boolean }> {
   const client = new QueryClient();
-  const observer = new InfiniteQueryObserver<Envelope, Error, { pages: Envelope[] }, readonly unknown[], number>(client, {
+  const observer = new InfiniteQueryObserver<Envelope, Error, InfiniteData<Envelope, number>, readonly unknown[], number>(client, {
     queryKey: [url(1)],
     queryFn: async ({ pageParam }) => (await fetch(url(pageParam), { headers })).json() as Promise<Envelope>,
     initialPageParam: 1,
@@ -144,7 +144,8 @@ async function infiniteList(url: (page: number) => string, headers: Record<strin
   });
   const unsubscribe = observer.subscribe(() => {});
   try {
-    let result = await observer.refetch();
+    await observer.refetch();
+    let result: InfiniteQueryObserverResult<InfiniteData<Envelope, number>, Error> = observer.getCurrentResult();
     while (result.hasNextPage && (result.data?.pages.length ?? 0) < maxPages) result = await observer.fetchNextPage();
     return { pages: result.data?.pages ?? [], hasNextPage: result.hasNextPage };
   } finally {
