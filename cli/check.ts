@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { parseHeaders } from '../lib/http.ts';
 import { parseEndpointList } from '../properties/endpoints.ts';
 import { DEFAULTS, randomSeed, resolveOptions, type CheckOptions } from '../properties/options.ts';
 import { PROPERTY_IDS } from '../properties/catalog/index.ts';
@@ -19,6 +20,7 @@ interface CheckFlags {
   strict?: boolean;
   maxPageSize: number;
   productId: string[];
+  header: Record<string, string>;
   wishlistId: string[];
   properties?: string;
   replayPath?: string;
@@ -29,6 +31,14 @@ interface CheckFlags {
   dataset?: string;
   junit?: string;
   json?: string;
+}
+
+function headerArg(value: string, previous: Record<string, string>): Record<string, string> {
+  try {
+    return { ...previous, ...parseHeaders([value]) };
+  } catch (error) {
+    throw new InvalidArgumentError(`${(error as Error).message}, e.g. 'x-publishable-api-key: pk_...'.`);
+  }
 }
 
 const collect = (value: string, previous: string[]) => [...previous, ...value.split(',').map((s) => s.trim()).filter(Boolean)];
@@ -74,6 +84,7 @@ export function registerCheckCommand(program: Command): void {
     .addOption(new Option('--vary-dataset', "also run each endpoint's properties on edge datasets (empty, 1, a page exactly full, one more) installed through the target's provider-state door (POST /__admin/provider-states); changes the target's data, tears it down after"))
     .addOption(new Option('--dataset <label>', 'only this dataset variant, as printed with a failure (implies --vary-dataset, skips the main run)'))
     .addOption(new Option('--timeout <ms>', 'per-request timeout').argParser(integerIn(1, 600_000)).default(DEFAULTS.timeoutMs))
+    .addOption(new Option('--header <name: value>', "send this header with every request (repeatable), e.g. 'x-publishable-api-key: pk_...' or 'authorization: Bearer ...'").argParser(headerArg).default({}, 'none'))
     .addOption(new Option('--junit <file>', 'write a JUnit XML report'))
     .addOption(new Option('--json <file>', 'write a JSON report'));
 
@@ -99,6 +110,7 @@ export async function runCheck(flags: CheckFlags): Promise<number> {
     ...(flags.endpoints ? { endpoints: flags.endpoints as unknown as CheckOptions['endpoints'] } : {}),
     ...(flags.productId.length ? { productIds: flags.productId } : {}),
     ...(flags.wishlistId.length ? { wishlistIds: flags.wishlistId } : {}),
+    ...(Object.keys(flags.header).length ? { headers: flags.header } : {}),
     ...(flags.properties ? { properties: flags.properties as unknown as string[] } : {}),
     ...(flags.replayPath ? { replayPath: flags.replayPath } : {}),
     ...(flags.varyDataset ? { varyDataset: true } : {}),

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Verifier, type VerifierOptions } from '@pact-foundation/pact';
 import { PATHS } from '../lib/api-rules.ts';
-import { describeAnswer, exchange, isObject, NoAnswerError, type Answer } from './http.ts';
+import { describeAnswer, exchange, isObject, NoAnswerError, type Answer } from '../lib/http.ts';
 import { CONSUMER, PROVIDERS, type ProviderName } from './interactions.ts';
 import { PACT_DIR } from './pacts.ts';
 

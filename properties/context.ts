@@ -104,7 +104,7 @@ export class CheckContext {
   readonly notes: string[] = [];
 
   constructor(readonly options: ResolvedOptions) {
-    this.client = new ListingClient(options.baseUrl, { timeoutMs: options.timeoutMs });
+    this.client = new ListingClient(options.baseUrl, { timeoutMs: options.timeoutMs, ...(options.headers ? { headers: options.headers } : {}) });
   }
 
   get strict(): boolean {

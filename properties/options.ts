@@ -36,11 +36,13 @@ export interface CheckOptions {
   dataset?: string;
   /** Per-request timeout (default 10 000 ms). */
   timeoutMs?: number;
+  /** Sent with every request: a publishable key, an Authorization header... (names in any case). */
+  headers?: Record<string, string>;
   /** A property stops generating new runs after this long (default 120 000 ms) and reports it. */
   propertyTimeLimitMs?: number;
 }
 
-type Optional = 'productIds' | 'wishlistIds' | 'properties' | 'replayPath' | 'dataset';
+type Optional = 'productIds' | 'wishlistIds' | 'properties' | 'replayPath' | 'dataset' | 'headers';
 export type ResolvedOptions = Required<Omit<CheckOptions, Optional>> & Pick<CheckOptions, Optional>;
 
 export const DEFAULTS = {
@@ -78,6 +80,7 @@ export function resolveOptions(options: CheckOptions): ResolvedOptions {
     maxWalkPages: positive('max walk pages', options.maxWalkPages, DEFAULTS.maxWalkPages),
     maxReferencePages: positive('max reference pages', options.maxReferencePages, DEFAULTS.maxReferencePages),
     timeoutMs: positive('timeout', options.timeoutMs, DEFAULTS.timeoutMs),
+    headers: options.headers,
     propertyTimeLimitMs: positive('property time limit', options.propertyTimeLimitMs, DEFAULTS.propertyTimeLimitMs),
     productIds: options.productIds,
     wishlistIds: options.wishlistIds,

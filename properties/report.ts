@@ -23,7 +23,9 @@ export function failureText(r: PropertyResult): string {
   const v = r.violation;
   const lines = [`FAILED ${r.property} on ${r.section} ${r.path} [${r.rule}]`, `  rule:     ${r.title}`];
   if (r.dataset) lines.push(`  dataset:  provider state ${r.dataset} (installed by the suite through the provider-state door)`);
-  if (r.runs > 0) {
+  if (r.runs > 0 && r.counterexample === undefined) {
+    lines.push('  found by the first request to this listing (the check stopped there: see the other properties, skipped)');
+  } else if (r.runs > 0) {
     lines.push(`  found after ${r.runs} run${r.runs === 1 ? '' : 's'}, shrunk ${r.shrinks} time${r.shrinks === 1 ? '' : 's'} to ${show(r.counterexample)}`);
   }
   if (v) {

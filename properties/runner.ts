@@ -9,6 +9,7 @@ import { PROPERTIES } from './catalog/index.ts';
 import { CheckContext } from './context.ts';
 import { datasetVariants, PROVIDER_STATES_PATH } from './datasets.ts';
 import { ENDPOINTS, type EndpointName } from './endpoints.ts';
+import { describeAnswer, isObject } from '../lib/http.ts';
 import { UnreachableError, type Exchange, type Query } from './http.ts';
 import { deriveSeed, resolveOptions, type CheckOptions, type ResolvedOptions } from './options.ts';
 import { isSkip, ruleOf, type ListingProperty, type Rule } from './property.ts';
@@ -107,6 +108,8 @@ export function replayCommand(
   if (options.maxReferencePages !== 20) args.push('--max-reference-pages', String(options.maxReferencePages));
   for (const id of options.productIds ?? []) args.push('--product-id', id);
   for (const id of options.wishlistIds ?? []) args.push('--wishlist-id', id);
+  // Credentials stay out of printed commands and reports: the reader adds their own.
+  for (const [name, value] of Object.entries(options.headers ?? {})) args.push('--header', `${name}: ${/^(authorization|cookie|proxy-authorization)$/i.test(name) ? '<yours>' : value}`);
   const dataset = scope.dataset ?? options.dataset;
   if (dataset) args.push('--dataset', dataset);
   else if (options.varyDataset) args.push('--vary-dataset');
@@ -123,18 +126,6 @@ function detailOf(error: unknown): ViolationDetail {
 }
 
 const PROBE_ATTEMPTS = 3;
-
-/** What came back, in a few words, for a "cannot run" sentence. */
-function describeAnswer(ex: Exchange): string {
-  const type = ex.contentType ?? 'no Content-Type';
-  const start = JSON.stringify(ex.text.slice(0, 60));
-  if (ex.json === undefined) return `${ex.status} ${type}${/json/i.test(type) ? ' whose body is not valid JSON' : ''}: ${ex.text.length ? `${start}${ex.text.length > 60 ? '...' : ''}` : '(empty body)'}`;
-  if (Array.isArray(ex.json)) return `${ex.status} ${type} with a JSON array, not an envelope object: ${start}`;
-  if (ex.json === null || typeof ex.json !== 'object') return `${ex.status} ${type} with JSON ${ex.json === null ? 'null' : typeof ex.json}, not an envelope object: ${start}`;
-  return `${ex.status} ${type}: ${start}`;
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** GETs a listing for the probe, asking again after a 5xx (a server with injected faults is still a server). */
 async function probeGet(ctx: CheckContext, path: string, query: Query): Promise<{ ex: Exchange; attempts: number }> {
@@ -156,9 +147,9 @@ async function probeGet(ctx: CheckContext, path: string, query: Query): Promise<
  * Probes the listing paths (and the wishlists given with --wishlist-id); throws CannotRunError when
  * nothing usable answers: unreachable, 404 everywhere, not JSON, always 5xx, refused, unknown ids.
  */
-async function probe(ctx: CheckContext): Promise<Map<Family, ViolationDetail>> {
+async function probe(ctx: CheckContext): Promise<Map<Family, Blocker>> {
   const base = ctx.options.baseUrl;
-  const oversized = new Map<Family, ViolationDetail>();
+  const blocked = new Map<Family, Blocker>();
   const paths = new Set<string>();
   for (const e of ctx.options.endpoints) paths.add(e === 'productReviews' || e === 'reviews' ? PATHS.reviews : PATHS.wishlists);
   let notFound = 0;
@@ -170,7 +161,7 @@ async function probe(ctx: CheckContext): Promise<Map<Family, ViolationDetail>> {
       continue;
     }
     // The largest page is the server's choice [kit]: asking for more than it allows is not a paging bug.
-    if (ex.status === 400 && /size|limit|take|max/i.test(ex.text)) {
+    if (ex.status === 400 && /\b(max|maximum|most|too (big|large)|exceeds?|from \d+ to \d+)\b/i.test(ex.text)) {
       throw new CannotRunError(
         `${ex.url} answered 400 (${ex.text.slice(0, 200)}): the server's largest page seems smaller than ${ctx.maxPageSize}; pass --max-page-size with its maximum`,
       );
@@ -178,18 +169,44 @@ async function probe(ctx: CheckContext): Promise<Map<Family, ViolationDetail>> {
     if (ex.status >= 500) {
       throw new CannotRunError(`nothing at ${base} answers the listings: GET ${ex.url} answered ${describeAnswer(ex)} (${attempts} times in a row)`);
     }
-    if ((ex.status >= 200 && ex.status < 300 && !isObject(ex.json)) || ex.status === 401 || ex.status === 403 || ex.status === 405) {
+    if (ex.status === 401 || ex.status === 403 || (ex.status === 400 && isObject(ex.json) && ex.json.type === 'not_allowed')) {
+      throw new CannotRunError(`GET ${ex.url} was refused (${describeAnswer(ex)}): pass what the server needs with --header 'name: value' (a publishable key, an Authorization header)`);
+    }
+    if ((ex.status >= 200 && ex.status < 300 && !isObject(ex.json)) || ex.status === 405) {
       throw new CannotRunError(`nothing at ${base} answers the listings as JSON (GET ${ex.url} got ${describeAnswer(ex)})`);
     }
     const family: Family = path === PATHS.reviews ? 'reviews' : 'wishlists';
-    const page = isObject(ex.json) ? ex.json[ENDPOINTS[family].recordsKey] : undefined;
-    if (Array.isArray(page) && page.length > hugePage(ctx.maxPageSize)) {
-      oversized.set(family, {
-        message: `asked for at most ${ctx.maxPageSize} records (${sizeParam}=${ctx.maxPageSize}), the server answered a page of ${page.length}: it ignores the page size`,
-        url: ex.url,
-        field: `${ENDPOINTS[family].recordsKey}.length`,
-        expected: `at most ${ctx.maxPageSize}`,
-        actual: page.length,
+    const { recordsKey } = ENDPOINTS[family];
+    const page = isObject(ex.json) ? ex.json[recordsKey] : undefined;
+    if (ex.status === 400 && new RegExp(`'[^']*\\b${sizeParam}\\b[^']*'`).test(ex.text)) {
+      // The listing refuses the spec's own paging parameter: no property of it can run.
+      blocked.set(family, {
+        property: 'echo-size-and-start',
+        violation: { message: `the listing refuses the spec's paging parameter '${sizeParam}'`, url: ex.url, field: 'status', expected: 200, actual: 400, note: `body: ${ex.text.slice(0, 200)}` },
+      });
+    } else if (ex.status >= 200 && ex.status < 300 && !Array.isArray(page)) {
+      const arrays = isObject(ex.json) ? Object.keys(ex.json).filter((k) => Array.isArray((ex.json as Record<string, unknown>)[k])) : [];
+      blocked.set(family, {
+        property: 'envelope-shape',
+        violation: {
+          message: `the envelope must hold the page in an array '${recordsKey}'`,
+          url: ex.url,
+          field: recordsKey,
+          expected: 'an array',
+          actual: page,
+          note: `keys: ${isObject(ex.json) ? Object.keys(ex.json).join(', ') : '(none)'}${arrays.length ? `; the records seem to be under '${arrays[0]}'` : ''}`,
+        },
+      });
+    } else if (Array.isArray(page) && page.length > hugePage(ctx.maxPageSize)) {
+      blocked.set(family, {
+        property: 'page-length',
+        violation: {
+          message: `asked for at most ${ctx.maxPageSize} records (${sizeParam}=${ctx.maxPageSize}), the server answered a page of ${page.length}: it ignores the page size`,
+          url: ex.url,
+          field: `${recordsKey}.length`,
+          expected: `at most ${ctx.maxPageSize}`,
+          actual: page.length,
+        },
       });
     }
   }
@@ -204,11 +221,21 @@ async function probe(ctx: CheckContext): Promise<Map<Family, ViolationDetail>> {
       if (ex.status === 404) throw new CannotRunError(`no wishlist ${id} at ${base}: GET ${ex.url} answered 404 (check --wishlist-id)`);
     }
   }
-  return oversized;
+  return blocked;
 }
 
 /** The listing a probe reads for each endpoint: 4.1 stands for 4.1 and 4.2, 4.3 for 4.3 and 4.4. */
 type Family = 'reviews' | 'wishlists';
+
+/**
+ * What the probe saw that no property of a listing can get past (it refuses the spec's paging
+ * parameter, holds its records under another key, ignores the page size): reported once, as the
+ * failure of the property that names it, and the listing's other properties as skipped, saying why.
+ */
+interface Blocker {
+  property: string;
+  violation: ViolationDetail;
+}
 const familyOf = (e: EndpointName): Family => (e === 'reviews' || e === 'productReviews' ? 'reviews' : 'wishlists');
 
 /**
@@ -218,9 +245,9 @@ const familyOf = (e: EndpointName): Family => (e === 'reviews' || e === 'product
  */
 const hugePage = (maxPageSize: number) => Math.max(1000, 10 * maxPageSize);
 
-function oversizedResult(options: ResolvedOptions, family: Family, property: ListingProperty, endpointName: EndpointName, violation: ViolationDetail): PropertyResult {
+function blockedResult(options: ResolvedOptions, family: Family, property: ListingProperty, endpointName: EndpointName, { property: catcher, violation }: Blocker): PropertyResult {
   const endpoint = ENDPOINTS[endpointName];
-  const failed = endpointName === family && property.id === 'page-length';
+  const failed = endpointName === family && property.id === catcher;
   return {
     property: property.id,
     title: property.title,
@@ -235,7 +262,7 @@ function oversizedResult(options: ResolvedOptions, family: Family, property: Lis
     durationMs: 0,
     ...(failed
       ? { status: 'failed' as const, violation, replay: replayCommand(options, { property: property.id, endpoint: endpointName }) }
-      : { status: 'skipped' as const, skipReason: `not run: ${ENDPOINTS[family].section} ${violation.message} (see page-length on ${ENDPOINTS[family].section})` }),
+      : { status: 'skipped' as const, skipReason: `not run: ${ENDPOINTS[family].section}: ${violation.message} (see ${catcher} on ${ENDPOINTS[family].section})` }),
   };
 }
 
@@ -252,25 +279,25 @@ export async function runListingProperties(input: CheckOptions, hooks: RunHooks 
   }
   const began = Date.now();
   const ctx = new CheckContext(options);
-  const oversized = await probe(ctx);
+  const blocked = await probe(ctx);
   const results: PropertyResult[] = [];
   const report = (result: PropertyResult) => {
     results.push(result);
     hooks.onResult?.(result);
   };
   if (!options.dataset) {
-    const pageLength = PROPERTIES.find((p) => p.id === 'page-length')!;
-    for (const [family, violation] of oversized) {
-      // The probe's evidence is reported as page-length even when the run chose other properties.
-      if (!plannedChecks(options).some((c) => c.endpoint === family && c.property === pageLength)) report(oversizedResult(options, family, pageLength, family, violation));
+    for (const [family, blocker] of blocked) {
+      // The probe's evidence is reported by its property even when the run chose other properties.
+      const catcher = PROPERTIES.find((p) => p.id === blocker.property)!;
+      if (!plannedChecks(options).some((c) => c.endpoint === family && c.property === catcher)) report(blockedResult(options, family, catcher, family, blocker));
     }
     for (const { property, endpoint } of plannedChecks(options)) {
-      const violation = oversized.get(familyOf(endpoint));
-      report(violation ? oversizedResult(options, familyOf(endpoint), property, endpoint, violation) : await runOne(ctx, property, endpoint));
+      const blocker = blocked.get(familyOf(endpoint));
+      report(blocker ? blockedResult(options, familyOf(endpoint), property, endpoint, blocker) : await runOne(ctx, property, endpoint));
     }
   }
   let requests = ctx.client.requests;
-  if (options.varyDataset && oversized.size === 0) requests += await runDatasetVariants(ctx, results, hooks);
+  if (options.varyDataset && blocked.size === 0) requests += await runDatasetVariants(ctx, results, hooks);
   return {
     baseUrl: options.baseUrl,
     seed: options.seed,

@@ -1,7 +1,7 @@
 /**
- * The few HTTP calls `verify` makes itself (Pact makes the rest): the check that the provider and
- * its state-change URL answer before anything is replayed, and the forwarded state changes.
- * (The property suite has its own client; the contracts depend on lib/ only.)
+ * One HTTP exchange with an implementation under test, for the property suite and for `verify`'s
+ * own calls (its preflight and forwarded state changes): the whole answer within a timeout that
+ * covers the body as well as the headers, or a NoAnswerError that says in one sentence why not.
  */
 
 export interface Answer {
@@ -27,14 +27,17 @@ export class NoAnswerError extends Error {
 const isTimeout = (error: unknown) => error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
 const reasonOf = (error: unknown) => (error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error));
 
-/** A GET, or a POST of JSON when `body` is given; the timeout covers the body as well as the headers. */
-export async function exchange(url: string, timeoutMs: number, body?: unknown): Promise<Answer> {
+/**
+ * A GET, or a POST of JSON when `body` is given; the timeout covers the body as well as the
+ * headers. `headers` are sent with it (a publishable key, a bearer token).
+ */
+export async function exchange(url: string, timeoutMs: number, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
   const signal = AbortSignal.timeout(timeoutMs);
   let response: Response;
   try {
     response = await fetch(url, {
       method: body === undefined ? 'GET' : 'POST',
-      headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+      headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       signal,
     });
@@ -68,4 +71,18 @@ export function describeAnswer(a: Answer): string {
   if (a.json === undefined) return `${a.status} ${type}${/json/i.test(type) ? ' whose body is not valid JSON' : ''}: ${a.text.length ? start : '(empty body)'}`;
   if (!isObject(a.json)) return `${a.status} ${type} with ${Array.isArray(a.json) ? 'a JSON array' : `JSON ${a.json === null ? 'null' : typeof a.json}`}, not an envelope object: ${start}`;
   return `${a.status} ${type}: ${start}`;
+}
+
+/**
+ * `name: value` request headers, as `check --header` and `verify --provider-header` take them;
+ * throws an Error naming the malformed one.
+ */
+export function parseHeaders(lines: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of lines) {
+    const match = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):\s*(.*)$/.exec(line);
+    if (!match || match[2]!.trim() === '') throw new Error(`a header is 'name: value', got '${line.slice(0, 80)}'`);
+    out[match[1]!.toLowerCase()] = match[2]!.trim();
+  }
+  return out;
 }
