@@ -127,6 +127,12 @@ describe('envelopes and page numbers', () => {
   });
 });
 
+describe('the server says which dialect it speaks', () => {
+  it('in GET /__admin/config', async () => {
+    expect((await get(mock.url, '/__admin/config')).json.server.dialect).toBe('alphabite');
+  });
+});
+
 describe('records as the plugins show them', () => {
   it('wishlists without items (includeWishlistItems is off by default); items with a slim product variant', async () => {
     const [wishlist] = (await call('/store/wishlists?limit=1')).json.data;
