@@ -11,7 +11,7 @@ import { datasetVariants, PROVIDER_STATES_PATH } from './datasets.ts';
 import { ENDPOINTS, type EndpointName } from './endpoints.ts';
 import { describeAnswer, isObject } from '../lib/http.ts';
 import { UnreachableError, type Exchange, type Query } from './http.ts';
-import { deriveSeed, resolveOptions, type CheckOptions, type ResolvedOptions } from './options.ts';
+import { DEFAULTS, deriveSeed, resolveOptions, type CheckOptions, type ResolvedOptions } from './options.ts';
 import { isSkip, ruleOf, type ListingProperty, type Rule } from './property.ts';
 import { Violation, type ViolationDetail } from './violation.ts';
 
@@ -102,10 +102,10 @@ export function replayCommand(
   if (scope.property) args.push('--properties', scope.property);
   else if (options.properties) args.push('--properties', options.properties.join(','));
   if (options.strict) args.push('--strict');
-  if (options.runs !== 100) args.push('--runs', String(options.runs));
-  if (options.maxPageSize !== 100) args.push('--max-page-size', String(options.maxPageSize));
-  if (options.maxWalkPages !== 50) args.push('--max-walk-pages', String(options.maxWalkPages));
-  if (options.maxReferencePages !== 20) args.push('--max-reference-pages', String(options.maxReferencePages));
+  if (options.runs !== DEFAULTS.runs) args.push('--runs', String(options.runs));
+  if (options.maxPageSize !== DEFAULTS.maxPageSize) args.push('--max-page-size', String(options.maxPageSize));
+  if (options.maxWalkPages !== DEFAULTS.maxWalkPages) args.push('--max-walk-pages', String(options.maxWalkPages));
+  if (options.maxReferencePages !== DEFAULTS.maxReferencePages) args.push('--max-reference-pages', String(options.maxReferencePages));
   for (const id of options.productIds ?? []) args.push('--product-id', id);
   for (const id of options.wishlistIds ?? []) args.push('--wishlist-id', id);
   // Credentials stay out of printed commands and reports: the reader adds their own.

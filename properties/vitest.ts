@@ -2,7 +2,7 @@
  * The property suite inside vitest: one test per property and endpoint, failing with the same
  * report as `store-listing-kit check` (request, curl line, expected vs actual, replay command).
  *
- *   import { describeListingProperties } from 'store-listing-kit/properties/vitest.ts';
+ *   import { describeListingProperties } from 'store-listing-kit/properties/vitest';
  *   describeListingProperties('our staging backend', { baseUrl: process.env.BASE_URL!, strict: true });
  */
 import { beforeAll, describe, it } from 'vitest';
