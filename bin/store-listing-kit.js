@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI directly (through tsx), so there is no build step.
-import { register } from 'tsx/esm/api';
+// The command line: runs the compiled CLI in dist/ (`npm run build`, which `npm ci` runs through `prepare`).
+import { existsSync } from 'node:fs';
 
 // The last resort (docs/exit-codes.md): whatever escapes a command is one line on stderr and exit 2
 // ("cannot run"), never a stack trace, unless DEBUG=store-listing-kit asks for it. Plain JavaScript,
@@ -25,11 +25,13 @@ function lastResort(error, { now }) {
 process.on('uncaughtException', (error) => lastResort(error, { now: true }));
 process.on('unhandledRejection', (error) => lastResort(error, { now: true }));
 
-try {
-  register();
-  // `serve` loads only its own command: a large dataset's first answer must not wait for Pact.
-  const { main } = await import(process.argv[2] === 'serve' ? '../cli/serve-main.ts' : '../cli/main.ts');
-  await main(process.argv);
-} catch (error) {
-  lastResort(error, { now: false });
-}
+// `serve` loads only its own command: its first answer must not wait for the other commands' modules.
+// (A promise chain, not top-level await: nothing of the package uses top-level await.)
+const entry = new URL(process.argv[2] === 'serve' ? '../dist/cli/serve-main.js' : '../dist/cli/main.js', import.meta.url);
+Promise.resolve()
+  .then(() => {
+    if (!existsSync(entry)) throw new Error('store-listing-kit is not built: run `npm run build` in its folder (npm ci and npm install run it)');
+    return import(entry.href);
+  })
+  .then(({ main }) => main(process.argv))
+  .catch((error) => lastResort(error, { now: false }));

@@ -1,7 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 
-const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+/** The kit's version, from its package.json: one folder up from the sources (cli/), two from the build (dist/cli/). */
+function kitVersion(): string {
+  for (const candidate of ['../package.json', '../../package.json']) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(candidate, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'store-listing-kit' && pkg.version) return pkg.version;
+    } catch {
+      // not there: the next candidate
+    }
+  }
+  return 'unknown';
+}
 
 /**
  * The exit codes of every command (docs/exit-codes.md): the target holds, the target breaks a
@@ -25,7 +36,7 @@ export function baseProgram(): Command {
   // settings to each command created with .command().
   return new Command('store-listing-kit')
     .description('Mock server, Pact contracts and property checks for the paginated reviews and wishlist listing endpoints')
-    .version(version)
+    .version(kitVersion())
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride(usageExitCode);
 }

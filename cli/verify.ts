@@ -1,7 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { PROVIDERS, type ProviderName } from '../contracts/interactions.ts';
-import { PACT_DIR } from '../contracts/pacts.ts';
-import { DEFAULT_CONSUMER_VERSION_SELECTORS, VerifyConfigError, pactFilesFor, statesIn, verifyProviders, type ConsumerVersionSelector, type ProviderResult, type VerifyOptions } from '../contracts/verify.ts';
+import { DEFAULT_CONSUMER_VERSION_SELECTORS, PACT_DIR, PROVIDERS, type ConsumerVersionSelector, type ProviderName } from '../contracts/names.ts';
+import type { ProviderResult, VerifyOptions } from '../contracts/verify.ts';
 import { cannotRun } from './program.ts';
 import { PROVIDER_STATES_PATH } from '../lib/provider-states.ts';
 
@@ -107,6 +106,8 @@ export function registerVerifyCommand(program: Command): void {
     .addOption(new Option('--log-level <level>', "Pact's log level").choices(['trace', 'debug', 'info', 'warn', 'error']).default('warn'))
     .addOption(new Option('--timeout <ms>', 'per-request timeout in milliseconds').argParser(positiveInteger))
     .action(async (flags: VerifyFlags, cmd: Command) => {
+      // Pact (its native core: most of a second) loads only when the command runs, not for --help or other commands.
+      const { VerifyConfigError, pactFilesFor, statesIn, verifyProviders } = await import('../contracts/verify.ts');
       const fail = (message: string): never => cmd.error(`error: ${message}`, { exitCode: 2 });
       const pactDir = flags.pactDir ?? PACT_DIR;
       if (flags.pactDir && flags.brokerUrl && cmd.getOptionValueSource('brokerUrl') === 'cli') fail('give either --pact-dir or --broker-url, not both');

@@ -4,6 +4,7 @@ import { PATHS, REVIEWS_DEFAULT_LIMIT, REVIEWS_DEFAULT_OFFSET, WISHLIST_DEFAULT_
 import { pageStart } from '../lib/paging.ts';
 import { StorefrontApiError, type StorefrontClient } from './client.ts';
 import { given, type GivenState } from '../lib/provider-states.ts';
+import type { ProviderName } from './names.ts';
 import { JSON_HEADERS, errorBody, reviewTemplate, reviewsBody, wishlistBody, wishlistItemTemplate, wishlistTemplate } from './templates.ts';
 
 /**
@@ -13,9 +14,7 @@ import { JSON_HEADERS, errorBody, reviewTemplate, reviewsBody, wishlistBody, wis
  * the answer.
  */
 
-export const CONSUMER = 'storefront';
-export const PROVIDERS = ['product-reviews', 'wishlist'] as const;
-export type ProviderName = (typeof PROVIDERS)[number];
+export { CONSUMER, PROVIDERS, type ProviderName } from './names.ts';
 
 export interface ContractInteraction {
   provider: ProviderName;

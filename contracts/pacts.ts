@@ -1,12 +1,11 @@
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PactV4, SpecificationVersion } from '@pact-foundation/pact';
 import { StorefrontClient } from './client.ts';
-import { CONSUMER, PROVIDERS, interactionsOf, type ContractInteraction, type ProviderName } from './interactions.ts';
+import { interactionsOf, type ContractInteraction } from './interactions.ts';
+import { CONSUMER, PACT_DIR, PROVIDERS, type ProviderName } from './names.ts';
 import { JSON_HEADERS } from './templates.ts';
 
-/** The committed pact files of the package (`contracts/pacts/`). */
-export const PACT_DIR = fileURLToPath(new URL('./pacts/', import.meta.url));
+export { PACT_DIR } from './names.ts';
 
 /** The file Pact writes for a consumer/provider pair. */
 export function pactFileName(provider: ProviderName): string {

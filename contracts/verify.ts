@@ -12,22 +12,9 @@ import { PACT_DIR } from './pacts.ts';
  * guard of the test suite.
  */
 
-export interface ConsumerVersionSelector {
-  mainBranch?: boolean;
-  branch?: string;
-  matchingBranch?: boolean;
-  deployedOrReleased?: boolean;
-  deployed?: boolean;
-  released?: boolean;
-  environment?: string;
-  tag?: string;
-  fallbackTag?: string;
-  latest?: boolean;
-  consumer?: string;
-}
+import { DEFAULT_CONSUMER_VERSION_SELECTORS, type ConsumerVersionSelector } from './names.ts';
 
-/** The selectors Pact recommends: the consumer's main branch and whatever is deployed or released. */
-export const DEFAULT_CONSUMER_VERSION_SELECTORS: ConsumerVersionSelector[] = [{ mainBranch: true }, { deployedOrReleased: true }];
+export { DEFAULT_CONSUMER_VERSION_SELECTORS, type ConsumerVersionSelector } from './names.ts';
 
 export interface BrokerSource {
   url: string;

@@ -53,10 +53,16 @@ export const SHUTDOWN_MESSAGE = { type: 'shutdown' } as const;
 
 export const MAX_WORKERS = 64;
 
-/** node flags for a worker: the TypeScript loader (tsx) unless the primary already runs with one. */
-function workerExecArgv(): string[] {
-  const hasLoader = process.execArgv.some((arg) => arg.includes('tsx'));
-  return hasLoader ? process.execArgv : [...process.execArgv, '--import', import.meta.resolve('tsx')];
+/**
+ * The worker's module beside this one: the compiled `.js` in the package, or the `.ts` source when
+ * the kit itself runs from its sources (its own tests), where the worker needs the TypeScript
+ * loader (tsx, a devDependency) unless the primary already runs with one.
+ */
+function workerModule(): { exec: string; execArgv: string[] } {
+  const fromSource = import.meta.url.endsWith('.ts');
+  const exec = fileURLToPath(new URL(fromSource ? './cluster-worker.ts' : './cluster-worker.js', import.meta.url));
+  if (!fromSource || process.execArgv.some((arg) => arg.includes('tsx'))) return { exec, execArgv: process.execArgv };
+  return { exec, execArgv: [...process.execArgv, '--import', import.meta.resolve('tsx')] };
 }
 
 function waitForWorker(worker: Worker): Promise<Extract<WorkerMessage, { type: 'listening' }>> {
@@ -105,7 +111,7 @@ export async function startMockCluster(options: MockClusterOptions): Promise<Moc
   const count = options.workers;
   if (!Number.isSafeInteger(count) || count < 1 || count > MAX_WORKERS) throw new RangeError(`workers must be a whole number from 1 to ${MAX_WORKERS}, got ${count}`);
   if ((options as MockServerOptions).dataset !== undefined) throw new TypeError('a cluster cannot serve a Dataset object: give a seed and sizes, or a fixtures file');
-  cluster.setupPrimary({ exec: fileURLToPath(new URL('./cluster-worker.ts', import.meta.url)), execArgv: workerExecArgv() });
+  cluster.setupPrimary(workerModule());
   const env = { [WORKER_OPTIONS_ENV]: JSON.stringify({ ...options, port: options.port ?? 0 }) };
   const workers: Worker[] = [];
   let closing = false;

@@ -1,24 +1,103 @@
+/**
+ * The package's entry points as users load them: every `exports` entry, compiled into dist/
+ * (the global set-up builds it), run in plain Node with no TypeScript loader, exports the names
+ * of its TypeScript source; CommonJS can require() each of them; and each loads only what its
+ * part needs (the packages it resolves are logged by a module hook in the child process).
+ */
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { expect, it } from 'vitest';
-import * as api from '../index.ts';
+import { describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '..');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  exports: Record<string, string | { types: string; default: string }>;
+  dependencies: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+};
+const entries = Object.entries(pkg.exports).filter((e): e is [string, { types: string; default: string }] => typeof e[1] === 'object');
+/** `./dist/lib/protocol.js` -> `../lib/protocol.ts`, the source vitest runs. */
+const sourceOf = (built: string) => `../${built.replace(/^\.\/dist\//, '').replace(/\.js$/, '.ts')}`;
+const specifier = (subpath: string) => (subpath === '.' ? 'store-listing-kit' : `store-listing-kit/${subpath.slice(2)}`);
 
-it('index.js, for plain Node, exports every name index.ts exports, and they work', async () => {
-  const script = `
-    const api = await import(${JSON.stringify(join(root, 'index.js'))});
-    const mock = await api.startMockServer({ seed: 1 });
-    const body = await (await fetch(mock.url + '/store/wishlists?take=2')).json();
-    await mock.close();
-    console.log(JSON.stringify({ names: Object.keys(api).sort(), count: body.count, meta: api.wishlistPageMeta(45, 0, 2) }));
-  `;
-  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: root });
-  const out = JSON.parse(stdout);
-  const runtimeNames = Object.keys(api).filter((name) => (api as Record<string, unknown>)[name] !== undefined).sort();
-  expect(out.names).toEqual(runtimeNames);
-  expect(out.count).toBe(45);
-  expect(out.meta).toEqual(api.wishlistPageMeta(45, 0, 2));
+/**
+ * Node, with a module hook that writes every package the process resolves (by name, from
+ * node_modules) to stdout's last line; `script` runs as an ES module in the repository, where
+ * the package resolves itself by name, as it does for its users.
+ */
+async function packagesLoadedBy(script: string): Promise<{ packages: string[]; output: string }> {
+  const hooks = `
+    export async function resolve(specifier, context, next) {
+      const result = await next(specifier, context);
+      const match = /\\/node_modules\\/((?:@[^/]+\\/)?[^/]+)\\//.exec(result.url);
+      if (match) process.stderr.write('@@loaded ' + match[1] + '\\n');
+      return result;
+    }`;
+  const register = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`;
+  const { stdout, stderr } = await run(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(register)}`, '--input-type=module', '-e', script], { cwd: root });
+  const packages = [...new Set(stderr.split('\n').filter((l) => l.startsWith('@@loaded ')).map((l) => l.slice(9)))].sort();
+  return { packages, output: stdout };
+}
+
+describe('every exports entry, built, in plain Node', () => {
+  it.each(entries)('%s: exports the names of its TypeScript source, and CommonJS can require() it', async (subpath, target) => {
+    const source = (await import(sourceOf(target.default))) as Record<string, unknown>;
+    const names = Object.keys(source).filter((name) => source[name] !== undefined).sort();
+    const esm = await run(process.execPath, ['--input-type=module', '-e', `console.log(JSON.stringify(Object.keys(await import('${specifier(subpath)}')).sort()))`], { cwd: root });
+    expect(JSON.parse(esm.stdout)).toEqual(names);
+    // No top-level await anywhere in its module graph, or require() throws ERR_REQUIRE_ASYNC_MODULE.
+    const cjs = await run(process.execPath, ['--input-type=commonjs', '-e', `console.log(JSON.stringify(Object.keys(require('${specifier(subpath)}')).sort()))`], { cwd: root });
+    expect(JSON.parse(cjs.stdout)).toEqual(names.filter((n) => n !== 'default'));
+  });
+
+  it('the root entry starts a mock server that answers', async () => {
+    const script = `
+      const { startMockServer, wishlistPageMeta } = await import('store-listing-kit');
+      const mock = await startMockServer({ seed: 1 });
+      const body = await (await fetch(mock.url + '/store/wishlists?take=2')).json();
+      await mock.close();
+      console.log(JSON.stringify({ count: body.count, meta: wishlistPageMeta(45, 0, 2) }));`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: root });
+    expect(JSON.parse(stdout)).toEqual({ count: 45, meta: { count: 45, skip: 0, take: 2, totalPages: 23, currentPage: 1, nextPage: 2 } });
+  });
+});
+
+describe('each part loads only what it needs', () => {
+  it('the page arithmetic loads no package at all', async () => {
+    const { packages } = await packagesLoadedBy(`await import('store-listing-kit/protocol');`);
+    expect(packages).toEqual([]);
+  });
+
+  it('the root entry loads neither Pact nor vitest; verifyProviders loads Pact when called', async () => {
+    const { packages } = await packagesLoadedBy(`await import('store-listing-kit');`);
+    expect(packages).toContain('express');
+    expect(packages).not.toContain('@pact-foundation/pact');
+    expect(packages).not.toContain('vitest');
+    const called = await packagesLoadedBy(`
+      const { verifyProviders } = await import('store-listing-kit');
+      await verifyProviders({ providerBaseUrl: 'http://127.0.0.1:9', pactDir: '/nonexistent' }).catch(() => {});`);
+    expect(called.packages).toContain('@pact-foundation/pact');
+  });
+
+  it("serve, and every other command's --help, never load Pact", async () => {
+    const bin = join(root, 'bin', 'store-listing-kit.js');
+    const serve = await packagesLoadedBy(`process.argv = [process.argv[0], ${JSON.stringify(bin)}, 'serve', '--help']; await import(${JSON.stringify(bin)});`);
+    expect(serve.output).toContain('Usage: store-listing-kit serve');
+    expect(serve.packages).toContain('express');
+    expect(serve.packages).not.toContain('@pact-foundation/pact');
+    for (const command of ['verify', 'check', 'fixtures']) {
+      const help = await packagesLoadedBy(`process.argv = [process.argv[0], ${JSON.stringify(bin)}, '${command}', '--help']; await import(${JSON.stringify(bin)});`);
+      expect(help.output).toContain(`Usage: store-listing-kit ${command}`);
+      expect(help.packages, command).not.toContain('@pact-foundation/pact');
+    }
+  });
+
+  it('the contracts entry loads Pact; the vitest helper loads vitest, an optional peer dependency', async () => {
+    expect((await packagesLoadedBy(`await import('store-listing-kit/contracts');`)).packages).toContain('@pact-foundation/pact');
+    expect(pkg.peerDependenciesMeta?.vitest?.optional).toBe(true);
+    expect(pkg.dependencies).not.toHaveProperty('vitest');
+    expect(pkg.dependencies).not.toHaveProperty('tsx');
+  });
 });

@@ -1,0 +1,11 @@
+/**
+ * `store-listing-kit/contracts`: the storefront's typed client, the Pact verifier and the
+ * provider states, for a backend team's own verification code. Loads Pact (its native core).
+ */
+export { StorefrontClient, StorefrontApiError } from './client.ts';
+export type { ReviewsQuery, WishlistQuery, WishlistItemsQuery, StorefrontClientOptions } from './client.ts';
+export { CONSUMER, PROVIDERS, PACT_DIR, DEFAULT_CONSUMER_VERSION_SELECTORS, type ProviderName, type ConsumerVersionSelector } from './names.ts';
+export { verifyProviders, VerifyConfigError, ProviderUnreachableError, pactFilesFor, statesIn } from './verify.ts';
+export type { BrokerSource, StateHandler, VerifyOptions, Mismatch, ProviderResult } from './verify.ts';
+export { PROVIDER_STATES_PATH, STATES, STATE_NAMES, given } from '../lib/provider-states.ts';
+export type { StateKey, StateParams, GivenState } from '../lib/provider-states.ts';
