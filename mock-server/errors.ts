@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
+import { UNKNOWN_ERROR_BODY } from '../lib/fault-headers.ts';
 import { QueryError } from '../lib/query.ts';
 export { quote } from '../lib/query.ts';
 
@@ -38,7 +39,7 @@ export function notFound(message: string): ApiError {
   return new ApiError(404, 'not_found', message);
 }
 
-export const UNKNOWN_ERROR: ErrorBody = { type: 'unknown_error', message: 'An unknown error occurred.' };
+export const UNKNOWN_ERROR: ErrorBody = UNKNOWN_ERROR_BODY;
 
 
 export function sendError(res: Response, status: number, body: ErrorBody): void {

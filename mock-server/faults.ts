@@ -2,8 +2,12 @@ import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import { below, unit } from '../fixtures/hash.ts';
-import { invalidRequest, sendError, UNKNOWN_ERROR, type ErrorBody } from './errors.ts';
+import { faultBody, MAX_DELAY_MS, readFaultHeaders, retryAfter } from '../lib/fault-headers.ts';
+import { sendError } from './errors.ts';
 import { isAdminPath } from './access.ts';
+
+// The header rules and the injected bodies are lib's (lib/fault-headers.ts): the MSW handlers follow them too.
+export { DELAY_HEADER, MAX_DELAY_MS, STATUS_HEADER, faultBody } from '../lib/fault-headers.ts';
 
 /**
  * Fault and latency injection, so that frontends can build their loading and error states.
@@ -18,11 +22,6 @@ import { isAdminPath } from './access.ts';
  * workers take n from one count kept by the primary (`shareSequence`), so that they draw
  * what a single server would.
  */
-
-/** The longest delay a request may be held (a global range or `x-mock-delay`). */
-export const MAX_DELAY_MS = 60_000;
-export const DELAY_HEADER = 'x-mock-delay';
-export const STATUS_HEADER = 'x-mock-status';
 
 export interface LatencyRange {
   min: number;
@@ -94,25 +93,6 @@ export function formatLatency(range: LatencyRange | null): string {
   return range.min === range.max ? `${range.min} ms` : `${range.min}-${range.max} ms`;
 }
 
-/** The documented JSON body of an injected error with this status. */
-export function faultBody(status: number): ErrorBody {
-  if (status >= 500) return UNKNOWN_ERROR;
-  switch (status) {
-    case 401:
-      return { type: 'unauthorized', message: 'Unauthorized (injected fault).' };
-    case 403:
-      return { type: 'not_allowed', message: 'Not allowed (injected fault).' };
-    case 404:
-      return { type: 'not_found', message: 'Not found (injected fault).' };
-    case 409:
-      return { type: 'conflict', message: 'Conflict (injected fault).' };
-    case 429:
-      return { type: 'not_allowed', message: 'Too many requests (injected fault).' };
-    default:
-      return { type: 'invalid_data', message: 'Invalid request (injected fault).' };
-  }
-}
-
 /** The fault chosen for one request. */
 export interface FaultDecision {
   delay: number;
@@ -182,10 +162,9 @@ export class FaultInjector {
   decide(req: IncomingMessage, n: number = this.#seen++): FaultDecision {
     const decision = this.draw(n);
     if (!this.#settings.headers) return decision;
-    const delay = headerValue(req, DELAY_HEADER);
-    if (delay !== undefined) decision.delay = headerInteger(DELAY_HEADER, delay, 0, MAX_DELAY_MS);
-    const status = headerValue(req, STATUS_HEADER);
-    if (status !== undefined) decision.status = headerInteger(STATUS_HEADER, status, 400, 599);
+    const asked = readFaultHeaders(req.headers);
+    if (asked.delay !== undefined) decision.delay = asked.delay;
+    if (asked.status !== undefined) decision.status = asked.status;
     return decision;
   }
 
@@ -218,20 +197,8 @@ export class FaultInjector {
   }
 }
 
-function headerValue(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  if (value === undefined) return undefined;
-  if (Array.isArray(value)) throw invalidRequest(`header '${name}' must be given at most once`);
-  return value;
-}
-
-function headerInteger(name: string, raw: string, min: number, max: number): number {
-  const value = /^[0-9]{1,6}$/.test(raw.trim()) ? Number(raw.trim()) : Number.NaN;
-  if (!(value >= min && value <= max)) throw invalidRequest(`header '${name}' must be an integer from ${min} to ${max}, got '${raw.slice(0, 64)}'`);
-  return value;
-}
-
 export function sendFault(res: Response, status: number): void {
-  if (status === 429 || status === 503) res.setHeader('Retry-After', '1');
+  const after = retryAfter(status);
+  if (after !== undefined) res.setHeader('Retry-After', after);
   sendError(res, status, faultBody(status));
 }
