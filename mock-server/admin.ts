@@ -45,6 +45,8 @@ export interface Ops {
   generation: GenerateOptions | undefined;
   readonly initialGeneration: GenerateOptions | undefined;
   readonly startedAt: number;
+  /** Requests the fast path in front of Express answered (mock-server/fast-path.ts). */
+  readonly stats: { fastPathAnswers: number };
   /** How changes reach every process that serves (default: this one only). */
   readonly coordinate: CoordinatorFactory;
 }
@@ -76,6 +78,7 @@ export function createOps(options: OpsOptions = {}): Ops {
     generation: options.generation,
     initialGeneration: options.generation,
     startedAt: Date.now(),
+    stats: { fastPathAnswers: 0 },
     coordinate: options.coordinate ?? localCoordinator,
   };
 }
@@ -136,6 +139,7 @@ function adminRoutes(holder: DatasetHolder, ops: Ops, coordinator: Coordinator):
       ...(coordinator.workerPids ? { workerPids: coordinator.workerPids } : {}),
       memory: { rss: memory.rss, heapUsed: memory.heapUsed },
       datasetVersion: holder.version,
+      fastPathAnswers: ops.stats.fastPathAnswers,
     });
   });
 

@@ -4,7 +4,7 @@ import { DEFAULT_MAX_PAGE_SIZE } from '../lib/api-rules.ts';
 import { createDialect, DEFAULT_DIALECT, type DialectName } from '../lib/dialects/index.ts';
 import type { DatasetHolder } from './dataset-holder.ts';
 import { errorHandler, routeNotFound } from './errors.ts';
-import { listingsRouter } from './listings.ts';
+import { ListingAnswers, listingsRouter } from './listings.ts';
 import { providerStatesRouter } from './provider-states.ts';
 import { createOps, generationOf, mountOps, type Ops } from './admin.ts';
 import { corsOptions, corsPolicy } from './cors-policy.ts';
@@ -15,12 +15,19 @@ export interface AppOptions {
   maxPageSize?: number;
   /** How the listings speak (default `spec`; `alphabite`: the published plugins). */
   dialect?: DialectName;
+  /** The kept answers, when a fast path in front of the app shares them (server.ts). */
+  answers?: ListingAnswers;
   /** Origins allowed by CORS; default any (`*`, without credentials). Explicit origins may send credentials. */
   corsOrigin?: string | string[];
   /** Told about unexpected faults (the answer is the documented 500 either way). */
   onFault?: (error: unknown) => void;
   /** Faults, journal, logger and admin access (mock-server/admin.ts); default: all off, admin on loopback. */
   ops?: Ops;
+}
+
+/** The kept answers of a server: its dataset, in its dialect. */
+export function listingAnswers(holder: DatasetHolder, options: Pick<AppOptions, 'dialect' | 'maxPageSize'>): ListingAnswers {
+  return new ListingAnswers(holder, createDialect(options.dialect ?? DEFAULT_DIALECT, { maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE }));
 }
 
 /** The Express application: the four listings, CORS, and JSON errors for everything else. */
@@ -34,7 +41,7 @@ export function createApp(holder: DatasetHolder, options: AppOptions = {}): Expr
   // Journal and logs, the /__admin guard and routes, fault injection: before the listings and every other /__admin route.
   const ops = options.ops ?? createOps({ generation: generationOf(holder.initial.summary) });
   const coordinator = mountOps(app, holder, ops);
-  app.use(listingsRouter(holder, { dialect: createDialect(options.dialect ?? DEFAULT_DIALECT, { maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE }) }));
+  app.use(listingsRouter({ answers: options.answers ?? listingAnswers(holder, options) }));
   // Pact's state-change endpoint (POST /__admin/provider-states); any /__admin guard must be mounted before it.
   // Applied through the coordinator: in a cluster, by every worker before the answer.
   app.use(providerStatesRouter(holder, async (change) => void (await coordinator.apply({ kind: 'providerState', change }))));

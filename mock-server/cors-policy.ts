@@ -30,3 +30,15 @@ export function describeCors(policy: CorsPolicy): string {
     ? 'any origin (*), without credentials: a browser refuses credentialed requests to *; pass --cors-origin <origins> for session auth'
     : `${policy.origins.join(', ')} (credentials allowed)`;
 }
+
+/**
+ * The headers the `cors` package writes on an actual (not preflight) answer with the options of
+ * `corsOptions(policy)`, in its order: the fast path (fast-path.ts) sends these without running
+ * it, and test/fast-path.test.ts checks they are the same.
+ */
+export function corsHeaders(policy: CorsPolicy, requestOrigin: string | undefined): Array<[string, string]> {
+  const exposed: [string, string] = ['Access-Control-Expose-Headers', 'Retry-After'];
+  if (policy.origins === '*') return [['Access-Control-Allow-Origin', '*'], exposed];
+  const allowed = requestOrigin !== undefined && policy.origins.includes(requestOrigin);
+  return [...(allowed ? [['Access-Control-Allow-Origin', requestOrigin] as [string, string]] : []), ['Vary', 'Origin'], ['Access-Control-Allow-Credentials', 'true'], exposed];
+}

@@ -60,10 +60,20 @@ export class Journal {
     return this.#recorded;
   }
 
-  record(entry: JournalEntry): void {
+  /** A stamp for a request arriving now (0 when the journal is not stamped): pass it to `record`. */
+  arrival(): number {
+    return this.#stamps ? CLOCK() : 0;
+  }
+
+  /**
+   * `at`: the request's `arrival()` stamp. Entries are merged by arrival, not by when each was
+   * recorded: a worker that answers at once (the fast path) and one that records on 'finish'
+   * would otherwise swap two requests that came one after the other.
+   */
+  record(entry: JournalEntry, at = this.arrival()): void {
     if (this.capacity === 0) return;
     this.#entries[this.#next] = entry;
-    if (this.#stamps) this.#stamps[this.#next] = CLOCK();
+    if (this.#stamps) this.#stamps[this.#next] = at;
     this.#next = (this.#next + 1) % this.capacity;
     this.#recorded++;
   }

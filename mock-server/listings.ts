@@ -7,15 +7,15 @@ import { boundedMemo } from './memo.ts';
 import { PageBodies, toBody, type Body } from './page-bodies.ts';
 
 export interface ListingOptions {
-  /** How the listings speak: parameters, defaults, envelopes, errors (lib/dialects). */
-  dialect: Dialect;
+  /** The kept answers (shared with the fast path in front of Express, fast-path.ts). */
+  answers: ListingAnswers;
 }
 
 /** Memory kept for whole answers (by request URL), per dataset version, in bytes. */
 export const ANSWER_MEMO_BYTES = 64 * 1024 * 1024;
 
 /** A kept answer, with the listing it answers (the dialect's guard still runs before it goes out). */
-interface KeptAnswer extends Body {
+export interface KeptAnswer extends Body {
   endpoint: EndpointName;
   id: string | undefined;
 }
@@ -24,7 +24,7 @@ interface KeptAnswer extends Body {
  * The serialized answers for the dataset the holder has now. Everything here is made from
  * one dataset version: when the holder's version changes, it is all dropped and made anew.
  */
-class Answers {
+export class ListingAnswers {
   #version = -1;
   #bodies: PageBodies | undefined;
   #kept = boundedMemo<string, KeptAnswer>(ANSWER_MEMO_BYTES, (body) => body.bytes.length);
@@ -41,10 +41,16 @@ class Answers {
   }
 
   /**
-   * The answer already made for this key from the current dataset version, if any. An answer
-   * depends only on the URL (path and query), the dialect's variant of the headers and the
-   * dataset: the same key asks the same page of the same records.
+   * What an answer is kept under: the request target as received, and the dialect's variant of
+   * the headers when it has one. An answer depends only on that and the dataset: the same key
+   * asks the same page of the same records.
    */
+  keyOf(url: string, headers: ListingRequest['headers']): string {
+    const variant = this.dialect.variant(headers);
+    return variant ? `${url}\u0000${variant}` : url;
+  }
+
+  /** The answer already made for this key from the current dataset version, if any. */
   kept(key: string): KeptAnswer | undefined {
     if (this.#version !== this.holder.version) return undefined;
     return this.#kept.get(key);
@@ -64,7 +70,7 @@ class Answers {
   }
 }
 
-const JSON_TYPE = 'application/json; charset=utf-8';
+export const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * What `res.json` would send (same status, Content-Type and ETag), from bytes made once:
@@ -92,15 +98,12 @@ function listingRequest(endpoint: EndpointName, id: string | undefined, req: Req
   return { endpoint, ...(id === undefined ? {} : { id }), query: queryPairs(req.originalUrl), headers: req.headers };
 }
 
-/** The four listing endpoints over whatever dataset the holder has now, in one dialect. */
-export function listingsRouter(holder: DatasetHolder, options: ListingOptions): Router {
-  const { dialect } = options;
+/** The four listing endpoints over whatever dataset the holder has now, in the answers' dialect. */
+export function listingsRouter(options: ListingOptions): Router {
+  const { answers } = options;
+  const { dialect } = answers;
   const router = Router();
-  const answers = new Answers(holder, dialect);
-  const keyOf = (req: Request) => {
-    const variant = dialect.variant(req.headers);
-    return variant ? `${req.originalUrl}\u0000${variant}` : req.originalUrl;
-  };
+  const keyOf = (req: Request) => answers.keyOf(req.originalUrl, req.headers);
 
   // An answer already made for this exact URL (same dataset version) goes out at once,
   // before any route is matched, once the dialect's guard lets the request through; the

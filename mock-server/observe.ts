@@ -15,6 +15,7 @@ export function observeRequests(journal: Journal, logger: Logger): RequestHandle
   if (!logRequests && !journaling) return undefined;
   return (req: Request, res: Response, next: NextFunction) => {
     const arrived = Date.now();
+    const stamp = journal.arrival();
     const start = performance.now();
     res.once('finish', () => {
       const durationMs = Math.round((performance.now() - start) * 10) / 10;
@@ -22,7 +23,7 @@ export function observeRequests(journal: Journal, logger: Logger): RequestHandle
       const url = raw.length > MAX_JOURNAL_URL ? `${raw.slice(0, MAX_JOURNAL_URL)}...` : raw;
       const status = res.statusCode;
       if (logRequests) logger.info({ method: req.method, url, status, durationMs }, 'request');
-      if (journaling && !isAdminPath(raw)) journal.record({ time: new Date(arrived).toISOString(), method: req.method, url, status, durationMs });
+      if (journaling && !isAdminPath(raw)) journal.record({ time: new Date(arrived).toISOString(), method: req.method, url, status, durationMs }, stamp);
     });
     next();
   };

@@ -4,7 +4,9 @@ import type { Express } from 'express';
 import { assertMaxPageSize, DEFAULT_MAX_PAGE_SIZE } from '../lib/api-rules.ts';
 import { DEFAULT_DIALECT, type DialectName } from '../lib/dialects/index.ts';
 import { generateDataset, loadFixturesFile, type Dataset, type GenerateOptions } from '../fixtures/index.ts';
-import { createApp } from './app.ts';
+import { createApp, listingAnswers } from './app.ts';
+import { corsPolicy } from './cors-policy.ts';
+import { withFastPath } from './fast-path.ts';
 import { createOps, generationOf, type Ops } from './admin.ts';
 import type { FaultSettings } from './faults.ts';
 import type { Logger } from './logging.ts';
@@ -28,6 +30,11 @@ export interface MockServerOptions extends GenerateOptions {
   corsOrigin?: string | string[];
   /** How the listings speak: `spec` (default) or `alphabite` (the published plugins, bugs included). */
   dialect?: DialectName;
+  /**
+   * Answer kept answers in front of Express (default true): same status, headers and bytes,
+   * a fraction of the CPU (mock-server/fast-path.ts). `false` sends every request through Express.
+   */
+  fastPath?: boolean;
   /** Fault and latency injection from the start (default: off; changeable through the admin API). */
   faults?: FaultSettings;
   /** The seed of fault draws when the settings name none (default: the dataset's seed). */
@@ -92,14 +99,15 @@ export async function startInProcess(options: MockServerOptions, coordinate?: Co
     ...(options.logger ? { logger: options.logger } : {}),
     ...(coordinate ? { coordinate } : {}),
   });
+  const answers = listingAnswers(holder, { dialect: options.dialect ?? DEFAULT_DIALECT, maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE });
   const app = createApp(holder, {
     ops,
-    maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE,
+    answers,
     ...(options.corsOrigin !== undefined ? { corsOrigin: options.corsOrigin } : {}),
-    dialect: options.dialect ?? DEFAULT_DIALECT,
   });
+  const listener = options.fastPath === false ? app : withFastPath(app, { answers, cors: corsPolicy(options.corsOrigin), ops });
   // requireHostHeader off: guardRequests answers a missing Host with JSON instead of Node's empty 400.
-  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false }, guardRequests(app));
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false }, guardRequests(listener));
   installServerGuards(server);
   await listen(server, options.port ?? 0, host);
   const port = (server.address() as AddressInfo).port;

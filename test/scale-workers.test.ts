@@ -176,7 +176,7 @@ describe('startMockServer({ workers })', () => {
       const journal = await json(fresh(cluster.url, '/__admin/journal'));
       expect(journal.capacity).toBe(200);
       expect(journal.recorded).toBe(6);
-      expect(journal.entries.map((e: { url: string }) => e.url)).toEqual(paths);
+      expect(journal.entries.map((e: { url: string }) => e.url), JSON.stringify(journal.entries)).toEqual(paths);
       expect((await json(fresh(cluster.url, '/__admin/journal?limit=2'))).entries.map((e: { url: string }) => e.url)).toEqual(paths.slice(-2));
     }
     expect(await json(fresh(cluster.url, '/__admin/journal', 'DELETE'))).toEqual({ cleared: 6 });
