@@ -4,7 +4,8 @@ import { isRefusal, type Dialect, type ListingRequest, type Refusal } from '../l
 import { queryPairs } from '../lib/query.ts';
 import type { DatasetHolder } from './dataset-holder.ts';
 import { boundedMemo } from './memo.ts';
-import { PageBodies, toBody, type Body } from './page-bodies.ts';
+import { PageBodies } from './page-bodies.ts';
+import { toBody, type Body } from './response-body.ts';
 
 export interface ListingOptions {
   /** The kept answers (shared with the fast path in front of Express, fast-path.ts). */

@@ -1,7 +1,6 @@
-import etag from 'etag';
 import { pageSlice } from '../lib/paging.ts';
-import type { Dialect, ListingQuery, ListingRequest, RatingAggregate, Refusal } from '../lib/dialects/index.ts';
-import type { Dataset } from '../fixtures/index.ts';
+import { isRefusal, type Dialect, type ListingQuery, type ListingRequest, type RatingAggregate, type Refusal } from '../lib/dialects/index.ts';
+import type { Dataset } from '../fixtures/dataset.ts';
 import { boundedMemo, memoized, type Memo } from './memo.ts';
 
 /**
@@ -12,6 +11,9 @@ import { boundedMemo, memoized, type Memo } from './memo.ts';
  * envelope gives, without re-serializing records. Each record's JSON (as the dialect shows
  * it) is made once, when first asked for, and kept in a bounded memo, so a page costs its
  * own size, whatever the dataset's size.
+ *
+ * Platform-neutral (no Node built-ins): the MSW handlers (msw/) run it in a browser. The bytes
+ * and ETag the HTTP server sends are response-body.ts's.
  */
 
 /** Memory kept per memo (records, items, wishlists), in bytes of JSON. */
@@ -138,14 +140,23 @@ export class PageBodies {
   }
 }
 
-/** A serialized answer, ready to send again. */
-export interface Body {
-  bytes: Buffer;
-  /** The weak ETag Express itself computes for these bytes (its own `etag` package). */
-  etag: string;
+/** A listing's answer, platform-neutral: its status and JSON text (`null`: an empty body). */
+export interface ListingAnswer {
+  status: number;
+  body: string | null;
 }
 
-export function toBody(json: string): Body {
-  const bytes = Buffer.from(json, 'utf8');
-  return { bytes, etag: etag(bytes, { weak: true }) };
+/**
+ * The whole answer to a listing request, in the order every mock applies the rules: the
+ * dialect's guard (keys, auth), then its reading of the query, then the listing (which may
+ * still refuse: an unknown wishlist). A refusal's body is its JSON, as the HTTP mock sends it.
+ */
+export function answerListing(bodies: PageBodies, request: ListingRequest): ListingAnswer {
+  const answer = bodies.dialect.guard(request) ?? readAndAnswer(bodies, request);
+  return isRefusal(answer) ? { status: answer.status, body: answer.body === null ? null : JSON.stringify(answer.body) } : { status: 200, body: answer };
+}
+
+function readAndAnswer(bodies: PageBodies, request: ListingRequest): string | Refusal {
+  const query = bodies.dialect.endpoints[request.endpoint].read(request);
+  return isRefusal(query) ? query : bodies.answer(request, query);
 }
