@@ -55,6 +55,7 @@ describe('every exports entry, built, in plain Node', () => {
   it('the root entry starts a mock server that answers', async () => {
     const script = `
       const { startMockServer, wishlistPageMeta } = await import('store-listing-kit');
+      if (typeof (await import('store-listing-kit/mock-server')).createApp !== 'function') throw new Error('no createApp');
       const mock = await startMockServer({ seed: 1 });
       const body = await (await fetch(mock.url + '/store/wishlists?take=2')).json();
       await mock.close();
@@ -70,15 +71,17 @@ describe('each part loads only what it needs', () => {
     expect(packages).toEqual([]);
   });
 
-  it('the root entry loads neither Pact nor vitest; verifyProviders loads Pact when called', async () => {
+  it('the root entry loads neither Express, fast-check, Pact nor vitest; each loads with the function that needs it', async () => {
     const { packages } = await packagesLoadedBy(`await import('store-listing-kit');`);
-    expect(packages).toContain('express');
-    expect(packages).not.toContain('@pact-foundation/pact');
-    expect(packages).not.toContain('vitest');
+    expect(packages).toContain('zod');
+    for (const heavy of ['express', 'fast-check', '@pact-foundation/pact', 'vitest']) expect(packages).not.toContain(heavy);
     const called = await packagesLoadedBy(`
-      const { verifyProviders } = await import('store-listing-kit');
-      await verifyProviders({ providerBaseUrl: 'http://127.0.0.1:9', pactDir: '/nonexistent' }).catch(() => {});`);
-    expect(called.packages).toContain('@pact-foundation/pact');
+      const kit = await import('store-listing-kit');
+      const mock = await kit.startMockServer({ seed: 1 });
+      await kit.runListingProperties({ baseUrl: mock.url, runs: 1, properties: ['envelope-shape'], endpoints: ['wishlists'] });
+      await kit.verifyProviders({ providerBaseUrl: 'http://127.0.0.1:9', pactDir: '/nonexistent' }).catch(() => {});
+      await mock.close();`);
+    for (const heavy of ['express', 'fast-check', '@pact-foundation/pact']) expect(called.packages).toContain(heavy);
   });
 
   it("serve, and every other command's --help, never load Pact", async () => {

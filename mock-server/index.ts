@@ -1,0 +1,9 @@
+/**
+ * `store-listing-kit/mock-server`: the mock server's parts, for a team that builds its own server
+ * or mounts the routes in an Express app of its own. Loads Express.
+ */
+export { startMockServer, resolveDataset, type MockServer, type MockServerOptions } from './server.ts';
+export type { MockCluster, MockClusterOptions } from './cluster.ts';
+export { createApp, type AppOptions } from './app.ts';
+export { DatasetHolder } from './dataset-holder.ts';
+export { providerStatesRouter, pactStateHandlers, applyStateChange } from './provider-states.ts';
