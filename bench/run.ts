@@ -14,7 +14,8 @@ import { writePeerConfigs, REVIEWS_PATH, type PeerConfigFiles } from './lib/peer
 import { PEERS, ensurePeersInstalled, installedVersion, PEER_PACKAGES, type PeerDefinition } from './lib/peers.ts';
 import { median } from './lib/stats.ts';
 import { machineFacts } from './lib/machine.ts';
-import { renderResults, renderSvg, type Measured, type StartMeasured, type TargetInfo } from './lib/report.ts';
+import { renderResults, renderStartup, renderSvg, startupTargets, type Measured, type StartMeasured, type TargetInfo } from './lib/report.ts';
+import { compareStartup, type StartupComparison } from './lib/startup.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const WORK = join(ROOT, 'bench', '.work');
@@ -83,6 +84,16 @@ async function main(): Promise<void> {
   const serverCore = pinning ? 0 : undefined;
   if (pinning) pinSelf(1);
   else log('warning: fewer than 2 cores or no taskset: server and load generator share the CPU, numbers are not comparable');
+  const startupSetup = { root: ROOT, work: WORK, cli: CLI, reviewsPath: REVIEWS_PATH, core: serverCore, rounds: Math.max(7, options.rounds), log };
+
+  // `--only startup`: the start-up comparison alone (a minute), printed, no RESULTS.md.
+  if (options.only.length > 0 && options.only.every((id) => id === 'startup')) {
+    const startup = await compareStartup(startupSetup);
+    const lines = [...renderStartup(startup), '| target | measured | met |', '|---|---|---|'];
+    for (const c of startupTargets(startup)) lines.push(`| ${c.goal} | ${c.measured} | ${c.met ? 'yes' : '**no**'} |`);
+    process.stdout.write(`${lines.join('\n')}\n`);
+    return;
+  }
 
   // 1. Our mock at the main dataset size gives the page bytes every static peer and ceiling answers.
   const mainPath = `${REVIEWS_PATH}?${PAGE_QUERY}`;
@@ -264,6 +275,10 @@ async function main(): Promise<void> {
       }
     }
 
+    // 5b. Start-up on the default dataset, side by side with a bare Express app, and the root import.
+    let startup: StartupComparison | undefined;
+    if (options.only.length === 0 || options.only.includes('startup')) startup = await compareStartup(startupSetup);
+
     // 6. Medians and the report.
     const measured: Measured[] = selected.map((target) => {
       const list = samples.get(target.id) ?? [];
@@ -285,7 +300,7 @@ async function main(): Promise<void> {
       if (version) versions[name] = version;
     }
     const facts = machineFacts(ROOT, cores, versions);
-    const markdown = renderResults({ options, measured, starts, skipped, facts, pinned: pinning, pageBytes: pageBytes.length });
+    const markdown = renderResults({ options, measured, starts, ...(startup ? { startup } : {}), skipped, facts, pinned: pinning, pageBytes: pageBytes.length });
     process.stdout.write(markdown);
     if (options.outDir) {
       const out = resolve(ROOT, options.outDir);

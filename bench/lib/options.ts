@@ -31,7 +31,9 @@ tables and writes bench/RESULTS.md and bench/results.svg.
   --sizes <a,b,c>      review counts of the deep-page runs (default 1000,100000,1000000)
   --only <ids>         only these, comma-separated (the Express ceiling always runs): ours, raw-http,
                        express, json-server, prism-static, prism-dynamic, mockoon, wiremock,
-                       pact-stub, deep-<size>, random-<largest size>, start (the start-up table)
+                       pact-stub, deep-<size>, random-<largest size>, start (the start-up table),
+                       startup (serve on the default dataset vs bare Express, and the root
+                       import; alone, it runs by itself in about a minute and prints only)
   --no-peers           skip the peers (no install needed)
   --no-install         never run npm install for the peers; skip those missing
   --out <dir>          where RESULTS.md and results.svg go (default bench/); --out - prints only

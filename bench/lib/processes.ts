@@ -68,6 +68,8 @@ export interface SpawnSpec {
   logFile: string;
   /** Give up waiting for readiness after this many milliseconds. */
   readyTimeoutMs?: number;
+  /** Milliseconds between readiness probes (default 25; the start-up comparison uses a finer step). */
+  pollMs?: number;
 }
 
 /** Spawn a server pinned to a core, and wait until `readyPath` answers 200. */
@@ -102,7 +104,7 @@ export async function startServer(spec: SpawnSpec): Promise<RunningServer> {
       stopServer({ name: spec.name, child, pid: child.pid ?? 0, port: spec.port, startMs: 0, logFile: spec.logFile });
       throw new Error(`${spec.name} did not answer 200 on ${url} within ${spec.readyTimeoutMs ?? 90_000} ms; see ${spec.logFile}`);
     }
-    await new Promise((r) => setTimeout(r, 25));
+    await new Promise((r) => setTimeout(r, spec.pollMs ?? 25));
   }
   return {
     name: spec.name,

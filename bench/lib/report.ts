@@ -3,6 +3,7 @@
  * the same) and as an SVG bar chart (bench/results.svg) for the README.
  */
 import type { BenchOptions } from './options.ts';
+import type { StartupComparison } from './startup.ts';
 import type { MachineFacts } from './machine.ts';
 import { ratio } from './stats.ts';
 
@@ -48,6 +49,7 @@ export interface ReportInput {
   options: BenchOptions;
   measured: Measured[];
   starts?: StartMeasured[];
+  startup?: StartupComparison;
   skipped: { label: string; reason: string }[];
   facts: MachineFacts;
   pinned: boolean;
@@ -67,7 +69,7 @@ export interface TargetCheck {
 }
 
 /** The issue's targets, judged on this run's medians. */
-export function checkTargets(measured: Measured[], starts: StartMeasured[] = []): TargetCheck[] {
+export function checkTargets(measured: Measured[], starts: StartMeasured[] = [], startup?: StartupComparison): TargetCheck[] {
   const byId = new Map(measured.map((m) => [m.id, m]));
   const ours = byId.get('ours');
   const express = byId.get('express');
@@ -101,10 +103,36 @@ export function checkTargets(measured: Measured[], starts: StartMeasured[] = [])
     checks.push({ goal: `${s.label}: first answer within 3 s of start`, measured: `${sec(s.firstAnswerMs)} s`, met: s.firstAnswerMs <= 3000 });
     checks.push({ goal: `${s.label}: resident memory under 1 GiB`, measured: `${mib(s.maxRssMiB)} MiB`, met: s.maxRssMiB < 1024 });
   }
+  if (startup) checks.push(...startupTargets(startup));
   for (const m of measured.filter((x) => x.kind === 'ours' && (x.reviews ?? 0) >= 1_000_000)) {
     checks.push({ goal: `${m.label}: resident memory under 1 GiB`, measured: `${mib(Math.max(m.rssMiB, m.startRssMiB))} MiB`, met: Math.max(m.rssMiB, m.startRssMiB) < 1024 });
   }
   return checks;
+}
+
+/** The start-up targets: serve's first answer within 2× a bare Express app's, the root entry imported in under 0.3 s. */
+export function startupTargets(startup: StartupComparison): TargetCheck[] {
+  const r = ratio(startup.serveMs, startup.expressMs);
+  return [
+    { goal: '`serve` (default dataset): first answer within 2× a bare Express app started the same way', measured: `${times(r)} (${sec(startup.serveMs)} s vs ${sec(startup.expressMs)} s)`, met: r <= 2 },
+    { goal: "`import('store-listing-kit')` (the root entry) under 0.3 s", measured: `${sec(startup.importRootMs)} s`, met: startup.importRootMs < 300 },
+  ];
+}
+
+/** The start-up comparison as a table (in RESULTS.md, and alone for `npm run bench -- --only startup`). */
+export function renderStartup(startup: StartupComparison): string[] {
+  return [
+    '## Start-up, default dataset, side by side',
+    '',
+    `A node process spawned on the server core, timed from spawn to its first 200 answer on the reviews path; the two alternate, medians of ${startup.rounds} rounds. The import is timed inside a fresh process, from the build.`,
+    '',
+    '| what | first answer s | × bare Express |',
+    '|---|---:|---:|',
+    `| bare Express 5 app (bench/ceilings/express.mjs) | ${sec(startup.expressMs)} | 1.00× |`,
+    `| \`store-listing-kit serve\` (default dataset) | ${sec(startup.serveMs)} | ${times(ratio(startup.serveMs, startup.expressMs))} |`,
+    `| \`import('store-listing-kit')\` (root entry, import only) | ${sec(startup.importRootMs)} | |`,
+    '',
+  ];
 }
 
 export function renderResults(input: ReportInput): string {
@@ -168,7 +196,9 @@ export function renderResults(input: ReportInput): string {
     lines.push('');
   }
 
-  const checks = checkTargets(measured, starts);
+  if (input.startup) lines.push(...renderStartup(input.startup));
+
+  const checks = checkTargets(measured, starts, input.startup);
   if (checks.length > 0) {
     lines.push('## Targets of this run', '');
     lines.push('| target | measured | met |', '|---|---|---|');
