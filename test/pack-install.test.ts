@@ -217,4 +217,18 @@ import { describeListingProperties } from '${from('/properties/vitest')}';
     const checks = await Promise.all(configs.map((config) => sh(tsc, ['-p', config], consumer)));
     checks.forEach((check, i) => expect(check.code, `${configs[i]}:\n${check.stdout}${check.stderr}`).toBe(0));
   }, 120_000);
+
+  it('installs as a git dependency (`npm i -D git+file://<clone>`): prepare builds it there', async () => {
+    // npm clones the repository's committed HEAD, installs its dev dependencies, runs `prepare`
+    // (the build) and installs the packed result: the form a service uses before the kit is published.
+    const service = join(work, 'service');
+    mkdirSync(service);
+    writeFileSync(join(service, 'package.json'), JSON.stringify({ name: 'service', version: '1.0.0', private: true }));
+    const install = await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--save-dev', `git+file://${ROOT}`], service, 300_000);
+    expect(install.code, install.stderr).toBe(0);
+    const help = await sh('npx', ['--no-install', 'store-listing-kit', 'verify', '--help'], service);
+    expect(help.code, help.stderr).toBe(0);
+    const load = await sh(process.execPath, ['--input-type=module', '-e', "const kit = await import('store-listing-kit'); console.log(typeof kit.startMockServer)"], service);
+    expect(load.stdout.trim(), load.stderr).toBe('function');
+  }, 360_000);
 });
