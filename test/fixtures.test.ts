@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { isoTimestamp } from '../fixtures/iso.ts';
 import { FixturesError, generateDataset, parseFixtures, writeFixtures, type Dataset } from '../fixtures/index.ts';
 import { decodeBase32, encodeBase32 } from '../fixtures/ids.ts';
 import { startMockServer } from '../mock-server/server.ts';
@@ -148,5 +150,16 @@ describe('command line', () => {
     const failure = await run(process.execPath, [CLI, 'serve', '--port', '70000']).catch((e: { stderr: string; code: number }) => e);
     expect((failure as { code: number }).code).toBe(2);
     expect((failure as { stderr: string }).stderr).toMatch(/--port <n>' argument '70000' is invalid\. expected a whole number from 0 to 65535/);
+  });
+});
+
+describe('timestamps', () => {
+  it('isoTimestamp writes what Date.prototype.toISOString writes', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.integer({ min: 0, max: 253_402_300_799_999 }), fc.integer({ min: 1_704_067_200_000, max: 1_800_000_000_000 }), fc.constantFrom(0, 86_399_999, 951_782_400_000, -1, 0.5)), (ms) => {
+        expect(isoTimestamp(ms)).toBe(new Date(ms).toISOString());
+      }),
+      { numRuns: 20_000, seed: 3 },
+    );
   });
 });
