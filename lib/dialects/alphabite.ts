@@ -7,7 +7,7 @@
  */
 import { clampedPageNumbers } from '../paging.ts';
 import type { QueryPairs } from '../query.ts';
-import { refusal, type Dialect, type EndpointRules, type ListingOrder, type ListingQuery, type ListingRequest, type Refusal } from './types.ts';
+import { refusal, type Dialect, type EndpointName, type EndpointRules, type ListingOrder, type ListingQuery, type ListingRequest, type Refusal } from './types.ts';
 
 /** Medusa's `createFindParams()` defaults (@medusajs/medusa 2.x, api/utils/validators.js). */
 export const ALPHABITE_DEFAULT_LIMIT = 20;
@@ -15,7 +15,7 @@ export const ALPHABITE_DEFAULT_OFFSET = 0;
 export const PUBLISHABLE_KEY_HEADER = 'x-publishable-api-key';
 
 /** How Medusa's query validation types a parameter (createFindParams plus each plugin's schema). */
-type FieldType =
+export type FieldType =
   | 'string'
   /** `parseInt` of a non-empty string; no bounds. */
   | 'int'
@@ -46,12 +46,12 @@ const REVIEW_FILTERS: Array<[string, FieldType]> = [
   ['sort_by', 'string'],
 ];
 /** Each endpoint's accepted parameters, in the order zod reports them. */
-const SCHEMAS = {
+export const ALPHABITE_QUERY_FIELDS = {
   reviews: [...BASE_FIELDS, ['product_ids', 'csv-list'] as [string, FieldType], ...REVIEW_FILTERS],
   productReviews: [...BASE_FIELDS, ...REVIEW_FILTERS, ['include_aggregated_counts', 'flag'] as [string, FieldType]],
   wishlists: [...BASE_FIELDS, ['items_fields', 'array'] as [string, FieldType]],
   wishlistItems: BASE_FIELDS,
-} as const;
+} as const satisfies Record<EndpointName, ReadonlyArray<readonly [string, FieldType]>>;
 
 /**
  * The query as Medusa's stack reads it: `qs` (`a[0]=x`, `a[]=x` and a repeated name give an
@@ -171,7 +171,7 @@ function reviewsPagination(metadata: { count: number; take: number; skip: number
 const reviewsList: EndpointRules = {
   recordsKey: 'data',
   read: (request) => {
-    const values = validate(SCHEMAS.reviews, request.query);
+    const values = validate(ALPHABITE_QUERY_FIELDS.reviews, request.query);
     if (!(values instanceof Map)) return values;
     // The route spreads `req.queryConfig.fields` and never passes the pagination on:
     // limit, offset and order are validated, then ignored; every matching review comes back, by id.
@@ -184,7 +184,7 @@ const reviewsList: EndpointRules = {
 const productReviews: EndpointRules = {
   recordsKey: 'data',
   read: (request) => {
-    const values = validate(SCHEMAS.productReviews, request.query);
+    const values = validate(ALPHABITE_QUERY_FIELDS.productReviews, request.query);
     if (!(values instanceof Map)) return values;
     const window = windowOf(values);
     const order = orderOf(values.get('order'), SORTABLE.reviews);
@@ -241,8 +241,8 @@ export function alphabiteDialect(): Dialect {
     endpoints: {
       reviews: reviewsList,
       productReviews,
-      wishlists: wishlistRules(SCHEMAS.wishlists, 'take-skip', false),
-      wishlistItems: wishlistRules(SCHEMAS.wishlistItems, 'skip-take', true),
+      wishlists: wishlistRules(ALPHABITE_QUERY_FIELDS.wishlists, 'take-skip', false),
+      wishlistItems: wishlistRules(ALPHABITE_QUERY_FIELDS.wishlistItems, 'skip-take', true),
     },
     // An unknown wishlist is an empty listing: the route filters items by wishlist_id and finds none.
     unknownWishlist: () => 'empty',

@@ -14,7 +14,7 @@ import {
 } from '../api-rules.ts';
 import { reviewsPageMeta, wishlistPageMeta } from '../paging.ts';
 import { integerParam, QueryError, quote, strictQuery } from '../query.ts';
-import { refusal, type Dialect, type EndpointRules, type ListingQuery, type ListingRequest, type Refusal } from './types.ts';
+import { refusal, type Dialect, type EndpointName, type EndpointRules, type ListingQuery, type ListingRequest, type Refusal } from './types.ts';
 
 export interface SpecDialectOptions {
   /** The largest `limit` / `take` accepted. */
@@ -47,20 +47,34 @@ const paged = (window: ListingQuery['window']) => {
   return window;
 };
 
-export function specDialect({ maxPageSize }: SpecDialectOptions): Dialect {
+/** Each endpoint's accepted query parameters, in the order a refusal lists them. */
+export const SPEC_ACCEPTED = {
+  reviews: ['limit', 'offset', 'order'],
+  productReviews: ['limit', 'offset', 'order'],
+  wishlists: ['skip', 'take'],
+  wishlistItems: ['skip', 'take', 'id'],
+} as const satisfies Record<EndpointName, readonly string[]>;
+
+/** The integer parameters' bounds and defaults: what `read` enforces and the OpenAPI document states. */
+export function specIntegerBounds(maxPageSize: number) {
   const size = (fallback: number) => ({ min: 1, max: maxPageSize, fallback });
   const start = (fallback: number) => ({ min: 0, max: Number.MAX_SAFE_INTEGER, fallback });
+  return { limit: size(REVIEWS_DEFAULT_LIMIT), offset: start(REVIEWS_DEFAULT_OFFSET), take: size(WISHLIST_DEFAULT_TAKE), skip: start(WISHLIST_DEFAULT_SKIP) };
+}
+
+export function specDialect({ maxPageSize }: SpecDialectOptions): Dialect {
+  const bounds = specIntegerBounds(maxPageSize);
 
   const reviews: EndpointRules = {
     recordsKey: 'reviews',
     read: (request) =>
       reading(() => {
-        const query = strictQuery(request.query, ['limit', 'offset', 'order']);
+        const query = strictQuery(request.query, SPEC_ACCEPTED.reviews);
         const raw = query.get('order');
         const order = raw === undefined ? DEFAULT_REVIEW_ORDER : parseReviewOrder(raw);
         if (!order) throw new QueryError(`'order' must be one of ${REVIEW_ORDER_VALUES.join(', ')}, got ${quote(raw as string)}`);
         return {
-          window: { start: integerParam(query, 'offset', start(REVIEWS_DEFAULT_OFFSET)), size: integerParam(query, 'limit', size(REVIEWS_DEFAULT_LIMIT)) },
+          window: { start: integerParam(query, 'offset', bounds.offset), size: integerParam(query, 'limit', bounds.limit) },
           order,
           filters: {},
           aggregates: false,
@@ -72,14 +86,14 @@ export function specDialect({ maxPageSize }: SpecDialectOptions): Dialect {
     },
   };
 
-  const wishlistRules = (accepted: string[], check: (request: ListingRequest, query: Map<string, string>) => void = () => {}): EndpointRules => ({
+  const wishlistRules = (accepted: readonly string[], check: (request: ListingRequest, query: Map<string, string>) => void = () => {}): EndpointRules => ({
     recordsKey: 'data',
     read: (request) =>
       reading(() => {
         const query = strictQuery(request.query, accepted, wishlistHint);
         check(request, query);
         return {
-          window: { start: integerParam(query, 'skip', start(WISHLIST_DEFAULT_SKIP)), size: integerParam(query, 'take', size(WISHLIST_DEFAULT_TAKE)) },
+          window: { start: integerParam(query, 'skip', bounds.skip), size: integerParam(query, 'take', bounds.take) },
           order: { field: 'created_at', descending: false },
           filters: {},
           aggregates: false,
@@ -99,9 +113,9 @@ export function specDialect({ maxPageSize }: SpecDialectOptions): Dialect {
     endpoints: {
       reviews,
       productReviews: reviews,
-      wishlists: wishlistRules(['skip', 'take']),
+      wishlists: wishlistRules(SPEC_ACCEPTED.wishlists),
       // 4.4: the id may come again as ?id=, and must then be the path's.
-      wishlistItems: wishlistRules(['skip', 'take', 'id'], (request, query) => {
+      wishlistItems: wishlistRules(SPEC_ACCEPTED.wishlistItems, (request, query) => {
         const queryId = query.get('id');
         if (queryId !== undefined && queryId !== request.id) {
           throw new QueryError(`'id' must be the wishlist id of the path ${quote(request.id ?? '')}, got ${quote(queryId)}`);
