@@ -26,6 +26,17 @@ describe('dependency direction', () => {
     ]);
   });
 
+  it('lets msw/ use the platform-neutral answer core but not the fixtures barrel, the server or Node', () => {
+    const source = [
+      "import { PageBodies } from '../mock-server/page-bodies.ts';",
+      "import { generateDataset } from '../fixtures/dataset.ts';",
+      "import { generateDataset as g } from '../fixtures/index.ts';",
+      "import { startMockServer } from '../mock-server/server.ts';",
+      "import { createHash } from 'node:crypto';",
+    ].join('\n');
+    expect(checkFile(ROOT, 'msw/bad.ts', source).map((v) => v.specifier)).toEqual(['../fixtures/index.ts', '../mock-server/server.ts', 'node:crypto']);
+  });
+
   it('reads multi-line, type-only and re-export imports', () => {
     expect(importsOf("import {\n  a,\n  b,\n} from './x.ts';\nimport type { T } from 'y';\nexport * from './z.ts';")).toEqual(['./x.ts', 'y', './z.ts']);
   });

@@ -5,6 +5,7 @@
  *   lib  <-  fixtures  <-  mock-server
  *   lib  <-  contracts
  *   lib  <-  properties
+ *   lib  <-  fixtures (not its barrel)  <-  msw  (and the answer core, mock-server/page-bodies.ts)
  *
  * `lib/` is the protocol layer: pure, zod only, no Node built-ins (it must run in a browser).
  * The contracts and the property suite check *any* implementation, so they never load the
@@ -22,6 +23,10 @@ export interface LayerRule {
   packages: readonly string[];
   /** Whether Node's built-in modules (`node:fs`, ...) are allowed. */
   builtins: boolean;
+  /** Single files outside `folders` it may import (a platform-neutral module of another layer). */
+  files?: readonly string[];
+  /** Files inside `folders` it must not import (a barrel that drags in Node built-ins). */
+  notFiles?: readonly string[];
 }
 
 export const LAYERS: Record<string, LayerRule> = {
@@ -30,6 +35,8 @@ export const LAYERS: Record<string, LayerRule> = {
   'mock-server': { folders: ['lib', 'fixtures', 'mock-server'], packages: ['zod', 'express', 'cors', 'pino', 'etag', 'lru-cache'], builtins: true },
   contracts: { folders: ['lib', 'contracts'], packages: ['zod', '@pact-foundation/pact'], builtins: true },
   properties: { folders: ['lib', 'properties'], packages: ['zod', 'fast-check', 'vitest'], builtins: true },
+  // The MSW handlers run in browsers: no Node built-ins, and not the fixtures barrel (fixtures/file.ts uses node:fs).
+  msw: { folders: ['lib', 'fixtures', 'msw'], packages: ['msw'], builtins: false, files: ['mock-server/page-bodies.ts'], notFiles: ['fixtures/index.ts', 'fixtures/file.ts'] },
 };
 
 export interface ImportViolation {
@@ -60,7 +67,8 @@ export function checkFile(root: string, file: string, source: string, layers: Re
     if (specifier.startsWith('.')) {
       const target = relative(root, resolve(root, dirname(file), specifier)).split(sep).join('/');
       const folder = target.includes('/') ? target.split('/')[0]! : '(package root)';
-      if (!rule.folders.includes(folder)) out.push({ file, specifier, reason: `${layer}/ may import only from ${rule.folders.join(', ')}; this is ${folder}/` });
+      if (rule.notFiles?.includes(target)) out.push({ file, specifier, reason: `${layer}/ must not import ${target}` });
+      else if (!rule.folders.includes(folder) && !rule.files?.includes(target)) out.push({ file, specifier, reason: `${layer}/ may import only from ${rule.folders.join(', ')}${rule.files ? ` and ${rule.files.join(', ')}` : ''}; this is ${folder}/` });
     } else if (specifier.startsWith('node:') || BUILTINS.has(specifier)) {
       if (!rule.builtins) out.push({ file, specifier, reason: `${layer}/ must not use Node built-ins (it runs in browsers too)` });
     } else if (!rule.packages.includes(packageName(specifier))) {

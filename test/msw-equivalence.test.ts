@@ -1,0 +1,115 @@
+/**
+ * `store-listing-kit/msw` answers as the HTTP mock does: for the same seed, sizes and dialect,
+ * every generated request (the property suite's window generators plus each dialect's
+ * refusals, test/support/listing-requests.ts) gets the same status, Content-Type and bytes from
+ * MSW (msw/node's setupServer) as from a real server (startMockServer), and so do the fault
+ * headers. `npm run test:msw3` runs this file with msw 3 on Node 22.
+ */
+import fc from 'fast-check';
+import { setupServer } from 'msw/node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DialectName } from '../lib/dialects/index.ts';
+import { DELAY_HEADER, STATUS_HEADER } from '../lib/fault-headers.ts';
+import { generateDataset } from '../fixtures/dataset.ts';
+import { startMockServer, type MockServer } from '../mock-server/server.ts';
+import { faultSettings } from '../mock-server/faults.ts';
+import { createListingHandlers } from '../msw/index.ts';
+import { listingRequests, type ListingRequestSpec } from './support/listing-requests.ts';
+
+const DATA = { seed: 3, reviews: 150, products: 6, wishlists: 25, maxItems: 20 };
+const MSW_ORIGIN = 'http://msw.store-listing-kit.test';
+const RUNS = 300;
+
+interface Seen {
+  status: number;
+  contentType: string | null;
+  retryAfter: string | null;
+  body: string;
+}
+
+async function fetchSeen(url: string, headers: Record<string, string>): Promise<Seen> {
+  const res = await fetch(url, { headers });
+  return { status: res.status, contentType: res.headers.get('content-type'), retryAfter: res.headers.get('retry-after'), body: await res.text() };
+}
+
+/** A real server and MSW handlers over the same data, in one dialect. */
+function pair(dialect: DialectName, faultHeaders = false) {
+  let mock: MockServer;
+  const msw = setupServer(...createListingHandlers({ ...DATA, dialect, baseUrl: MSW_ORIGIN, faultHeaders }));
+  beforeAll(async () => {
+    mock = await startMockServer({ ...DATA, dialect, ...(faultHeaders ? { faults: faultSettings({ headers: true }) } : {}) });
+    // Requests to the real server pass through; only MSW_ORIGIN is MSW's.
+    msw.listen({ onUnhandledRequest: 'bypass' });
+  });
+  afterAll(async () => {
+    msw.close();
+    await mock?.close();
+  });
+  return {
+    both: async ({ target, headers }: Pick<ListingRequestSpec, 'target' | 'headers'>) => {
+      const [http, mocked] = await Promise.all([fetchSeen(`${mock.url}${target}`, headers), fetchSeen(`${MSW_ORIGIN}${target}`, headers)]);
+      return { http, mocked };
+    },
+  };
+}
+
+for (const dialect of ['spec', 'alphabite'] as const) {
+  describe(`MSW handlers vs the HTTP mock, ${dialect} dialect`, () => {
+    const { both } = pair(dialect);
+    const requests = fc.sample(listingRequests(dialect, generateDataset(DATA), 60), { seed: 20260701, numRuns: RUNS });
+
+    it(`answer ${RUNS} generated requests with the same status, Content-Type and bytes`, async () => {
+      const statuses = new Set<number>();
+      for (const request of requests) {
+        const { http, mocked } = await both(request);
+        expect(mocked, `${request.target} ${JSON.stringify(request.headers)}`).toEqual({ ...http, contentType: http.contentType });
+        statuses.add(http.status);
+      }
+      // The sample reaches listings and refusals alike, or the comparison shows little.
+      expect(statuses.has(200)).toBe(true);
+      expect(statuses.has(400)).toBe(true);
+      if (dialect === 'alphabite') expect(statuses.has(401)).toBe(true);
+    });
+
+    it('answer the named refusals the same way', async () => {
+      const named = dialect === 'spec'
+        ? ['/store/wishlists?limit=10&offset=0', '/store/wishlists/wl_nope/items', '/store/products/reviews?limit=0', '/store/wishlists?take=1&take=2']
+        : ['/store/wishlists?limit=-1', '/store/reviews/product/prod_x?order=desc', '/store/wishlists?skip=0&take=1'];
+      for (const target of named) {
+        const { http, mocked } = await both({ target, headers: dialect === 'alphabite' ? { 'x-publishable-api-key': 'pk', authorization: 'Bearer t' } : {} });
+        expect(http.status).toBeGreaterThanOrEqual(400);
+        expect(mocked, target).toEqual(http);
+      }
+    });
+  });
+}
+
+describe('MSW handlers vs the HTTP mock, fault headers on', () => {
+  const { both } = pair('spec', true);
+  const cases: Array<[string, Record<string, string>]> = [
+    ['an injected 503 (with Retry-After)', { [STATUS_HEADER]: '503' }],
+    ['an injected 429 (with Retry-After)', { [STATUS_HEADER]: '429' }],
+    ['an injected 404', { [STATUS_HEADER]: '404' }],
+    ['an injected 401 after a delay', { [STATUS_HEADER]: '401', [DELAY_HEADER]: '5' }],
+    ['a delay only', { [DELAY_HEADER]: '5' }],
+    ['a bad status header', { [STATUS_HEADER]: '200' }],
+    ['a bad delay header', { [DELAY_HEADER]: 'soon' }],
+  ];
+  for (const [name, headers] of cases) {
+    it(`${name}: same status, headers and bytes`, async () => {
+      const { http, mocked } = await both({ target: '/store/wishlists?take=2', headers });
+      expect(mocked).toEqual(http);
+    });
+  }
+  it('does not honour them when not asked to', async () => {
+    const handlers = createListingHandlers({ ...DATA, baseUrl: 'http://plain.test' });
+    const server = setupServer(...handlers);
+    server.listen({ onUnhandledRequest: 'bypass' });
+    try {
+      const res = await fetch('http://plain.test/store/wishlists?take=1', { headers: { [STATUS_HEADER]: '503' } });
+      expect(res.status).toBe(200);
+    } finally {
+      server.close();
+    }
+  });
+});
