@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { registerCheckCommand } from './check.ts';
 import { registerFixturesCommand } from './fixtures.ts';
+import { registerOpenApiCommand } from './openapi.ts';
 import { registerServeCommand } from './serve.ts';
 import { registerVerifyCommand } from './verify.ts';
 import { baseProgram, EXIT, withExitCodes } from './program.ts';
@@ -14,6 +15,7 @@ export function buildProgram(): Command {
   registerFixturesCommand(program);
   registerCheckCommand(program);
   registerVerifyCommand(program);
+  registerOpenApiCommand(program);
   return withExitCodes(program);
 }
 

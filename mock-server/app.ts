@@ -5,9 +5,11 @@ import { createDialect, DEFAULT_DIALECT, type DialectName } from '../lib/dialect
 import type { DatasetHolder } from './dataset-holder.ts';
 import { errorHandler, routeNotFound } from './errors.ts';
 import { ListingAnswers, listingsRouter } from './listings.ts';
+import { OPENAPI_PATH } from '../lib/openapi/index.ts';
+import { openApiRoute } from './openapi.ts';
 import { providerStatesRouter } from './provider-states.ts';
 import { createOps, generationOf, mountOps, type Ops } from './admin.ts';
-import { corsOptions, corsPolicy } from './cors-policy.ts';
+import { corsHeaders, corsOptions, corsPolicy } from './cors-policy.ts';
 import { preflightOnly } from './request-guards.ts';
 
 export interface AppOptions {
@@ -37,11 +39,22 @@ export function createApp(holder: DatasetHolder, options: AppOptions = {}): Expr
   // Query strings are read by the listing handlers themselves (mock-server/params.ts),
   // strictly; Express's own parser would turn `a[b]=1` into objects nobody asked for.
   app.set('query parser', false);
-  app.use(preflightOnly(cors(corsOptions(corsPolicy(options.corsOrigin)))));
+  // Preflights through the `cors` package; actual answers get the same headers from corsHeaders,
+  // computed once per request without the package's per-request option copying.
+  const policy = corsPolicy(options.corsOrigin);
+  const preflight = preflightOnly(cors(corsOptions(policy)));
+  app.use((req, res, next) => {
+    if (req.method === 'OPTIONS') return preflight(req, res, next);
+    for (const [name, value] of corsHeaders(policy, req.headers.origin)) res.setHeader(name, value);
+    next();
+  });
   // Journal and logs, the /__admin guard and routes, fault injection: before the listings and every other /__admin route.
   const ops = options.ops ?? createOps({ generation: generationOf(holder.initial.summary) });
   const coordinator = mountOps(app, holder, ops);
-  app.use(listingsRouter({ answers: options.answers ?? listingAnswers(holder, options) }));
+  const answers = options.answers ?? listingAnswers(holder, options);
+  app.use(listingsRouter({ answers }));
+  // The OpenAPI document of the dialect the listings speak (examples from the seed-1 dataset, whatever this one serves).
+  app.get(OPENAPI_PATH, openApiRoute({ dialect: answers.dialect.name, ...(answers.dialect.maxPageSize !== undefined ? { maxPageSize: answers.dialect.maxPageSize } : {}) }));
   // Pact's state-change endpoint (POST /__admin/provider-states); any /__admin guard must be mounted before it.
   // Applied through the coordinator: in a cluster, by every worker before the answer.
   app.use(providerStatesRouter(holder, async (change) => void (await coordinator.apply({ kind: 'providerState', change }))));

@@ -86,3 +86,8 @@ export const alphabiteErrorSchemas = {
   /** Medusa's error handler for a database error (a negative limit, an unknown column). */
   unknownError: z.object({ code: z.literal('unknown_error'), type: z.literal('unknown_error'), message: z.string().min(1) }),
 } as const;
+
+export type AlphabiteWishlist = z.infer<typeof alphabiteRecordSchemas.wishlist>;
+export type AlphabiteWishlistItem = z.infer<typeof alphabiteRecordSchemas.item>;
+export type AlphabiteProductReviewsPage = z.infer<typeof alphabiteEnvelopeSchemas.productReviews>;
+export type AlphabiteWishlistsPage = z.infer<typeof alphabiteEnvelopeSchemas.wishlists>;

@@ -108,6 +108,7 @@ export function specDialect({ maxPageSize }: SpecDialectOptions): Dialect {
   return {
     name: 'spec',
     summary: 'the listing spec and docs/API.md (skip/take on wishlists)',
+    maxPageSize,
     guard: () => undefined,
     variant: () => '',
     endpoints: {

@@ -83,6 +83,8 @@ export interface Dialect {
   name: DialectName;
   /** One line for the banner and the admin API. */
   summary: string;
+  /** The largest `limit`/`take` it accepts, when it has a bound (the spec dialect's; the plugins have none). */
+  maxPageSize?: number;
   /** Checks made before the endpoint reads anything (publishable key, authentication). */
   guard(request: ListingRequest): Refusal | undefined;
   /**
