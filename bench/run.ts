@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { parseBenchOptions, USAGE, type BenchOptions } from './lib/options.ts';
 import { cpuCount, freePort, hasTaskset, pinSelf, startServer, stopServer, treeCpuSeconds, treeRssMiB, type RunningServer } from './lib/processes.ts';
 import { runLoad, type LoadResult } from './lib/load.ts';
+import { hasWrk, runWrk } from './lib/wrk.ts';
 import { writePeerConfigs, REVIEWS_PATH, type PeerConfigFiles } from './lib/peer-configs.ts';
 import { PEERS, ensurePeersInstalled, installedVersion, PEER_PACKAGES, type PeerDefinition } from './lib/peers.ts';
 import { median } from './lib/stats.ts';
@@ -95,6 +96,10 @@ async function main(): Promise<void> {
     return;
   }
 
+  const generator = options.generator ?? (hasWrk() ? 'wrk' : 'autocannon');
+  if (generator === 'wrk' && !hasWrk()) throw new Error('--generator wrk: wrk is not installed (apt-get install wrk)');
+  log(`load generator: ${generator}`);
+
   // 1. Our mock at the main dataset size gives the page bytes every static peer and ceiling answers.
   const mainPath = `${REVIEWS_PATH}?${PAGE_QUERY}`;
   const probePort = await freePort();
@@ -120,6 +125,16 @@ async function main(): Promise<void> {
     group: 'main',
     setup: `\`serve --reviews ${MAIN_REVIEWS}\`, page computed from the dataset`,
     start: (port) => startOurs('ours', port, ['--reviews', String(MAIN_REVIEWS)], serverCore, mainPath),
+    paths: [mainPath],
+    check: exactCheck,
+  });
+  targets.push({
+    id: 'ours-nojournal',
+    label: 'ours, request journal off',
+    kind: 'ours',
+    group: 'main',
+    setup: `\`serve --reviews ${MAIN_REVIEWS} --journal-size 0\`: what the default journal costs`,
+    start: (port) => startOurs('ours-nojournal', port, ['--reviews', String(MAIN_REVIEWS), '--journal-size', '0'], serverCore, mainPath),
     paths: [mainPath],
     check: exactCheck,
   });
@@ -213,13 +228,14 @@ async function main(): Promise<void> {
     // 4. Warm every server up (JIT compilers, caches), then interleaved rounds.
     const runOnce = async (target: Target, seconds: number): Promise<LoadResult> => {
       const server = running.get(target.id) as RunningServer;
-      return runLoad({
+      const load = {
         url: `http://127.0.0.1:${server.port}`,
         paths: target.paths,
         ...(target.randomPaths ? { randomPath: target.randomPaths } : {}),
         connections: options.connections,
         durationSec: seconds,
-      });
+      };
+      return generator === 'wrk' ? runWrk(load, WORK) : runLoad(load);
     };
     for (const target of selected) {
       log(`warming up ${target.id}`);
@@ -245,7 +261,7 @@ async function main(): Promise<void> {
         const list = samples.get(target.id) ?? [];
         list.push({ load, rss, cpuUs });
         samples.set(target.id, list);
-        log(`round ${round + 1}/${options.rounds} ${target.id}: ${Math.round(load.requestsPerSec)} req/s, p50 ${load.p50Ms.toFixed(3)} ms, p99 ${load.p99Ms.toFixed(3)} ms, ${cpuUs.toFixed(0)} µs CPU/request, ${rss.toFixed(0)} MiB`);
+        log(`round ${round + 1}/${options.rounds} ${target.id}: ${Math.round(load.requestsPerSec)} req/s, p50 ${load.p50Ms.toFixed(3)} ms, p99 ${load.p99Ms.toFixed(3)} ms, ${cpuUs.toFixed(0)} µs CPU/request, ${rss.toFixed(0)} MiB, generator at ${Math.round(load.generatorCpuShare * 100)} % of a core`);
       }
     }
 
@@ -292,6 +308,7 @@ async function main(): Promise<void> {
         startMs: startMs.get(target.id) ?? Number.NaN,
         startRssMiB: startRss.get(target.id) ?? Number.NaN,
         failures: list.reduce((sum, s) => sum + s.load.non2xx + s.load.errors, 0),
+        generatorCpuShare: median(list.map((s) => s.load.generatorCpuShare)),
       };
     });
     const versions: Record<string, string> = {};
@@ -300,7 +317,7 @@ async function main(): Promise<void> {
       if (version) versions[name] = version;
     }
     const facts = machineFacts(ROOT, cores, versions);
-    const markdown = renderResults({ options, measured, starts, ...(startup ? { startup } : {}), skipped, facts, pinned: pinning, pageBytes: pageBytes.length });
+    const markdown = renderResults({ options, generator, measured, starts, ...(startup ? { startup } : {}), skipped, facts, pinned: pinning, pageBytes: pageBytes.length });
     process.stdout.write(markdown);
     if (options.outDir) {
       const out = resolve(ROOT, options.outDir);

@@ -3,7 +3,7 @@ import fresh from 'fresh';
 import type { Ops } from './admin.ts';
 import { corsHeaders, type CorsPolicy } from './cors-policy.ts';
 import { MAX_JOURNAL_URL } from './journal.ts';
-import { JSON_TYPE, type ListingAnswers } from './listings.ts';
+import { JSON_TYPE, type KeptAnswer, type ListingAnswers } from './listings.ts';
 
 /**
  * In front of the Express app, at the `http.Server` level: a GET or HEAD whose answer is already
@@ -28,6 +28,15 @@ export function withFastPath(app: RequestListener, { answers, cors, ops }: FastP
   const { dialect } = answers;
   // The level is fixed when the server starts; faults can be switched on at run time.
   const logsRequests = ops.logger.isLevelEnabled('info');
+  const sameForAll = cors.origins === '*';
+  const corsOf = (req: IncomingMessage) => corsHeaders(cors, req.headers.origin).flat();
+  const entityHeaders = (hit: KeptAnswer) => ['Content-Type', JSON_TYPE, 'ETag', hit.etag, 'Content-Length', String(hit.bytes.length)];
+  const okHeaders = new WeakMap<KeptAnswer, string[]>();
+  const keepHeaders = (hit: KeptAnswer) => {
+    const headers = [...corsHeaders(cors, undefined).flat(), ...entityHeaders(hit)];
+    okHeaders.set(hit, headers);
+    return headers;
+  };
   return (req: IncomingMessage, res: ServerResponse) => {
     const method = req.method;
     if ((method !== 'GET' && method !== 'HEAD') || logsRequests || ops.faults.active) return app(req, res);
@@ -38,16 +47,14 @@ export function withFastPath(app: RequestListener, { answers, cors, ops }: FastP
     const started = performance.now();
     const arrived = Date.now();
     const stamp = ops.journal.arrival();
-    const headers: string[] = [];
-    for (const [name, value] of corsHeaders(cors, req.headers.origin)) headers.push(name, value);
     let status = 200;
     if ((req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined) && fresh(req.headers, { etag: hit.etag })) {
       status = 304;
-      headers.push('ETag', hit.etag);
-      res.writeHead(status, headers);
+      res.writeHead(status, [...corsOf(req), 'ETag', hit.etag]);
       res.end();
     } else {
-      headers.push('Content-Type', JSON_TYPE, 'ETag', hit.etag, 'Content-Length', String(hit.bytes.length));
+      // With any origin allowed, an answer's headers are the same for every request: made once.
+      const headers = sameForAll ? (okHeaders.get(hit) ?? keepHeaders(hit)) : [...corsOf(req), ...entityHeaders(hit)];
       res.writeHead(status, headers);
       if (method === 'HEAD') res.end();
       else res.end(hit.bytes);
@@ -56,7 +63,7 @@ export function withFastPath(app: RequestListener, { answers, cors, ops }: FastP
     const { journal } = ops;
     if (journal.capacity > 0) {
       journal.record({
-        time: new Date(arrived).toISOString(),
+        arrivedMs: arrived,
         method,
         url: url.length > MAX_JOURNAL_URL ? `${url.slice(0, MAX_JOURNAL_URL)}...` : url,
         status,

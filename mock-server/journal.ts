@@ -14,6 +14,13 @@ export interface JournalEntry {
   durationMs: number;
 }
 
+/** What is recorded per request: the arrival as epoch milliseconds, made into `time` only when read. */
+export interface RecordedRequest extends Omit<JournalEntry, 'time'> {
+  arrivedMs: number;
+}
+
+const asEntry = (r: RecordedRequest): JournalEntry => ({ time: new Date(r.arrivedMs).toISOString(), method: r.method, url: r.url, status: r.status, durationMs: r.durationMs });
+
 export const DEFAULT_JOURNAL_SIZE = 200;
 export const MAX_JOURNAL_SIZE = 100_000;
 export const MAX_JOURNAL_URL = 512;
@@ -35,7 +42,7 @@ export interface JournalSnapshot {
 }
 
 export class Journal {
-  readonly #entries: (JournalEntry | undefined)[];
+  readonly #entries: (RecordedRequest | undefined)[];
   readonly #stamps: Float64Array | undefined;
   #next = 0;
   #recorded = 0;
@@ -51,7 +58,7 @@ export class Journal {
     if (!Number.isInteger(capacity) || capacity < 0 || capacity > MAX_JOURNAL_SIZE) {
       throw new RangeError(`journal size must be a whole number from 0 to ${MAX_JOURNAL_SIZE}, got ${capacity}`);
     }
-    this.#entries = new Array<JournalEntry | undefined>(capacity);
+    this.#entries = new Array<RecordedRequest | undefined>(capacity);
     this.#stamps = stamped ? new Float64Array(capacity) : undefined;
   }
 
@@ -70,7 +77,7 @@ export class Journal {
    * recorded: a worker that answers at once (the fast path) and one that records on 'finish'
    * would otherwise swap two requests that came one after the other.
    */
-  record(entry: JournalEntry, at = this.arrival()): void {
+  record(entry: RecordedRequest, at = this.arrival()): void {
     if (this.capacity === 0) return;
     this.#entries[this.#next] = entry;
     if (this.#stamps) this.#stamps[this.#next] = at;
@@ -80,12 +87,12 @@ export class Journal {
 
   /** The most recent `limit` entries (all held by default), oldest first. */
   entries(limit = this.capacity): JournalEntry[] {
-    return this.#slots(limit).map((slot) => this.#entries[slot] as JournalEntry);
+    return this.#slots(limit).map((slot) => asEntry(this.#entries[slot] as RecordedRequest));
   }
 
   /** The most recent `limit` entries with their stamps (0 unless stamped), oldest first, and the count recorded. */
   snapshot(limit = this.capacity): JournalSnapshot {
-    return { recorded: this.#recorded, entries: this.#slots(limit).map((slot) => ({ at: this.#stamps?.[slot] ?? 0, entry: this.#entries[slot] as JournalEntry })) };
+    return { recorded: this.#recorded, entries: this.#slots(limit).map((slot) => ({ at: this.#stamps?.[slot] ?? 0, entry: asEntry(this.#entries[slot] as RecordedRequest) })) };
   }
 
   /** The ring positions of the most recent `limit` entries, oldest first. */

@@ -23,7 +23,7 @@ export function observeRequests(journal: Journal, logger: Logger): RequestHandle
       const url = raw.length > MAX_JOURNAL_URL ? `${raw.slice(0, MAX_JOURNAL_URL)}...` : raw;
       const status = res.statusCode;
       if (logRequests) logger.info({ method: req.method, url, status, durationMs }, 'request');
-      if (journaling && !isAdminPath(raw)) journal.record({ time: new Date(arrived).toISOString(), method: req.method, url, status, durationMs }, stamp);
+      if (journaling && !isAdminPath(raw)) journal.record({ arrivedMs: arrived, method: req.method, url, status, durationMs }, stamp);
     });
     next();
   };

@@ -131,10 +131,11 @@ export class PageBodies {
 
   #reviewJson(indexes: Uint32Array): string[] {
     const source = this.dataset.reviews.source;
+    const direct = this.dialect.recordsAsIs ? source.reviewJson : undefined;
     const out: string[] = new Array(indexes.length);
     for (let i = 0; i < indexes.length; i++) {
       const index = indexes[i]!;
-      out[i] = memoized(this.#reviews, index, () => JSON.stringify(this.dialect.project.review(source.review(index))));
+      out[i] = memoized(this.#reviews, index, () => (direct ? direct.call(source, index) : JSON.stringify(this.dialect.project.review(source.review(index)))));
     }
     return out;
   }

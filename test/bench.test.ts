@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { median, percentile, ratio } from '../bench/lib/stats.ts';
 import { mockoonEnvironment, openapiDocument, pactFile, wiremockMapping, REVIEWS_PATH } from '../bench/lib/peer-configs.ts';
+import { parseWrk } from '../bench/lib/wrk.ts';
 import { checkTargets, renderResults, renderSvg, type Measured } from '../bench/lib/report.ts';
 import { parseBenchOptions } from '../bench/lib/options.ts';
 
@@ -46,8 +47,35 @@ describe('peer configurations', () => {
 });
 
 function measured(id: string, kind: Measured['kind'], group: Measured['group'], rps: number, p50: number, extra: Partial<Measured> = {}): Measured {
-  return { id, label: id, kind, group, setup: `setup of ${id}`, requestsPerSec: rps, p50Ms: p50, p99Ms: p50 * 3, rssMiB: 100, cpuUsPerRequest: 1e6 / rps, startMs: 500, startRssMiB: 90, failures: 0, ...extra };
+  return { id, label: id, kind, group, setup: `setup of ${id}`, requestsPerSec: rps, p50Ms: p50, p99Ms: p50 * 3, rssMiB: 100, cpuUsPerRequest: 1e6 / rps, startMs: 500, startRssMiB: 90, failures: 0, generatorCpuShare: 0.5, ...extra };
 }
+
+describe('wrk', () => {
+  it("reads wrk's report and the generator's CPU from bash's times", () => {
+    const output = [
+      'Running 1s test @ http://127.0.0.1:9330',
+      '  1 threads and 4 connections',
+      '  Latency Distribution',
+      '     50%  243.00us',
+      '     75%  497.00us',
+      '     90%    2.31ms',
+      '     99%   12.07ms',
+      '  11379 requests in 1.00s, 37.92MB read',
+      '  Non-2xx or 3xx responses: 379',
+      '  Socket errors: connect 0, read 2, write 0, timeout 1',
+      'Requests/sec:  11364.10',
+      'Transfer/sec:     37.87MB',
+      '0m0.000s 0m0.002s',
+      '0m0.049s 0m0.211s',
+    ].join('\n');
+    const r = parseWrk(output, 1);
+    expect(r.p50Ms).toBeCloseTo(0.243, 6);
+    expect(r.p99Ms).toBeCloseTo(12.07, 6);
+    expect(r).toMatchObject({ ok: 11_000, non2xx: 379, errors: 3 });
+    expect(r.requestsPerSec).toBeCloseTo(11364.1 * (11_000 / 11_379), 3);
+    expect(r.generatorCpuShare).toBeCloseTo(0.26, 6);
+  });
+});
 
 describe('report', () => {
   const runs: Measured[] = [
@@ -57,6 +85,10 @@ describe('report', () => {
     measured('wiremock', 'peer', 'main', 9500, 1),
     measured('deep-1000', 'ours', 'deep', 9000, 1.0, { reviews: 1000 }),
     measured('deep-1000000', 'ours', 'deep', 8000, 1.3, { reviews: 1_000_000, startMs: 2500, rssMiB: 300 }),
+    measured('pact-stub', 'peer', 'main', 12_000, 1, { generatorCpuShare: 0.95 }),
+    measured('raw-http', 'ceiling', 'main', 20_000, 1),
+    measured('ours-nojournal', 'ours', 'main', 9500, 1),
+    measured('random-1000000', 'ours', 'deep', 7000, 2, { reviews: 1_000_000, rssMiB: 600 }),
   ];
 
   it('judges each target on the medians given', () => {
@@ -68,6 +100,13 @@ describe('report', () => {
     expect(checks.find((c) => c.goal.startsWith('p50 of the last page'))).toMatchObject({ measured: '1.30×', met: false });
     expect(checks.find((c) => c.goal === 'serve big: first answer within 3 s of start')).toMatchObject({ measured: '2.50 s', met: true });
     expect(checks.find((c) => c.goal === 'serve big: resident memory under 1 GiB')).toMatchObject({ measured: '1100 MiB', met: false });
+    // the Pact stub server, raw node:http, the journal's cost, uncached pages
+    expect(met["CPU per request at most the Pact stub server's"]).toBe(false);
+    expect(met["req/s at least the Pact stub server's"]).toBe(false);
+    expect(checks.find((c) => c.goal === "CPU per request within 1.5× raw node:http's")).toMatchObject({ measured: '2.22×', met: false });
+    expect(checks.find((c) => c.goal.startsWith('defaults cost nothing'))).toMatchObject({ met: true });
+    expect(checks.find((c) => c.goal.endsWith("CPU per request at most 1.5× the bare-Express route's"))).toMatchObject({ met: true });
+    expect(checks.find((c) => c.goal.endsWith('resident memory under 512 MiB'))).toMatchObject({ measured: '600 MiB', met: false });
   });
 
   it('prints every run with its ratios to Express, and the SVG draws one bar per server of the main table', () => {
@@ -75,19 +114,22 @@ describe('report', () => {
     if (options === 'help') throw new Error('unexpected');
     const text = renderResults({
       options,
+      generator: 'wrk',
       measured: runs,
       skipped: [{ label: 'Prism', reason: 'not installed' }],
       facts: { cpu: 'cpu', cores: 2, memoryGiB: 8, os: 'os', node: 'v20', java: 'none', versions: { express: '5' } },
       pinned: true,
       pageBytes: 5000,
     });
-    expect(text).toContain('| ours | 9,000 | 0.90× | 1.000 | 1.00× | 3.000 | 1.00× | 100 | 1.00× | 111 | 1.11× |');
+    expect(text).toContain('| ours | 9,000 | 0.90× | 1.000 | 1.00× | 3.000 | 1.00× | 100 | 1.00× | 111 | 1.11× | 50 %, ceiling 18,000 req/s |');
+    expect(text).toContain('| 95 %, ceiling 12,632 req/s (**generator-bound**) |');
+    expect(text).toContain('(wrk, one thread, HTTP/1.1 keep-alive');
     expect(text).toContain('| json-server | 500 | 0.05× | 10.000 | 10.00× |');
     expect(text).toContain('Prism: skipped, not installed.');
     expect(text).toContain('**Quick run**');
     const svg = renderSvg(runs);
     expect(svg.startsWith('<svg')).toBe(true);
-    expect(svg.match(/<rect x="210"/g)?.length).toBe(4 + 1); // four bars and the first legend swatch
+    expect(svg.match(/<rect x="210"/g)?.length).toBe(7 + 1); // seven bars and the first legend swatch
     expect(svg).toContain('9,000 req/s (0.90×)');
   });
 

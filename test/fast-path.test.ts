@@ -13,6 +13,8 @@ import { startMockServer, type MockServer, type MockServerOptions } from '../moc
 import { hostileRequests } from './support/hostile-requests.ts';
 import { requestBytes, sendRaw, type RawRequest, type RawResponse } from './support/raw-http.ts';
 import { get } from './support/http.ts';
+import cors from 'cors';
+import { corsHeaders, corsOptions, corsPolicy } from '../mock-server/cors-policy.ts';
 
 const DATA = { seed: 11, reviews: 120, products: 5, wishlists: 12, maxItems: 15 } as const;
 const ORIGIN = 'http://shop.test';
@@ -117,6 +119,22 @@ describe('what the fast path leaves to Express', () => {
       expect((await get(mock.url, '/__admin/health')).json.fastPathAnswers).toBe(1);
     } finally {
       await mock.close();
+    }
+  });
+});
+
+describe('corsHeaders', () => {
+  it('are the headers the cors package writes on an actual answer, for any policy and origin', () => {
+    for (const origin of [undefined, ['http://shop.test'], ['http://a.test', 'http://shop.test'], '*']) {
+      const policy = corsPolicy(origin);
+      for (const requestOrigin of [undefined, 'http://shop.test', 'http://elsewhere.test']) {
+        const written: Array<[string, string]> = [];
+        const res = { setHeader: (name: string, value: string) => void written.push([name, value]), getHeader: () => undefined };
+        let passed = false;
+        cors(corsOptions(policy))({ method: 'GET', headers: requestOrigin ? { origin: requestOrigin } : {} } as never, res as never, () => (passed = true));
+        expect(passed).toBe(true);
+        expect(corsHeaders(policy, requestOrigin), `${JSON.stringify(origin)} / ${requestOrigin}`).toEqual(written);
+      }
     }
   });
 });

@@ -26,13 +26,25 @@ export interface LoadResult {
   ok: number;
   non2xx: number;
   errors: number;
+  /**
+   * CPU time the load generator itself used, as a share of one core over the run. Near 1 the
+   * generator, not the server, set the pace: the result is within 10 % of what the generator
+   * can do at all (its ceiling is about requestsPerSec / generatorCpuShare).
+   */
+  generatorCpuShare: number;
 }
+
+/** The generator's own ceiling, from a run: the req/s it would reach with a whole core to itself. */
+export const generatorCeiling = (r: LoadResult) => r.requestsPerSec / Math.max(r.generatorCpuShare, 1e-9);
+/** Within 10 % of the generator's ceiling: the number says more about the generator than the server. */
+export const generatorBound = (r: LoadResult) => r.generatorCpuShare >= 0.9;
 
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   let latencies = new Float64Array(1 << 16);
   let ok = 0;
   let non2xx = 0;
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   const instance = autocannon({
     url: options.url,
     connections: options.connections,
@@ -56,6 +68,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   });
   const result = await instance;
   const elapsedSec = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
   const sorted = latencies.subarray(0, ok).sort();
   return {
     requestsPerSec: ok / Math.max(elapsedSec, result.duration),
@@ -64,5 +77,6 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     ok,
     non2xx,
     errors: result.errors,
+    generatorCpuShare: (cpu.user + cpu.system) / 1e6 / elapsedSec,
   };
 }

@@ -15,6 +15,8 @@ export interface BenchOptions {
   /** Where RESULTS.md and results.svg go; undefined prints only. */
   outDir: string | undefined;
   quick: boolean;
+  /** The load generator: wrk when it is installed (it drives a server harder per core), else autocannon. */
+  generator: 'wrk' | 'autocannon' | undefined;
 }
 
 export const USAGE = `npm run bench -- [options]
@@ -29,11 +31,12 @@ tables and writes bench/RESULTS.md and bench/results.svg.
   --warmup <s>         unmeasured seconds before each run (default 2)
   --connections <n>    concurrent connections (default 10)
   --sizes <a,b,c>      review counts of the deep-page runs (default 1000,100000,1000000)
-  --only <ids>         only these, comma-separated (the Express ceiling always runs): ours, raw-http,
-                       express, json-server, prism-static, prism-dynamic, mockoon, wiremock,
+  --only <ids>         only these, comma-separated (the Express ceiling always runs): ours, ours-nojournal,
+                       raw-http, express, json-server, prism-static, prism-dynamic, mockoon, wiremock,
                        pact-stub, deep-<size>, random-<largest size>, start (the start-up table),
                        startup (serve on the default dataset vs bare Express, and the root
                        import; alone, it runs by itself in about a minute and prints only)
+  --generator <name>   wrk or autocannon (default: wrk when it is installed, else autocannon)
   --no-peers           skip the peers (no install needed)
   --no-install         never run npm install for the peers; skip those missing
   --out <dir>          where RESULTS.md and results.svg go (default bench/); --out - prints only
@@ -44,6 +47,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions | 'help' {
     args: argv,
     options: {
       quick: { type: 'boolean', default: false },
+      generator: { type: 'string' },
       rounds: { type: 'string' },
       duration: { type: 'string' },
       warmup: { type: 'string' },
@@ -67,8 +71,10 @@ export function parseBenchOptions(argv: string[]): BenchOptions | 'help' {
   };
   const sizes = (values.sizes ?? '1000,100000,1000000').split(',').map((s) => positive('sizes', s.trim(), 0));
   if (sizes.some((s) => !Number.isInteger(s) || s < 10)) throw new Error('--sizes must be whole numbers of at least 10');
+  if (values.generator !== undefined && values.generator !== 'wrk' && values.generator !== 'autocannon') throw new Error(`--generator must be wrk or autocannon, got '${values.generator}'`);
   return {
     quick,
+    generator: values.generator as BenchOptions['generator'],
     rounds: Math.round(positive('rounds', values.rounds, quick ? 1 : 5)),
     durationSec: positive('duration', values.duration, quick ? 3 : 6),
     warmupSec: positive('warmup', values.warmup, quick ? 1 : 2),

@@ -31,6 +31,8 @@ export interface Measured extends TargetInfo {
   startRssMiB: number;
   /** Non-2xx answers and connection errors over all measured runs. */
   failures: number;
+  /** The load generator's own CPU, as a share of one core (median): near 1, it set the pace. */
+  generatorCpuShare: number;
 }
 
 /** A cold start of our mock with a large dataset (medians of a few starts). */
@@ -47,6 +49,8 @@ export interface StartMeasured {
 
 export interface ReportInput {
   options: BenchOptions;
+  /** The load generator that measured the tables. */
+  generator: 'wrk' | 'autocannon';
   measured: Measured[];
   starts?: StartMeasured[];
   startup?: StartupComparison;
@@ -54,6 +58,13 @@ export interface ReportInput {
   facts: MachineFacts;
   pinned: boolean;
   pageBytes: number;
+}
+
+/** The generator's share of its core and its ceiling; generator-bound when within 10 % of it. */
+function generatorNote(m: Measured): string {
+  if (!Number.isFinite(m.generatorCpuShare)) return 'n/a';
+  const ceiling = m.requestsPerSec / Math.max(m.generatorCpuShare, 1e-9);
+  return `${Math.round(m.generatorCpuShare * 100)} %, ceiling ${int(ceiling)} req/s${m.generatorCpuShare >= 0.9 ? ' (**generator-bound**)' : ''}`;
 }
 
 const int = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : 'n/a');
@@ -79,6 +90,30 @@ export function checkTargets(measured: Measured[], starts: StartMeasured[] = [],
     checks.push({ goal: 'our page at least 0.8 of the bare-Express ceiling (req/s)', measured: times(r), met: r >= 0.8 });
     const c = ratio(ours.cpuUsPerRequest, express.cpuUsPerRequest);
     checks.push({ goal: 'the same in CPU per request: at most 1.25× the bare-Express ceiling (1 / 0.8)', measured: times(c), met: c <= 1.25 });
+  }
+  const pact = byId.get('pact-stub');
+  if (ours && pact) {
+    const c = ratio(ours.cpuUsPerRequest, pact.cpuUsPerRequest);
+    checks.push({ goal: 'CPU per request at most the Pact stub server\'s', measured: `${times(c)} its CPU µs/req (${int(ours.cpuUsPerRequest)} vs ${int(pact.cpuUsPerRequest)})`, met: c <= 1 });
+    const r = ratio(ours.requestsPerSec, pact.requestsPerSec);
+    checks.push({ goal: 'req/s at least the Pact stub server\'s', measured: `${times(r)} its req/s`, met: r >= 1 });
+  }
+  const raw = byId.get('raw-http');
+  if (ours && raw) {
+    const c = ratio(ours.cpuUsPerRequest, raw.cpuUsPerRequest);
+    checks.push({ goal: 'CPU per request within 1.5× raw node:http\'s', measured: times(c), met: c <= 1.5 });
+  }
+  const quiet = byId.get('ours-nojournal');
+  if (ours && quiet) {
+    const r = ratio(ours.requestsPerSec, quiet.requestsPerSec);
+    checks.push({ goal: 'defaults cost nothing: req/s with the journal on (default) within 10 % of `--journal-size 0`', measured: `${times(r)} (CPU µs/req ${int(ours.cpuUsPerRequest)} vs ${int(quiet.cpuUsPerRequest)})`, met: r >= 0.9 });
+  }
+  for (const m of measured.filter((x) => x.id.startsWith('random-') && (x.reviews ?? 0) >= 1_000_000)) {
+    if (express) {
+      const c = ratio(m.cpuUsPerRequest, express.cpuUsPerRequest);
+      checks.push({ goal: `${m.label}: CPU per request at most 1.5× the bare-Express route's`, measured: `${times(c)} (${int(m.cpuUsPerRequest)} vs ${int(express.cpuUsPerRequest)} µs)`, met: c <= 1.5 });
+    }
+    checks.push({ goal: `${m.label}: resident memory under 512 MiB`, measured: `${mib(Math.max(m.rssMiB, m.startRssMiB))} MiB`, met: Math.max(m.rssMiB, m.startRssMiB) < 512 });
   }
   if (ours) {
     for (const id of ['json-server', 'prism-static', 'prism-dynamic', 'mockoon', 'wiremock']) {
@@ -145,7 +180,7 @@ export function renderResults(input: ReportInput): string {
   lines.push(
     `Produced by \`npm run bench${options.quick ? ' -- --quick' : ''}\`. ` +
       `Medians of ${options.rounds} interleaved round(s) (our page and the Express ceiling back to back in each); each run ${options.warmupSec} s of warm-up, then ${options.durationSec} s measured ` +
-      `with ${options.connections} connections (autocannon, HTTP/1.1 keep-alive, no pipelining). ` +
+      `with ${options.connections} connections (${input.generator === 'wrk' ? 'wrk, one thread' : 'autocannon'}, HTTP/1.1 keep-alive, no pipelining; this generator measured every table below). ` +
       (input.pinned ? 'Server pinned to core 0, load generator to core 1 (taskset).' : 'NOT pinned: server and load generator shared the CPU.'),
   );
   if (options.quick) lines.push('', '**Quick run**: one short round, for a smoke test only; do not quote these numbers.');
@@ -162,15 +197,16 @@ export function renderResults(input: ReportInput): string {
 
   lines.push(`## The same page of 10 reviews on every server`, '');
   lines.push(`Every server answers \`GET /store/products/reviews?limit=10&offset=0\` (json-server: its own paging of the same reviews) with the page our mock serves, ${int(input.pageBytes)} bytes. Ratios are to the bare-Express ceiling (for latency and memory, lower is better).`, '');
-  lines.push('| server | req/s | × Express | p50 ms | × Express | p99 ms | × Express | RSS MiB | × Express | CPU µs/req | × Express |');
-  lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  lines.push('| server | req/s | × Express | p50 ms | × Express | p99 ms | × Express | RSS MiB | × Express | CPU µs/req | × Express | generator |');
+  lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const m of main) {
     const e = express;
     lines.push(
-      `| ${m.label} | ${int(m.requestsPerSec)} | ${times(ratio(m.requestsPerSec, e?.requestsPerSec ?? NaN))} | ${ms(m.p50Ms)} | ${times(ratio(m.p50Ms, e?.p50Ms ?? NaN))} | ${ms(m.p99Ms)} | ${times(ratio(m.p99Ms, e?.p99Ms ?? NaN))} | ${mib(m.rssMiB)} | ${times(ratio(m.rssMiB, e?.rssMiB ?? NaN))} | ${int(m.cpuUsPerRequest)} | ${times(ratio(m.cpuUsPerRequest, e?.cpuUsPerRequest ?? NaN))} |`,
+      `| ${m.label} | ${int(m.requestsPerSec)} | ${times(ratio(m.requestsPerSec, e?.requestsPerSec ?? NaN))} | ${ms(m.p50Ms)} | ${times(ratio(m.p50Ms, e?.p50Ms ?? NaN))} | ${ms(m.p99Ms)} | ${times(ratio(m.p99Ms, e?.p99Ms ?? NaN))} | ${mib(m.rssMiB)} | ${times(ratio(m.rssMiB, e?.rssMiB ?? NaN))} | ${int(m.cpuUsPerRequest)} | ${times(ratio(m.cpuUsPerRequest, e?.cpuUsPerRequest ?? NaN))} | ${generatorNote(m)} |`,
     );
   }
   lines.push('', 'CPU µs/req: CPU time (user + system) the server process tree used during a measured run, divided by the requests it answered. Unlike req/s it barely moves when other work shares the machine; at one saturated core, req/s ≈ 1,000,000 / CPU µs/req.');
+  lines.push('', `generator: the load generator's own CPU during the run, as a share of its core, and the req/s it could reach at all (req/s ÷ that share). A result within 10 % of that ceiling is **generator-bound**: it says how fast the generator is, not the server; compare those servers by CPU µs/req.`);
   lines.push('');
 
   if (deep.length > 0) {

@@ -244,6 +244,7 @@ export function alphabiteDialect(): Dialect {
       wishlists: wishlistRules(ALPHABITE_QUERY_FIELDS.wishlists, 'take-skip', false),
       wishlistItems: wishlistRules(ALPHABITE_QUERY_FIELDS.wishlistItems, 'skip-take', true),
     },
+    recordsAsIs: false,
     // An unknown wishlist is an empty listing: the route filters items by wishlist_id and finds none.
     unknownWishlist: () => 'empty',
     project: {

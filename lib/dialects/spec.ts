@@ -128,5 +128,6 @@ export function specDialect({ maxPageSize }: SpecDialectOptions): Dialect {
       return refusal(404, { type: 'not_found', message: `Wishlist with id: ${id.length > 200 ? `${id.slice(0, 200)}...` : id} was not found` });
     },
     project: { review: (r) => r, wishlist: (w) => w, item: (i) => i },
+    recordsAsIs: true,
   };
 }

@@ -97,6 +97,8 @@ export interface Dialect {
   unknownWishlist(request: ListingRequest, query: ListingQuery): Refusal | 'empty';
   /** A record as this dialect shows it (the kit's records are the spec dialect's). */
   project: { review(record: object): object; wishlist(record: object): object; item(record: object): object };
+  /** True when `project` changes nothing: records are shown as the kit makes them (their JSON may then be made directly). */
+  recordsAsIs: boolean;
 }
 
 export const DIALECT_NAMES = ['spec', 'alphabite'] as const;
