@@ -19,6 +19,8 @@ import { listingRequests, type ListingRequestSpec } from './support/listing-requ
 const DATA = { seed: 3, reviews: 150, products: 6, wishlists: 25, maxItems: 20 };
 const MSW_ORIGIN = 'http://msw.store-listing-kit.test';
 const RUNS = 300;
+/** Let requests without a handler (the real server's) through: msw 2 names the option onUnhandledRequest, msw 3 onUnhandledFrame. */
+const BYPASS = { onUnhandledRequest: 'bypass', onUnhandledFrame: 'bypass' } as const;
 
 interface Seen {
   status: number;
@@ -39,7 +41,7 @@ function pair(dialect: DialectName, faultHeaders = false) {
   beforeAll(async () => {
     mock = await startMockServer({ ...DATA, dialect, ...(faultHeaders ? { faults: faultSettings({ headers: true }) } : {}) });
     // Requests to the real server pass through; only MSW_ORIGIN is MSW's.
-    msw.listen({ onUnhandledRequest: 'bypass' });
+    msw.listen(BYPASS);
   });
   afterAll(async () => {
     msw.close();
@@ -52,6 +54,12 @@ function pair(dialect: DialectName, faultHeaders = false) {
     },
   };
 }
+
+it('runs on the msw it was given (npm run test:msw3: 3.x on Node 22; the main suite: 2.x)', async () => {
+  const { version } = (await import('msw/package.json', { with: { type: 'json' } })).default as { version: string };
+  expect(version).toBe(process.env.MSW_EXPECTED_VERSION ?? version);
+  if (process.env.MSW_EXPECTED_VERSION) expect(Number(process.versions.node.split('.')[0])).toBeGreaterThanOrEqual(22);
+});
 
 for (const dialect of ['spec', 'alphabite'] as const) {
   describe(`MSW handlers vs the HTTP mock, ${dialect} dialect`, () => {
@@ -104,7 +112,7 @@ describe('MSW handlers vs the HTTP mock, fault headers on', () => {
   it('does not honour them when not asked to', async () => {
     const handlers = createListingHandlers({ ...DATA, baseUrl: 'http://plain.test' });
     const server = setupServer(...handlers);
-    server.listen({ onUnhandledRequest: 'bypass' });
+    server.listen(BYPASS);
     try {
       const res = await fetch('http://plain.test/store/wishlists?take=1', { headers: { [STATUS_HEADER]: '503' } });
       expect(res.status).toBe(200);
