@@ -34,4 +34,17 @@ Promise.resolve()
     return import(entry.href);
   })
   .then(({ main }) => main(process.argv))
-  .catch((error) => lastResort(error, { now: false }));
+  .then(() => (finished = true))
+  .catch((error) => {
+    finished = true;
+    lastResort(error, { now: false });
+  });
+
+// A command whose work never settles (a promise nothing will resolve) would let the event loop
+// drain and end the process silently with exit 0: no verdict is not a pass.
+let finished = false;
+process.on('beforeExit', () => {
+  if (finished || process.exitCode !== undefined) return;
+  process.stderr.write('error: the command stopped before it finished (something it waited for never answered)\n');
+  process.exitCode = 2;
+});

@@ -32,7 +32,19 @@ const reasonOf = (error: unknown) => (error instanceof Error ? ((error.cause as 
  * headers. `headers` are sent with it (a publishable key, a bearer token).
  */
 export async function exchange(url: string, timeoutMs: number, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
-  const signal = AbortSignal.timeout(timeoutMs);
+  // A timer of our own, not AbortSignal.timeout: that one does not keep the process alive, so a
+  // connection that never settles (a peer resetting every connection, seen now and then) would let
+  // the event loop drain and the command end silently, exit 0, with no verdict at all.
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
+  try {
+    return await exchangeWithin(url, timeoutMs, controller.signal, body, headers);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function exchangeWithin(url: string, timeoutMs: number, signal: AbortSignal, body: unknown, headers: Record<string, string>): Promise<Answer> {
   let response: Response;
   try {
     response = await fetch(url, {

@@ -32,7 +32,7 @@ export interface LayerRule {
 export const LAYERS: Record<string, LayerRule> = {
   lib: { folders: ['lib'], packages: ['zod'], builtins: false },
   fixtures: { folders: ['lib', 'fixtures'], packages: ['zod', '@faker-js/faker'], builtins: true },
-  'mock-server': { folders: ['lib', 'fixtures', 'mock-server'], packages: ['zod', 'express', 'cors', 'pino', 'etag', 'lru-cache'], builtins: true },
+  'mock-server': { folders: ['lib', 'fixtures', 'mock-server'], packages: ['zod', 'express', 'cors', 'pino', 'etag', 'lru-cache', 'fresh'], builtins: true },
   contracts: { folders: ['lib', 'contracts'], packages: ['zod', '@pact-foundation/pact'], builtins: true },
   properties: { folders: ['lib', 'properties'], packages: ['zod', 'fast-check', 'vitest'], builtins: true },
   // The MSW handlers run in browsers: no Node built-ins, and not the fixtures barrel (fixtures/file.ts uses node:fs).
