@@ -1,10 +1,10 @@
 import { Router, type Request, type Response } from 'express';
 import { ENDPOINT_NAMES, PATHS, type EndpointName } from '../lib/api-rules.ts';
-import { isRefusal, type Dialect, type ListingRequest, type Refusal } from '../lib/dialects/index.ts';
+import type { Dialect, ListingRequest, Refusal } from '../lib/dialects/index.ts';
 import { queryPairs } from '../lib/query.ts';
 import type { DatasetHolder } from './dataset-holder.ts';
 import { boundedMemo } from './memo.ts';
-import { PageBodies } from './page-bodies.ts';
+import { answerListing, PageBodies, type ListingAnswer } from './page-bodies.ts';
 import { toBody, type Body } from './response-body.ts';
 
 export interface ListingOptions {
@@ -90,9 +90,13 @@ function sendBody(req: Request, res: Response, body: Body): void {
 
 /** A dialect's refusal: its status and JSON body, or an empty body (as some plugin routes answer). */
 function sendRefusal(res: Response, refusal: Refusal): void {
-  res.status(refusal.status);
-  if (refusal.body === null) res.end();
-  else res.type(JSON_TYPE).send(JSON.stringify(refusal.body));
+  sendAnswer(res, { status: refusal.status, body: refusal.body === null ? null : JSON.stringify(refusal.body) });
+}
+
+function sendAnswer(res: Response, answer: ListingAnswer): void {
+  res.status(answer.status);
+  if (answer.body === null) res.end();
+  else res.type(JSON_TYPE).send(answer.body);
 }
 
 function listingRequest(endpoint: EndpointName, id: string | undefined, req: Request): ListingRequest {
@@ -124,13 +128,10 @@ export function listingsRouter(options: ListingOptions): Router {
       const params = req.params as { product_id?: string; id?: string };
       const id = params.product_id ?? params.id;
       const request = listingRequest(endpoint, id, req);
-      const blocked = dialect.guard(request);
-      if (blocked) return sendRefusal(res, blocked);
-      const query = dialect.endpoints[endpoint].read(request);
-      if (isRefusal(query)) return sendRefusal(res, query);
-      const json = answers.bodies().answer(request, query);
-      if (isRefusal(json)) return sendRefusal(res, json);
-      sendBody(req, res, answers.keep(keyOf(req), request, json));
+      // The rules in their one order (guard, read, list), as the MSW handlers apply them too.
+      const answer = answerListing(answers.bodies(), request);
+      if (answer.status !== 200 || answer.body === null) return sendAnswer(res, answer);
+      sendBody(req, res, answers.keep(keyOf(req), request, answer.body));
     });
   }
 

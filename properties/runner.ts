@@ -245,18 +245,25 @@ const familyOf = (e: EndpointName): Family => (e === 'reviews' || e === 'product
  */
 const hugePage = (maxPageSize: number) => Math.max(1000, 10 * maxPageSize);
 
-function blockedResult(options: ResolvedOptions, family: Family, property: ListingProperty, endpointName: EndpointName, { property: catcher, violation }: Blocker): PropertyResult {
-  const endpoint = ENDPOINTS[endpointName];
-  const failed = endpointName === family && property.id === catcher;
+/** What every result of a property on an endpoint says about itself, before it is run. */
+function resultBase(options: ResolvedOptions, property: ListingProperty, endpointName: EndpointName, dataset?: string) {
   return {
     property: property.id,
     title: property.title,
-    rule: ruleOf(property, endpoint),
+    rule: ruleOf(property, ENDPOINTS[endpointName]),
     endpoint: endpointName,
-    section: endpoint.section,
+    section: ENDPOINTS[endpointName].section,
     path: PATHS[endpointName],
-    seed: deriveSeed(options.seed, property.id, endpointName),
+    ...(dataset ? { dataset } : {}),
+    seed: deriveSeed(options.seed, property.id, endpointName, ...(dataset ? [dataset] : [])),
     shrinks: 0,
+  };
+}
+
+function blockedResult(options: ResolvedOptions, family: Family, property: ListingProperty, endpointName: EndpointName, { property: catcher, violation }: Blocker): PropertyResult {
+  const failed = endpointName === family && property.id === catcher;
+  return {
+    ...resultBase(options, property, endpointName),
     runs: failed ? 1 : 0,
     requests: 0,
     durationMs: 0,
@@ -377,20 +384,10 @@ export async function runOne(
 ): Promise<PropertyResult> {
   const options = variant.replayOptions ?? ctx.options;
   const endpoint = ENDPOINTS[endpointName];
-  const seed = deriveSeed(options.seed, property.id, endpointName, ...(variant.dataset ? [variant.dataset] : []));
   const began = Date.now();
   const requestsBefore = ctx.client.requests;
-  const base = {
-    property: property.id,
-    title: property.title,
-    rule: ruleOf(property, endpoint),
-    endpoint: endpointName,
-    section: endpoint.section,
-    path: PATHS[endpointName],
-    ...(variant.dataset ? { dataset: variant.dataset } : {}),
-    seed,
-    shrinks: 0,
-  };
+  const base = resultBase(options, property, endpointName, variant.dataset);
+  const { seed } = base;
   const finish = (r: Partial<PropertyResult> & { status: Status; runs: number }): PropertyResult => ({
     ...base,
     ...r,

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { median, percentile, ratio } from '../bench/lib/stats.ts';
 import { mockoonEnvironment, openapiDocument, pactFile, wiremockMapping, REVIEWS_PATH } from '../bench/lib/peer-configs.ts';
 import { parseWrk } from '../bench/lib/wrk.ts';
-import { checkTargets, renderResults, renderSvg, type Measured } from '../bench/lib/report.ts';
+import { checkTargets, renderResults, renderSvg, startupTargets, type Measured } from '../bench/lib/report.ts';
 import { parseBenchOptions } from '../bench/lib/options.ts';
 
 describe('statistics', () => {
@@ -131,6 +131,13 @@ describe('report', () => {
     expect(svg.startsWith('<svg')).toBe(true);
     expect(svg.match(/<rect x="210"/g)?.length).toBe(7 + 1); // seven bars and the first legend swatch
     expect(svg).toContain('9,000 req/s (0.90×)');
+  });
+
+  it('judges start-up: serve within 2× a bare Express app, the root import under 0.3 s', () => {
+    const judged = (serveMs: number, importRootMs: number) => startupTargets({ serveMs, expressMs: 360, importRootMs, rounds: 7 }).map((c) => c.met);
+    expect(judged(700, 130)).toEqual([true, true]);
+    expect(judged(800, 130)).toEqual([false, true]);
+    expect(judged(700, 460)).toEqual([true, false]);
   });
 
   it('options: defaults, quick, and refusals', () => {
