@@ -6,6 +6,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { pageLength, reviewsEnvelope, wishlistEnvelope } from '../../lib/paging.ts';
 
 export const MODES = ['html', 'truncated-json', 'huge-array', 'drip', 'reset', 'always-500', 'redirect-loop', 'wrong-types', 'json-array'] as const;
 export type Mode = (typeof MODES)[number];
@@ -21,23 +22,13 @@ const DRIP_INTERVAL_MS = 500;
 
 const isWishlistPath = (path: string) => path.startsWith('/store/wishlists');
 
-/** A plausible envelope for the path (reviews or wishlist dialect), numbers as the query asks. */
+/** A plausible envelope for the path (reviews or wishlist dialect), numbers from lib/paging.ts as the query asks. */
 function envelope(path: string, query: URLSearchParams, count: number, records: (i: number) => unknown): Record<string, unknown> {
   const wishlists = isWishlistPath(path);
-  const size = Number(query.get(wishlists ? 'take' : 'limit') ?? (wishlists ? 10 : 20)) || 10;
-  const start = Number(query.get(wishlists ? 'skip' : 'offset') ?? 0) || 0;
-  const page = Array.from({ length: Math.max(0, Math.min(size, count - start)) }, (_, i) => records(start + i));
-  const totalPages = Math.ceil(count / size);
-  const currentPage = Math.floor(start / size) + 1;
-  const paging = {
-    count,
-    totalPages,
-    currentPage,
-    ...(wishlists
-      ? { skip: start, take: size, ...(currentPage < totalPages ? { nextPage: currentPage + 1 } : {}), ...(currentPage > 1 ? { prevPage: currentPage - 1 } : {}) }
-      : { limit: size, offset: start, nextPage: currentPage < totalPages ? currentPage + 1 : null, prevPage: currentPage > 1 ? currentPage - 1 : null }),
-  };
-  return wishlists ? { data: page, ...paging } : { reviews: page, ...paging };
+  const size = Math.max(1, Number(query.get(wishlists ? 'take' : 'limit') ?? (wishlists ? 10 : 20)) || 10);
+  const start = Math.max(0, Number(query.get(wishlists ? 'skip' : 'offset') ?? 0) || 0);
+  const page = Array.from({ length: pageLength(count, start, size) }, (_, i) => records(start + i));
+  return { ...(wishlists ? wishlistEnvelope(page, count, start, size) : reviewsEnvelope(page, count, start, size)) };
 }
 
 const review = (i: number) => ({
