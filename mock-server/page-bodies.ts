@@ -28,7 +28,9 @@ function splice(emptyEnvelope: string, head: string, records: string[]): string 
 function range(count: number, query: ListingQuery): { from: number; to: number } {
   if (query.window === 'all') return { from: 0, to: count };
   if (query.window.size === 0) return { from: 0, to: 0 };
-  return pageSlice(count, query.window.start, query.window.size);
+  // The plugins take any integer (limit=9007199254740992 included): clamped to the listing, the slice is the same.
+  const start = Math.min(query.window.start, count);
+  return pageSlice(count, start, Math.min(query.window.size, count - start + 1));
 }
 
 export class PageBodies {

@@ -105,6 +105,13 @@ describe('envelopes and page numbers', () => {
     expect(Object.keys((await call('/store/wishlists')).json)).toEqual(['data', 'take', 'skip', 'count', 'nextPage', 'currentPage', 'prevPage', 'totalPages']);
   });
 
+  it('no bound on limit/offset: a huge one is a page like any other, not an error', async () => {
+    const huge = (await call(`/store/reviews/product/${productId}?limit=9007199254740992&offset=9007199254740991`)).json;
+    expect(huge.data).toEqual([]);
+    expect(huge).toMatchObject({ take: 9007199254740992, skip: 9007199254740991, totalPages: 1 });
+    expect((await call(`/store/wishlists?limit=9007199254740992`)).json.data).toHaveLength(45);
+  });
+
   it('limit 0: an empty page, take echoed as 5 on wishlists (`|| 5`), page numbers null', async () => {
     const items = (await call(`/store/wishlists/${wishlistId}/items?limit=0`)).json;
     expect(items).toEqual({ data: [], skip: 0, take: 5, count: 35, nextPage: null, currentPage: null, prevPage: null, totalPages: null });
