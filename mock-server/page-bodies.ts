@@ -8,9 +8,9 @@ import { boundedMemo, memoized, type Memo } from './memo.ts';
  *
  * A page body is the dialect's envelope (lib/dialects), serialized with an empty record
  * array, with the records' JSON spliced in: byte for byte what `JSON.stringify` of the whole
- * envelope gives, without re-serializing records. Each record's JSON (as the dialect shows
- * it) is made once, when first asked for, and kept in a bounded memo, so a page costs its
- * own size, whatever the dataset's size.
+ * envelope gives, without re-serializing records. A record's JSON (as the dialect shows it) is
+ * made when first asked for and, unless the source writes it more cheaply than a memo keeps
+ * it, kept in a bounded memo, so a page costs its own size, whatever the dataset's size.
  *
  * Platform-neutral (no Node built-ins): the MSW handlers (msw/) run it in a browser. The bytes
  * and ETag the HTTP server sends are response-body.ts's.
@@ -19,9 +19,21 @@ import { boundedMemo, memoized, type Memo } from './memo.ts';
 /** Memory kept per memo (records, items, wishlists), in bytes of JSON. */
 export const RECORD_MEMO_BYTES = 48 * 1024 * 1024;
 
-function splice(emptyEnvelope: string, head: string, records: string[]): string {
+/**
+ * The envelope with the records spliced into its empty record array: `head` is where the array
+ * opens, and `write(k, out)` appends the pieces of record k's JSON to `out`. One join makes the
+ * whole body, a flat string (cheaper to encode than a tree of concatenations).
+ */
+function splice(emptyEnvelope: string, head: string, count: number, write: (k: number, out: string[]) => void): string {
   if (!emptyEnvelope.startsWith(`${head}]`)) throw new Error(`envelope does not start with ${head}]: ${emptyEnvelope.slice(0, 40)}`);
-  return records.length === 0 ? emptyEnvelope : `${head}${records.join(',')}${emptyEnvelope.slice(head.length)}`;
+  if (count === 0) return emptyEnvelope;
+  const out: string[] = [head];
+  for (let k = 0; k < count; k++) {
+    if (k > 0) out.push(',');
+    write(k, out);
+  }
+  out.push(emptyEnvelope.slice(head.length));
+  return out.join('');
 }
 
 /** Positions `[from, to)` of a listing of `count` records, or all of them; a page size of 0 (the plugins' `LIMIT 0`) is an empty page. */
@@ -62,12 +74,12 @@ export class PageBodies {
         const { from, to } = range(indexes.length, query);
         const aggregate = query.aggregates ? this.#aggregate(product ?? -1) : undefined;
         const envelope = JSON.stringify(rules.envelope({ count: indexes.length, query, ...(aggregate ? { aggregate } : {}) }));
-        return splice(envelope, head, this.#reviewJson(indexes.subarray(from, to)));
+        return splice(envelope, head, to - from, this.#reviewWriter(indexes.subarray(from, to)));
       }
       case 'wishlists': {
         const table = this.dataset.wishlists;
         const records = this.#ordered(table.count, query).map((w) => memoized(this.#wishlists, w, () => JSON.stringify(this.dialect.project.wishlist(table.source.wishlist(w)))));
-        return splice(JSON.stringify(rules.envelope({ count: table.count, query })), head, records);
+        return splice(JSON.stringify(rules.envelope({ count: table.count, query })), head, records.length, (k, out) => out.push(records[k]!));
       }
       case 'wishlistItems': {
         const table = this.dataset.wishlists;
@@ -76,7 +88,7 @@ export class PageBodies {
         if (unknown !== undefined && unknown !== 'empty') return unknown;
         const count = wishlist < 0 ? 0 : table.source.itemCount(wishlist);
         const records = this.#ordered(count, query).map((k) => memoized(this.#items, `${wishlist}:${k}`, () => JSON.stringify(this.dialect.project.item(table.source.item(wishlist, k)))));
-        return splice(JSON.stringify(rules.envelope({ count, query })), head, records);
+        return splice(JSON.stringify(rules.envelope({ count, query })), head, records.length, (k, out) => out.push(records[k]!));
       }
     }
   }
@@ -131,15 +143,19 @@ export class PageBodies {
     return aggregate;
   }
 
-  #reviewJson(indexes: Uint32Array): string[] {
+  /**
+   * Writes the reviews' JSON. Written directly by the source (the spec's dialect shows records
+   * as they are), a review costs about a microsecond: cheaper than keeping it, which would also
+   * hold hundreds of megabytes of strings for the collector to walk under a random load. A
+   * projected review (through `JSON.stringify`) is kept.
+   */
+  #reviewWriter(indexes: Uint32Array): (k: number, out: string[]) => void {
     const source = this.dataset.reviews.source;
-    const direct = this.dialect.recordsAsIs ? source.reviewJson : undefined;
-    const out: string[] = new Array(indexes.length);
-    for (let i = 0; i < indexes.length; i++) {
-      const index = indexes[i]!;
-      out[i] = memoized(this.#reviews, index, () => (direct ? direct.call(source, index) : JSON.stringify(this.dialect.project.review(source.review(index)))));
-    }
-    return out;
+    if (this.dialect.recordsAsIs && source.writeReviewJson) return (k, out) => source.writeReviewJson!(indexes[k]!, out);
+    return (k, out) => {
+      const index = indexes[k]!;
+      out.push(memoized(this.#reviews, index, () => JSON.stringify(this.dialect.project.review(source.review(index)))));
+    };
   }
 }
 

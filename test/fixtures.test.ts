@@ -168,7 +168,11 @@ describe('review JSON written directly', () => {
   it('is JSON.stringify of the review, for every review of several seeds', () => {
     for (const seed of [1, 2, 99]) {
       const source = generateDataset({ seed, reviews: 3000 }).reviews.source;
-      for (let i = 0; i < source.count; i++) expect(source.reviewJson?.(i), `seed ${seed}, review ${i}`).toBe(JSON.stringify(source.review(i)));
+      for (let i = 0; i < source.count; i++) {
+        const out: string[] = [];
+        source.writeReviewJson?.(i, out);
+        expect(out.join(''), `seed ${seed}, review ${i}`).toBe(JSON.stringify(source.review(i)));
+      }
     }
   });
 });
