@@ -15,6 +15,16 @@ export interface ListingOptions {
 /** Memory kept for whole answers (by request URL), per dataset version, in bytes. */
 export const ANSWER_MEMO_BYTES = 64 * 1024 * 1024;
 
+/** Slots of the doorkeeper (keys asked once); a key's slot holds its 32-bit hash. */
+const DOORKEEPER_SLOTS = 1 << 16;
+
+/** FNV-1a over the UTF-16 code units: the doorkeeper's hash of a key (never 0, the empty slot). */
+function keyHash(key: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return h >>> 0 || 1;
+}
+
 /** A kept answer, with the listing it answers (the dialect's guard still runs before it goes out). */
 export interface KeptAnswer extends Body {
   endpoint: EndpointName;
@@ -29,6 +39,7 @@ export class ListingAnswers {
   #version = -1;
   #bodies: PageBodies | undefined;
   #kept = boundedMemo<string, KeptAnswer>(ANSWER_MEMO_BYTES, (body) => body.bytes.length);
+  readonly #askedOnce = new Uint32Array(DOORKEEPER_SLOTS);
 
   constructor(
     readonly holder: DatasetHolder,
@@ -57,10 +68,20 @@ export class ListingAnswers {
     return this.#kept.get(key);
   }
 
-  /** Keep (and return) the answer made for `key`; `bodies()` has already checked the version. */
-  keep(key: string, request: ListingRequest, json: string): KeptAnswer {
+  /**
+   * The answer made for `key`, as sent; kept when the key has been asked before (in this dataset
+   * version; `bodies()` has already checked it). A doorkeeper, as caches in front of a long
+   * tail have: a page asked once, as most are when a client pages at random through a large
+   * dataset, is never kept, so it costs no memory and no collector work; a page asked twice is
+   * kept, and from then on answered by the fast path. The doorkeeper is a table of key hashes
+   * with no allocation per request; two keys that share a slot may keep each other out of it.
+   */
+  answer(key: string, request: ListingRequest, json: string): KeptAnswer {
     const answer = { ...toBody(json), endpoint: request.endpoint, id: request.id };
-    this.#kept.set(key, answer);
+    const hash = keyHash(key);
+    const slot = hash & (DOORKEEPER_SLOTS - 1);
+    if (this.#askedOnce[slot] === hash) this.#kept.set(key, answer);
+    else this.#askedOnce[slot] = hash;
     return answer;
   }
 
@@ -68,6 +89,7 @@ export class ListingAnswers {
     this.#version = this.holder.version;
     this.#bodies = new PageBodies(this.holder.current, this.dialect);
     this.#kept = boundedMemo<string, KeptAnswer>(ANSWER_MEMO_BYTES, (body) => body.bytes.length);
+    this.#askedOnce.fill(0);
   }
 }
 
@@ -122,7 +144,7 @@ export function listingsRouter(options: ListingOptions): Router {
     else sendBody(req, res, hit);
   });
 
-  // Only a 200 answer is kept: a refusal never is.
+  // Only a 200 answer is kept (when asked a second time): a refusal never is.
   for (const endpoint of ENDPOINT_NAMES) {
     router.get(PATHS[endpoint], (req, res) => {
       const params = req.params as { product_id?: string; id?: string };
@@ -131,7 +153,7 @@ export function listingsRouter(options: ListingOptions): Router {
       // The rules in their one order (guard, read, list), as the MSW handlers apply them too.
       const answer = answerListing(answers.bodies(), request);
       if (answer.status !== 200 || answer.body === null) return sendAnswer(res, answer);
-      sendBody(req, res, answers.keep(keyOf(req), request, answer.body));
+      sendBody(req, res, answers.answer(keyOf(req), request, answer.body));
     });
   }
 
