@@ -1,5 +1,6 @@
 import { InvalidArgumentError, Option } from 'commander';
-import { DEFAULT_SEED, DEFAULT_SIZES, SIZE_LIMITS, type DatasetSizes, type GenerateOptions } from '../fixtures/index.ts';
+import { DEFAULT_SEED, DEFAULT_SIZES, SIZE_LIMITS, type DatasetSizes } from '../fixtures/generate.ts';
+import type { GenerateOptions } from '../fixtures/dataset.ts';
 
 /** A commander parser for a whole number in [min, max], with an error that says what is accepted. */
 export function integerIn(min: number, max: number): (value: string) => number {

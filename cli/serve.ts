@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_MAX_PAGE_SIZE, MAX_MAX_PAGE_SIZE, MIN_MAX_PAGE_SIZE, PATHS } from '../lib/api-rules.ts';
 import { createDialect, DEFAULT_DIALECT, DIALECT_NAMES, type DialectName } from '../lib/dialects/index.ts';
-import { describeDataset, type DatasetSummary } from '../fixtures/index.ts';
+import { describeDataset, type DatasetSummary } from '../fixtures/dataset.ts';
 import { corsPolicy, describeCors } from '../mock-server/cors-policy.ts';
 import { DEFAULT_SHUTDOWN_GRACE_MS, startMockServer } from '../mock-server/server.ts';
 import { MAX_WORKERS, type MockClusterOptions } from '../mock-server/cluster.ts';

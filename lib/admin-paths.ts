@@ -15,5 +15,8 @@ export const ADMIN_PATHS = {
   providerStates: `${ADMIN_PREFIX}/provider-states`,
 } as const;
 
+/** Where the mock serves the OpenAPI document of its dialect (lib/openapi/). */
+export const OPENAPI_PATH = '/openapi.json';
+
 /** Where a provider answers Pact's state-change calls (`POST { state, params, action }`). */
 export const PROVIDER_STATES_PATH = ADMIN_PATHS.providerStates;

@@ -1,14 +1,13 @@
 import { Router, type Express, type Request, type Response } from 'express';
-import { z } from 'zod';
-import { DEFAULT_SEED, DEFAULT_SIZES, SIZE_LIMITS, type DatasetSizes, type DatasetSummary, type GenerateOptions } from '../fixtures/index.ts';
+import { DEFAULT_SEED, DEFAULT_SIZES } from '../fixtures/generate.ts';
+import type { DatasetSummary, GenerateOptions } from '../fixtures/dataset.ts';
 import { ADMIN_PREFIX } from '../lib/admin-paths.ts';
-import { describeIssues } from '../lib/zod-issues.ts';
 import { adminAccessMode, adminGuard, type AdminAccessOptions } from './access.ts';
 import { ChangeApplier } from './changes.ts';
 import { localCoordinator, type Coordinator, type CoordinatorFactory } from './coordination.ts';
 import type { DatasetHolder } from './dataset-holder.ts';
 import { invalidRequest } from './errors.ts';
-import { FaultInjector, faultSettings, faultSettingsSchema, type FaultSettings } from './faults.ts';
+import { FaultInjector, faultSettings, type FaultSettings } from './faults.ts';
 import { DEFAULT_JOURNAL_SIZE, Journal } from './journal.ts';
 import { silentLogger, type Logger } from './logging.ts';
 import { jsonBody } from './json-body.ts';
@@ -106,18 +105,12 @@ export function generationOf(summary: DatasetSummary): GenerateOptions | undefin
   return { seed: summary.seed ?? DEFAULT_SEED, reviews: summary.reviews, products: summary.products, wishlists: summary.wishlists };
 }
 
-const sizeField = (key: keyof DatasetSizes) => z.number().int().min(SIZE_LIMITS[key].min).max(SIZE_LIMITS[key].max).optional();
-
-/** The body of `POST /__admin/dataset`. */
-export const datasetChangeSchema = z
-  .object({
-    seed: z.number().int().min(0).max(0xffffffff).optional(),
-    reviews: sizeField('reviews'),
-    products: sizeField('products'),
-    wishlists: sizeField('wishlists'),
-    maxItems: sizeField('maxItems'),
-  })
-  .strict();
+/**
+ * The admin bodies' schemas (zod), loaded on the first request that has a body to check: zod is
+ * the largest module a running mock would otherwise load at start, for requests most runs never make.
+ */
+let schemas: Promise<typeof import('./admin-schemas.ts')> | undefined;
+const adminSchemas = () => (schemas ??= import('./admin-schemas.ts'));
 
 function adminRoutes(holder: DatasetHolder, ops: Ops, coordinator: Coordinator): Router {
   const router = Router();
@@ -163,7 +156,7 @@ function adminRoutes(holder: DatasetHolder, ops: Ops, coordinator: Coordinator):
 
   router.post('/dataset', json, async (req, res) => {
     noQuery(req);
-    const change = parseBody(datasetChangeSchema, req.body ?? {}, 'dataset change');
+    const change = (await adminSchemas()).parseDatasetChange(req.body ?? {});
     const base = ops.generation ?? {};
     const generation: Required<GenerateOptions> = {
       seed: change.seed ?? base.seed ?? DEFAULT_SEED,
@@ -196,7 +189,7 @@ function adminRoutes(holder: DatasetHolder, ops: Ops, coordinator: Coordinator):
   router.put('/faults', json, async (req, res) => {
     noQuery(req);
     if (req.body === undefined) throw invalidRequest('the fault settings must be a JSON object sent with Content-Type: application/json');
-    await coordinator.apply({ kind: 'faults', settings: faultSettings(parseBody(faultSettingsSchema, req.body, 'fault settings')) });
+    await coordinator.apply({ kind: 'faults', settings: faultSettings((await adminSchemas()).parseFaultSettings(req.body)) });
     res.json(await faultState());
   });
 
@@ -207,10 +200,4 @@ function adminRoutes(holder: DatasetHolder, ops: Ops, coordinator: Coordinator):
   });
 
   return router;
-}
-
-function parseBody<S extends z.ZodType>(schema: S, body: unknown, what: string): z.output<S> {
-  const parsed = schema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  throw invalidRequest(`${what}: ${describeIssues(parsed.error)}`);
 }

@@ -1,13 +1,11 @@
-import express, { type Express } from 'express';
+import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
 import cors from 'cors';
 import { DEFAULT_MAX_PAGE_SIZE } from '../lib/api-rules.ts';
 import { createDialect, DEFAULT_DIALECT, type DialectName } from '../lib/dialects/index.ts';
 import type { DatasetHolder } from './dataset-holder.ts';
 import { errorHandler, routeNotFound } from './errors.ts';
 import { ListingAnswers, listingsRouter } from './listings.ts';
-import { OPENAPI_PATH } from '../lib/openapi/index.ts';
-import { openApiRoute } from './openapi.ts';
-import { providerStatesRouter } from './provider-states.ts';
+import { OPENAPI_PATH } from '../lib/admin-paths.ts';
 import { createOps, generationOf, mountOps, type Ops } from './admin.ts';
 import { corsHeaders, corsOptions, corsPolicy } from './cors-policy.ts';
 import { preflightOnly } from './request-guards.ts';
@@ -54,11 +52,31 @@ export function createApp(holder: DatasetHolder, options: AppOptions = {}): Expr
   const answers = options.answers ?? listingAnswers(holder, options);
   app.use(listingsRouter({ answers }));
   // The OpenAPI document of the dialect the listings speak (examples from the seed-1 dataset, whatever this one serves).
-  app.get(OPENAPI_PATH, openApiRoute({ dialect: answers.dialect.name, ...(answers.dialect.maxPageSize !== undefined ? { maxPageSize: answers.dialect.maxPageSize } : {}) }));
+  app.get(OPENAPI_PATH, lazyOpenApiRoute({ dialect: answers.dialect.name, ...(answers.dialect.maxPageSize !== undefined ? { maxPageSize: answers.dialect.maxPageSize } : {}) }));
   // Pact's state-change endpoint (POST /__admin/provider-states); any /__admin guard must be mounted before it.
   // Applied through the coordinator: in a cluster, by every worker before the answer.
-  app.use(providerStatesRouter(holder, async (change) => void (await coordinator.apply({ kind: 'providerState', change }))));
+  // Loaded on the first POST that gets this far (mock-server/provider-states.ts validates with zod, which
+  // nothing on a mock's start-up path needs); the router matches the path as if mounted here.
+  let states: Promise<RequestHandler> | undefined;
+  app.use((req, res, next) => {
+    if (req.method !== 'POST') return next();
+    states ??= import('./provider-states.ts').then((m) => m.providerStatesRouter(holder, async (change) => void (await coordinator.apply({ kind: 'providerState', change }))));
+    states.then((router) => router(req, res, next), next);
+  });
   app.use(routeNotFound);
   app.use(errorHandler(options.onFault ?? ((error: unknown) => ops.logger.error({ err: error }, 'unexpected fault'))));
   return app;
+}
+
+/**
+ * `GET /openapi.json` (mock-server/openapi.ts), loaded on its first request: the document is built
+ * with zod's JSON Schema, which no other request of a running mock needs, so it stays off the
+ * start-up path.
+ */
+function lazyOpenApiRoute(options: Parameters<typeof import('./openapi.ts').openApiRoute>[0]): (req: Request, res: Response) => Promise<void> {
+  let route: Promise<(req: Request, res: Response) => void> | undefined;
+  return async (req, res) => {
+    route ??= import('./openapi.ts').then((openapi) => openapi.openApiRoute(options));
+    (await route)(req, res);
+  };
 }

@@ -3,7 +3,7 @@ import type { Ops } from './admin.ts';
 import { buildBetweenRequests } from './dataset-builder.ts';
 import type { DatasetHolder } from './dataset-holder.ts';
 import type { FaultSettings } from './faults.ts';
-import { stateDataset, type ValidStateChange } from './provider-states.ts';
+import type { ValidStateChange } from './provider-states.ts';
 
 /**
  * What the admin API changes at run time, as plain data (validated already, so that it
@@ -67,11 +67,18 @@ export class ChangeApplier {
         ops.generation = ops.initialGeneration;
         ops.logger.info({ dataset: holder.current.summary }, 'dataset reset');
         return DONE;
-      case 'providerState':
+      case 'providerState': {
         if (!current()) return SUPERSEDED;
-        if (change.change.action === 'teardown') holder.reset(ticket);
-        else holder.replace(stateDataset(change.change), ticket);
+        if (change.change.action === 'teardown') {
+          holder.reset(ticket);
+          return DONE;
+        }
+        // Loaded on the first state change (its validation needs zod; a mock that is never verified never loads it).
+        const { stateDataset } = await import('./provider-states.ts');
+        if (!current()) return SUPERSEDED;
+        holder.replace(stateDataset(change.change), ticket);
         return DONE;
+      }
       case 'reseed': {
         const dataset = await buildBetweenRequests(generateDatasetInSteps(change.generation), () => !current());
         if (!dataset || !current()) return SUPERSEDED;

@@ -1,6 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
-import type { DatasetSummary } from '../fixtures/index.ts';
+import type { DatasetSummary } from '../fixtures/dataset.ts';
 import { ClusterBroker } from './cluster-broker.ts';
 import type { LogLevel } from './logging.ts';
 import { DEFAULT_SHUTDOWN_GRACE_MS, type MockServerOptions } from './server.ts';

@@ -1,4 +1,4 @@
-import type { Dataset } from '../fixtures/index.ts';
+import type { Dataset } from '../fixtures/dataset.ts';
 
 /**
  * The dataset a running server serves. Datasets are immutable; changing the data

@@ -1,6 +1,5 @@
 import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { z } from 'zod';
 import { below, unit } from '../fixtures/hash.ts';
 import { faultBody, MAX_DELAY_MS, readFaultHeaders, retryAfter } from '../lib/fault-headers.ts';
 import { sendError } from './errors.ts';
@@ -43,33 +42,11 @@ export interface FaultSettings {
 
 export const NO_FAULTS: FaultSettings = Object.freeze({ latency: null, errorRate: 0, errorStatus: 500, headers: false, seed: null });
 
-const delayMs = z.number().int().min(0).max(MAX_DELAY_MS);
-
-/** The body of `PUT /__admin/faults`: any subset, the rest as in NO_FAULTS. */
-export const faultSettingsSchema = z
-  .object({
-    latency: z
-      .union([
-        z.object({ min: delayMs, max: delayMs }).strict().refine((r) => r.min <= r.max, { message: "'min' must not exceed 'max'" }),
-        z.string().transform((text, ctx) => {
-          const range = parseLatency(text);
-          if (!range) ctx.addIssue({ code: 'custom', message: `must be '<ms>' or '<min>-<max>' within 0-${MAX_DELAY_MS}` });
-          return range ?? { min: 0, max: 0 };
-        }),
-        z.null(),
-      ])
-      .optional(),
-    errorRate: z.number().min(0).max(1).optional(),
-    errorStatus: z.number().int().min(400).max(599).optional(),
-    headers: z.boolean().optional(),
-    seed: z.number().int().min(0).max(0xffffffff).nullable().optional(),
-  })
-  .strict();
-
-export type FaultSettingsInput = z.input<typeof faultSettingsSchema>;
+/** Any subset of the settings (the body of `PUT /__admin/faults` once validated: admin-schemas.ts). */
+export type PartialFaultSettings = { [K in keyof FaultSettings]?: FaultSettings[K] | undefined };
 
 /** Complete settings from a partial, validated input. */
-export function faultSettings(input: z.output<typeof faultSettingsSchema> = {}): FaultSettings {
+export function faultSettings(input: PartialFaultSettings = {}): FaultSettings {
   return {
     latency: input.latency ?? null,
     errorRate: input.errorRate ?? 0,

@@ -1,7 +1,8 @@
 import { Router } from 'express';
 import { PROVIDER_STATES_PATH, STATES, STATE_NAMES, stateByName, stateChangeSchema, type StateChange, type StateKey, type StateParams } from '../lib/provider-states.ts';
 import { describeIssues } from '../lib/zod-issues.ts';
-import { datasetFromRecords, generateDataset, type Dataset, type Review, type Wishlist } from '../fixtures/index.ts';
+import { datasetFromRecords, generateDataset, type Dataset } from '../fixtures/dataset.ts';
+import type { Review, Wishlist } from '../lib/records.ts';
 import type { DatasetHolder } from './dataset-holder.ts';
 import { invalidRequest, quote } from './errors.ts';
 import { jsonBody } from './json-body.ts';

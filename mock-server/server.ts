@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { assertMaxPageSize, DEFAULT_MAX_PAGE_SIZE } from '../lib/api-rules.ts';
 import { DEFAULT_DIALECT, type DialectName } from '../lib/dialects/index.ts';
-import { generateDataset, loadFixturesFile, type Dataset, type GenerateOptions } from '../fixtures/index.ts';
+import { generateDataset, type Dataset, type GenerateOptions } from '../fixtures/dataset.ts';
 import { createApp, listingAnswers } from './app.ts';
 import { corsPolicy } from './cors-policy.ts';
 import { withFastPath } from './fast-path.ts';
@@ -67,7 +67,8 @@ export interface MockServer {
 /** The dataset the options ask for: a given one, a fixtures file, or generated from the seed. */
 export async function resolveDataset(options: MockServerOptions): Promise<Dataset> {
   if (options.dataset) return options.dataset;
-  if (options.fixtures) return loadFixturesFile(options.fixtures);
+  // Loaded only for a file: its validation (zod) is not on the start-up path of a generated dataset.
+  if (options.fixtures) return (await import('../fixtures/file.ts')).loadFixturesFile(options.fixtures);
   return generateDataset(options);
 }
 

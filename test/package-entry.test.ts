@@ -97,6 +97,31 @@ describe('each part loads only what it needs', () => {
     }
   });
 
+  it('a mock server starts and answers without zod; zod loads with the first admin body, provider state or OpenAPI document', async () => {
+    const server = JSON.stringify(join(root, 'dist', 'mock-server', 'server.js'));
+    const listing = await packagesLoadedBy(`
+      const { startMockServer } = await import(${server});
+      const mock = await startMockServer({ port: 0 });
+      const res = await fetch(mock.url + '/store/products/reviews?limit=2');
+      await mock.close();
+      console.log(res.status);`);
+    expect(listing.output.trim()).toBe('200');
+    expect(listing.packages).toContain('express');
+    expect(listing.packages).not.toContain('zod');
+    const checked = await packagesLoadedBy(`
+      const { startMockServer } = await import(${server});
+      const mock = await startMockServer({ port: 0 });
+      const put = (path, body) => fetch(mock.url + path, { method: path.endsWith('faults') ? 'PUT' : 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const faults = await put('/__admin/faults', { errorRate: 2 });
+      const dataset = await put('/__admin/dataset', { reviews: -1 });
+      const state = await put('/__admin/provider-states', { state: 'reviews exist', params: { count: 3 } });
+      const openapi = await fetch(mock.url + '/openapi.json');
+      console.log(JSON.stringify([faults.status, (await faults.json()).type, dataset.status, state.status, openapi.status]));
+      await mock.close();`);
+    expect(JSON.parse(checked.output.trim())).toEqual([400, 'invalid_data', 400, 200, 200]);
+    expect(checked.packages).toContain('zod');
+  });
+
   it('the contracts entry loads Pact; the vitest helper loads vitest, an optional peer dependency', async () => {
     expect((await packagesLoadedBy(`await import('store-listing-kit/contracts');`)).packages).toContain('@pact-foundation/pact');
     expect(pkg.peerDependenciesMeta?.vitest?.optional).toBe(true);

@@ -15,7 +15,7 @@ import type { DialectApi, ExampleRequest, JsonSchema, NamedSchema, ResponseDoc }
 
 /** The version of the listing API the document describes (not the kit's version). */
 export const API_VERSION = '1.0.0';
-export const OPENAPI_PATH = '/openapi.json';
+export { OPENAPI_PATH } from '../admin-paths.ts';
 
 /** Answers example requests: a mock over some dataset, its known product and wishlist. */
 export interface ExampleSource {
