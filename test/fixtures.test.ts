@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isoTimestamp } from '../fixtures/iso.ts';
+import { isoTimestamp, writeIsoTimestamp } from '../fixtures/iso.ts';
 import { FixturesError, generateDataset, parseFixtures, writeFixtures, type Dataset } from '../fixtures/index.ts';
 import { decodeBase32, encodeBase32 } from '../fixtures/ids.ts';
 import { startMockServer } from '../mock-server/server.ts';
@@ -154,10 +154,13 @@ describe('command line', () => {
 });
 
 describe('timestamps', () => {
-  it('isoTimestamp writes what Date.prototype.toISOString writes', () => {
+  it('isoTimestamp (and writeIsoTimestamp, in pieces) writes what Date.prototype.toISOString writes', () => {
     fc.assert(
       fc.property(fc.oneof(fc.integer({ min: 0, max: 253_402_300_799_999 }), fc.integer({ min: 1_704_067_200_000, max: 1_800_000_000_000 }), fc.constantFrom(0, 86_399_999, 951_782_400_000, -1, 0.5)), (ms) => {
         expect(isoTimestamp(ms)).toBe(new Date(ms).toISOString());
+        const pieces: string[] = [];
+        writeIsoTimestamp(ms, pieces);
+        expect(pieces.join('')).toBe(new Date(ms).toISOString());
       }),
       { numRuns: 20_000, seed: 3 },
     );
