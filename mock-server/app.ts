@@ -4,7 +4,7 @@ import { DEFAULT_MAX_PAGE_SIZE } from '../lib/api-rules.ts';
 import { createDialect, DEFAULT_DIALECT, type DialectName } from '../lib/dialects/index.ts';
 import type { DatasetHolder } from './dataset-holder.ts';
 import { errorHandler, routeNotFound } from './errors.ts';
-import { ListingAnswers, listingsRouter } from './listings.ts';
+import { ListingAnswers, mountListings } from './listings.ts';
 import { OPENAPI_PATH } from '../lib/admin-paths.ts';
 import { createOps, generationOf, mountOps, type Ops } from './admin.ts';
 import { corsHeaders, corsOptions, corsPolicy } from './cors-policy.ts';
@@ -50,7 +50,7 @@ export function createApp(holder: DatasetHolder, options: AppOptions = {}): Expr
   const ops = options.ops ?? createOps({ generation: generationOf(holder.initial.summary) });
   const coordinator = mountOps(app, holder, ops);
   const answers = options.answers ?? listingAnswers(holder, options);
-  app.use(listingsRouter({ answers }));
+  mountListings(app, { answers });
   // The OpenAPI document of the dialect the listings speak (examples from the seed-1 dataset, whatever this one serves).
   app.get(OPENAPI_PATH, lazyOpenApiRoute({ dialect: answers.dialect.name, ...(answers.dialect.maxPageSize !== undefined ? { maxPageSize: answers.dialect.maxPageSize } : {}) }));
   // Pact's state-change endpoint (POST /__admin/provider-states); any /__admin guard must be mounted before it.

@@ -125,37 +125,32 @@ function listingRequest(endpoint: EndpointName, id: string | undefined, req: Req
   return { endpoint, ...(id === undefined ? {} : { id }), query: queryPairs(req.originalUrl), headers: req.headers };
 }
 
-/** The four listing endpoints over whatever dataset the holder has now, in the answers' dialect. */
-export function listingsRouter(options: ListingOptions): Router {
+/**
+ * The four listing endpoints over whatever dataset the holder has now, in the answers' dialect,
+ * as routes of `app` itself (a nested router would cost every uncached page one more dispatch).
+ */
+export function mountListings(app: Pick<Router, 'get'>, options: ListingOptions): void {
   const { answers } = options;
   const { dialect } = answers;
-  const router = Router();
   const keyOf = (req: Request) => answers.keyOf(req.originalUrl, req.headers);
-
-  // An answer already made for this exact URL (same dataset version) goes out at once,
-  // before any route is matched, once the dialect's guard lets the request through; the
-  // routes below make (and check) everything else.
-  router.use((req, res, next) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
-    const hit = answers.kept(keyOf(req));
-    if (!hit) return next();
-    const blocked = dialect.guard(listingRequest(hit.endpoint, hit.id, req));
-    if (blocked) sendRefusal(res, blocked);
-    else sendBody(req, res, hit);
-  });
 
   // Only a 200 answer is kept (when asked a second time): a refusal never is.
   for (const endpoint of ENDPOINT_NAMES) {
-    router.get(PATHS[endpoint], (req, res) => {
+    app.get(PATHS[endpoint], (req, res) => {
+      const key = keyOf(req);
+      // An answer already made for this exact URL (same dataset version; the fast path in front
+      // answers most of them) goes out once the dialect's guard lets the request through.
+      const hit = answers.kept(key);
+      if (hit) {
+        const blocked = dialect.guard(listingRequest(hit.endpoint, hit.id, req));
+        return blocked ? sendRefusal(res, blocked) : sendBody(req, res, hit);
+      }
       const params = req.params as { product_id?: string; id?: string };
-      const id = params.product_id ?? params.id;
-      const request = listingRequest(endpoint, id, req);
+      const request = listingRequest(endpoint, params.product_id ?? params.id, req);
       // The rules in their one order (guard, read, list), as the MSW handlers apply them too.
       const answer = answerListing(answers.bodies(), request);
       if (answer.status !== 200 || answer.body === null) return sendAnswer(res, answer);
-      sendBody(req, res, answers.answer(keyOf(req), request, answer.body));
+      sendBody(req, res, answers.answer(key, request, answer.body));
     });
   }
-
-  return router;
 }
