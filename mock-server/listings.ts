@@ -138,15 +138,15 @@ export function mountListings(app: Pick<Router, 'get'>, options: ListingOptions)
   for (const endpoint of ENDPOINT_NAMES) {
     app.get(PATHS[endpoint], (req, res) => {
       const key = keyOf(req);
+      const params = req.params as { product_id?: string; id?: string };
+      const request = listingRequest(endpoint, params.product_id ?? params.id, req);
       // An answer already made for this exact URL (same dataset version; the fast path in front
       // answers most of them) goes out once the dialect's guard lets the request through.
       const hit = answers.kept(key);
       if (hit) {
-        const blocked = dialect.guard(listingRequest(hit.endpoint, hit.id, req));
+        const blocked = dialect.guard(request);
         return blocked ? sendRefusal(res, blocked) : sendBody(req, res, hit);
       }
-      const params = req.params as { product_id?: string; id?: string };
-      const request = listingRequest(endpoint, params.product_id ?? params.id, req);
       // The rules in their one order (guard, read, list), as the MSW handlers apply them too.
       const answer = answerListing(answers.bodies(), request);
       if (answer.status !== 200 || answer.body === null) return sendAnswer(res, answer);

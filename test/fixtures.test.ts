@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isoTimestamp, writeIsoTimestamp } from '../fixtures/iso.ts';
 import { FixturesError, generateDataset, parseFixtures, writeFixtures, type Dataset } from '../fixtures/index.ts';
-import { decodeBase32, encodeBase32 } from '../fixtures/ids.ts';
+import { decodeBase32, encodeBase32, ID_WIDTH, INDEX_WIDTH, indexedId, indexOfId, randomBase32 } from '../fixtures/ids.ts';
 import { startMockServer } from '../mock-server/server.ts';
 import { get } from './support/http.ts';
 
@@ -163,6 +163,19 @@ describe('timestamps', () => {
         expect(pieces.join('')).toBe(new Date(ms).toISOString());
       }),
       { numRuns: 20_000, seed: 3 },
+    );
+  });
+});
+
+describe('ids made from character codes', () => {
+  it('indexedId is prefix_ + the index in base 32 + the random tail, and indexOfId reads it back', () => {
+    fc.assert(
+      fc.property(fc.constantFrom('rev', 'wl', 'prod', 'item'), fc.integer({ min: 0, max: 2 ** 40 }), fc.nat(), fc.integer({ min: 1, max: 9 }), (prefix, index, seed, kind) => {
+        const id = indexedId(prefix, index, seed, kind);
+        expect(id).toBe(`${prefix}_${encodeBase32(index, INDEX_WIDTH)}${randomBase32(ID_WIDTH - INDEX_WIDTH, seed, kind, index)}`);
+        expect(indexOfId(id, prefix, index + 1, seed, kind)).toBe(index);
+      }),
+      { numRuns: 2_000, seed: 5 },
     );
   });
 });
