@@ -1,4 +1,4 @@
-import { Router, type Express, type Request, type Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { DEFAULT_SEED, DEFAULT_SIZES } from '../fixtures/generate.ts';
 import type { DatasetSummary, GenerateOptions } from '../fixtures/dataset.ts';
 import { ADMIN_PREFIX } from '../lib/admin-paths.ts';
@@ -11,7 +11,7 @@ import { FaultInjector, faultSettings, type FaultSettings } from './faults.ts';
 import { DEFAULT_JOURNAL_SIZE, Journal } from './journal.ts';
 import { silentLogger, type Logger } from './logging.ts';
 import { jsonBody } from './json-body.ts';
-import { observeRequests } from './observe.ts';
+import { observeRequests, type RequestObserver } from './observe.ts';
 import { integerParam, queryPairs, strictQuery } from '../lib/query.ts';
 
 /**
@@ -82,21 +82,24 @@ export function createOps(options: OpsOptions = {}): Ops {
   };
 }
 
-/**
- * Mounts, in this order: request observation (journal, logs), the admin guard and the
- * admin routes, fault injection. Call before the listings and before any other /__admin route.
- * Answers the coordinator, through which the other admin doors (provider states) apply changes.
- */
-export function mountOps(app: Express, holder: DatasetHolder, ops: Ops): Coordinator {
+/** What the operational pieces add to an app (app.ts mounts them; see `opsHandlers`). */
+export interface OpsHandlers {
+  /** Through which the other admin doors (provider states) apply changes. */
+  coordinator: Coordinator;
+  /** Journal and logs, for every request before it is answered (undefined when both are off). */
+  observe: RequestObserver | undefined;
+  /** The admin guard and routes, to mount at ADMIN_PREFIX before any other /__admin route. */
+  admin: Router;
+  /** Fault injection, for every request after observation (it leaves admin paths alone). */
+  faults: RequestHandler;
+}
+
+export function opsHandlers(holder: DatasetHolder, ops: Ops): OpsHandlers {
   const coordinator = ops.coordinate(new ChangeApplier(holder, ops));
-  const observe = observeRequests(ops.journal, ops.logger);
-  if (observe) app.use(observe);
   const admin = Router();
   admin.use(adminGuard(ops.access));
   admin.use(adminRoutes(holder, ops, coordinator));
-  app.use(ADMIN_PREFIX, admin);
-  app.use(ops.faults.middleware());
-  return coordinator;
+  return { coordinator, observe: observeRequests(ops.journal, ops.logger), admin, faults: ops.faults.middleware() };
 }
 
 /** The generation options of a generated dataset, as far as its summary tells them (maxItems: the default). */

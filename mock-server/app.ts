@@ -1,13 +1,13 @@
-import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import cors from 'cors';
 import { DEFAULT_MAX_PAGE_SIZE } from '../lib/api-rules.ts';
 import { createDialect, DEFAULT_DIALECT, type DialectName } from '../lib/dialects/index.ts';
 import type { DatasetHolder } from './dataset-holder.ts';
 import { errorHandler, routeNotFound } from './errors.ts';
 import { ListingAnswers, mountListings } from './listings.ts';
-import { OPENAPI_PATH } from '../lib/admin-paths.ts';
-import { createOps, generationOf, mountOps, type Ops } from './admin.ts';
-import { corsHeaders, corsOptions, corsPolicy } from './cors-policy.ts';
+import { ADMIN_PREFIX, OPENAPI_PATH } from '../lib/admin-paths.ts';
+import { createOps, generationOf, opsHandlers, type Ops } from './admin.ts';
+import { corsHeaderSetter, corsOptions, corsPolicy } from './cors-policy.ts';
 import { preflightOnly } from './request-guards.ts';
 
 export interface AppOptions {
@@ -41,14 +41,22 @@ export function createApp(holder: DatasetHolder, options: AppOptions = {}): Expr
   // computed once per request without the package's per-request option copying.
   const policy = corsPolicy(options.corsOrigin);
   const preflight = preflightOnly(cors(corsOptions(policy)));
-  app.use((req, res, next) => {
-    if (req.method === 'OPTIONS') return preflight(req, res, next);
-    for (const [name, value] of corsHeaders(policy, req.headers.origin)) res.setHeader(name, value);
-    next();
-  });
-  // Journal and logs, the /__admin guard and routes, fault injection: before the listings and every other /__admin route.
+  const setCors = corsHeaderSetter(policy);
   const ops = options.ops ?? createOps({ generation: generationOf(holder.initial.summary) });
-  const coordinator = mountOps(app, holder, ops);
+  const { coordinator, observe, admin, faults } = opsHandlers(holder, ops);
+  // What every request passes, in this order, in one layer (each layer is a dispatch per request):
+  // CORS, observation (journal, logs), fault injection (which leaves /__admin alone).
+  const pass = (req: Request, res: Response, next: NextFunction) => {
+    setCors(res, req.headers.origin);
+    observe?.(req, res);
+    faults(req, res, next);
+  };
+  app.use((req, res, next) => {
+    if (req.method === 'OPTIONS') return preflight(req, res, (error?: unknown) => (error ? next(error) : pass(req, res, next)));
+    pass(req, res, next);
+  });
+  // The admin guard and routes, before the listings and every other /__admin route.
+  app.use(ADMIN_PREFIX, admin);
   const answers = options.answers ?? listingAnswers(holder, options);
   mountListings(app, { answers });
   // The OpenAPI document of the dialect the listings speak (examples from the seed-1 dataset, whatever this one serves).

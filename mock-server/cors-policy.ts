@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { CorsOptions } from 'cors';
 
 /**
@@ -41,4 +42,15 @@ export function corsHeaders(policy: CorsPolicy, requestOrigin: string | undefine
   if (policy.origins === '*') return [['Access-Control-Allow-Origin', '*'], exposed];
   const allowed = requestOrigin !== undefined && policy.origins.includes(requestOrigin);
   return [...(allowed ? [['Access-Control-Allow-Origin', requestOrigin] as [string, string]] : []), ['Vary', 'Origin'], ['Access-Control-Allow-Credentials', 'true'], exposed];
+}
+
+/**
+ * Sets `corsHeaders(policy, origin)` on an answer. With any origin allowed they are the same for
+ * every request, made once.
+ */
+export function corsHeaderSetter(policy: CorsPolicy): (res: ServerResponse, requestOrigin: string | undefined) => void {
+  const fixed = policy.origins === '*' ? corsHeaders(policy, undefined) : undefined;
+  return (res, requestOrigin) => {
+    for (const [name, value] of fixed ?? corsHeaders(policy, requestOrigin)) res.setHeader(name, value);
+  };
 }

@@ -77,7 +77,8 @@ export class ListingAnswers {
    * with no allocation per request; two keys that share a slot may keep each other out of it.
    */
   answer(key: string, request: ListingRequest, json: string): KeptAnswer {
-    const answer = { ...toBody(json), endpoint: request.endpoint, id: request.id };
+    const { bytes, etag } = toBody(json);
+    const answer: KeptAnswer = { bytes, etag, endpoint: request.endpoint, id: request.id };
     const hash = keyHash(key);
     const slot = hash & (DOORKEEPER_SLOTS - 1);
     if (this.#askedOnce[slot] === hash) this.#kept.set(key, answer);

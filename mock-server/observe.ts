@@ -1,4 +1,4 @@
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Request, Response } from 'express';
 import { isAdminPath } from './access.ts';
 import { MAX_JOURNAL_URL, type Journal } from './journal.ts';
 import type { Logger } from './logging.ts';
@@ -7,13 +7,13 @@ import type { Logger } from './logging.ts';
  * Times each request and, when it has been answered, logs one line (at `info`) and
  * records it in the journal (admin requests are logged but not journaled, so reading the
  * journal does not push out what it is read for). Answers undefined, so that nothing
- * is mounted, when the journal is off and the level excludes `info`.
+ * is observed, when the journal is off and the level excludes `info`.
  */
-export function observeRequests(journal: Journal, logger: Logger): RequestHandler | undefined {
+export function observeRequests(journal: Journal, logger: Logger): RequestObserver | undefined {
   const logRequests = logger.isLevelEnabled('info');
   const journaling = journal.capacity > 0;
   if (!logRequests && !journaling) return undefined;
-  return (req: Request, res: Response, next: NextFunction) => {
+  return (req: Request, res: Response) => {
     const arrived = Date.now();
     const stamp = journal.arrival();
     const start = performance.now();
@@ -25,6 +25,8 @@ export function observeRequests(journal: Journal, logger: Logger): RequestHandle
       if (logRequests) logger.info({ method: req.method, url, status, durationMs }, 'request');
       if (journaling && !isAdminPath(raw)) journal.record({ arrivedMs: arrived, method: req.method, url, status, durationMs }, stamp);
     });
-    next();
   };
 }
+
+/** Starts observing one request (it is timed from here), until its answer is out. */
+export type RequestObserver = (req: Request, res: Response) => void;
