@@ -25,7 +25,7 @@ export const RECORD_MEMO_BYTES = 48 * 1024 * 1024;
  * whole body, a flat string (cheaper to encode than a tree of concatenations).
  */
 function splice(emptyEnvelope: string, head: string, count: number, write: (k: number, out: string[]) => void): string {
-  if (!emptyEnvelope.startsWith(`${head}]`)) throw new Error(`envelope does not start with ${head}]: ${emptyEnvelope.slice(0, 40)}`);
+  if (!emptyEnvelope.startsWith(head) || emptyEnvelope.charCodeAt(head.length) !== 93) throw new Error(`envelope does not start with ${head}]: ${emptyEnvelope.slice(0, 40)}`);
   if (count === 0) return emptyEnvelope;
   const out: string[] = [head];
   for (let k = 0; k < count; k++) {
@@ -50,6 +50,8 @@ export class PageBodies {
   readonly #wishlists: Memo<number, string>;
   readonly #items: Memo<string, string>;
   readonly #aggregates = new Map<number, RatingAggregate>();
+  /** Where each endpoint's envelope opens its record array (`{"reviews":[`). */
+  readonly #heads: Partial<Record<ListingRequest['endpoint'], string>> = {};
 
   constructor(
     readonly dataset: Dataset,
@@ -65,7 +67,7 @@ export class PageBodies {
   /** The JSON of the listing `request` asks for, read by its dialect as `query`; or the dialect's refusal (an unknown wishlist). */
   answer(request: ListingRequest, query: ListingQuery): string | Refusal {
     const rules = this.dialect.endpoints[request.endpoint];
-    const head = `{"${rules.recordsKey}":[`;
+    const head = (this.#heads[request.endpoint] ??= `{"${rules.recordsKey}":[`);
     switch (request.endpoint) {
       case 'reviews':
       case 'productReviews': {
