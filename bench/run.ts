@@ -245,11 +245,13 @@ async function main(): Promise<void> {
     for (let round = 0; round < options.rounds; round++) {
       // rotate the order every round so that no target always runs first or last
       const rotated = selected.map((_, i) => selected[(i + round) % selected.length] as Target);
-      // Our page and the Express ceiling always run back to back (which one first alternates),
-      // so that their ratio compares the same moment of a machine that may not be quiet.
-      const ours = rotated.find((t) => t.id === 'ours');
+      // Our page and the random uncached page each run right beside the Express ceiling (on
+      // alternating sides), so that the ratios the targets quote compare the same moment of a
+      // machine that may not be quiet.
       const express = rotated.find((t) => t.id === 'express');
-      const order = ours && express ? rotated.filter((t) => t !== express).flatMap((t) => (t === ours ? (round % 2 === 0 ? [express, ours] : [ours, express]) : [t])) : rotated;
+      const beside = rotated.filter((t) => t.id === 'ours' || t.id.startsWith('random-'));
+      const group = (round % 2 === 0 ? [beside[0], express, beside[1]] : [beside[1], express, beside[0]]).filter((t): t is Target => t !== undefined);
+      const order = rotated.flatMap((t) => (t === express ? group : group.includes(t) ? [] : [t]));
       for (const target of order) {
         await runOnce(target, options.warmupSec);
         const pid = (running.get(target.id) as RunningServer).pid;

@@ -179,7 +179,7 @@ export function renderResults(input: ReportInput): string {
   lines.push('# Benchmark results', '');
   lines.push(
     `Produced by \`npm run bench${options.quick ? ' -- --quick' : ''}\`. ` +
-      `Medians of ${options.rounds} interleaved round(s) (our page and the Express ceiling back to back in each); each run ${options.warmupSec} s of warm-up, then ${options.durationSec} s measured ` +
+      `Medians of ${options.rounds} interleaved round(s) (our page and the random uncached page each right beside the Express ceiling in each); each run ${options.warmupSec} s of warm-up, then ${options.durationSec} s measured ` +
       `with ${options.connections} connections (${input.generator === 'wrk' ? 'wrk, one thread' : 'autocannon'}, HTTP/1.1 keep-alive, no pipelining; this generator measured every table below). ` +
       (input.pinned ? 'Server pinned to core 0, load generator to core 1 (taskset).' : 'NOT pinned: server and load generator shared the CPU.'),
   );
