@@ -161,6 +161,12 @@ describe('timestamps', () => {
         const pieces: string[] = [];
         writeIsoTimestamp(ms, pieces);
         expect(pieces.join('')).toBe(new Date(ms).toISOString());
+        // the JSON that follows a timestamp rides in its last piece
+        for (const after of ['"}', '","updated_at":"']) {
+          const withAfter: string[] = [];
+          writeIsoTimestamp(ms, withAfter, after);
+          expect(withAfter.join('')).toBe(new Date(ms).toISOString() + after);
+        }
       }),
       { numRuns: 20_000, seed: 3 },
     );
@@ -173,6 +179,9 @@ describe('ids made from character codes', () => {
       fc.property(fc.constantFrom('rev', 'wl', 'prod', 'item'), fc.integer({ min: 0, max: 2 ** 40 }), fc.nat(), fc.integer({ min: 1, max: 9 }), (prefix, index, seed, kind) => {
         const id = indexedId(prefix, index, seed, kind);
         expect(id).toBe(`${prefix}_${encodeBase32(index, INDEX_WIDTH)}${randomBase32(ID_WIDTH - INDEX_WIDTH, seed, kind, index)}`);
+        // with text before it in the same string (the character codes are reused between calls of any length)
+        expect(indexedId(prefix, index, seed, kind, '{"id":"')).toBe(`{"id":"${id}`);
+        expect(indexedId(prefix, index, seed, kind)).toBe(id);
         expect(indexOfId(id, prefix, index + 1, seed, kind)).toBe(index);
       }),
       { numRuns: 2_000, seed: 5 },
