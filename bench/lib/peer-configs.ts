@@ -32,7 +32,7 @@ export interface PeerConfigFiles {
 
 const timestamp = { type: 'string', format: 'date-time' };
 
-/** JSON Schema of one review, after ../../shared rules as copied into the kit (see API.md "Records"). */
+/** JSON Schema of one review, as docs/API.md ("Records") describes it. */
 export const reviewSchema = {
   type: 'object',
   required: ['id', 'product_id', 'title', 'content', 'rating', 'image_urls', 'is_verified_purchase', 'customer', 'created_at', 'updated_at'],
