@@ -24,15 +24,19 @@ const specifier = (subpath: string) => (subpath === '.' ? 'store-listing-kit' : 
 
 /**
  * Node, with a module hook that writes every package the process resolves (by name, from
- * node_modules) to stdout's last line; `script` runs as an ES module in the repository, where
+ * node_modules) to stderr; `script` runs as an ES module in the repository, where
  * the package resolves itself by name, as it does for its users.
  */
 async function packagesLoadedBy(script: string): Promise<{ packages: string[]; output: string }> {
+  // The hooks run on a thread of their own: process.stderr there is relayed through the main
+  // thread, and a script that ends at once could exit before the relay (lost lines, seen on
+  // Node 24). writeSync to fd 2 is written before resolve returns.
   const hooks = `
+    import { writeSync } from 'node:fs';
     export async function resolve(specifier, context, next) {
       const result = await next(specifier, context);
       const match = /\\/node_modules\\/((?:@[^/]+\\/)?[^/]+)\\//.exec(result.url);
-      if (match) process.stderr.write('@@loaded ' + match[1] + '\\n');
+      if (match) writeSync(2, '@@loaded ' + match[1] + '\\n');
       return result;
     }`;
   const register = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`;
