@@ -3,8 +3,10 @@ import { configDefaults, defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // The pack-and-install test is `npm run test:package` (test/vitest.package.config.ts): it installs from the registry.
-    exclude: [...configDefaults.exclude, 'test/pack-install.test.ts'],
+    // Tests that need more than Node and npm run behind their own scripts, which .ci/run calls after
+    // installing what they need: `npm run test:package` (the pack-and-install test: it installs from the
+    // registry), `npm run test:browser` (Debian's Chromium).
+    exclude: [...configDefaults.exclude, 'test/pack-install.test.ts', 'test/browser/**'],
     globalSetup: ['./test/support/build-setup.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
     // Pact's native core must not be driven from parallel threads: separate processes,

@@ -55,7 +55,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await new Promise((resolve) => site?.close(resolve));
+  if (site) await new Promise((resolve) => site.close(resolve));
 });
 
 describe('the MSW handlers in Chromium, behind the service worker', () => {
