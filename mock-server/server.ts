@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { assertMaxPageSize, DEFAULT_MAX_PAGE_SIZE } from '../lib/api-rules.ts';
 import { DEFAULT_DIALECT, type DialectName } from '../lib/dialects/index.ts';
-import { generateDataset, type Dataset, type GenerateOptions } from '../fixtures/dataset.ts';
+import { generateDataset, servingProblem, type Dataset, type GenerateOptions } from '../fixtures/dataset.ts';
+import { sizesProblem } from '../fixtures/generate.ts';
 import { createApp, listingAnswers } from './app.ts';
 import { corsPolicy } from './cors-policy.ts';
 import { withFastPath } from './fast-path.ts';
@@ -66,10 +67,12 @@ export interface MockServer {
 
 /** The dataset the options ask for: a given one, a fixtures file, or generated from the seed. */
 export async function resolveDataset(options: MockServerOptions): Promise<Dataset> {
-  if (options.dataset) return options.dataset;
   // Loaded only for a file: its validation (zod) is not on the start-up path of a generated dataset.
-  if (options.fixtures) return (await import('../fixtures/file.ts')).loadFixturesFile(options.fixtures);
-  return generateDataset(options);
+  const given = options.dataset ?? (options.fixtures ? await (await import('../fixtures/file.ts')).loadFixturesFile(options.fixtures) : undefined);
+  if (!given) return generateDataset(options);
+  const problem = servingProblem(given);
+  if (problem) throw new RangeError(`Cannot serve ${options.dataset ? 'the dataset given' : `fixtures file ${options.fixtures}`}: ${problem}`);
+  return given;
 }
 
 /**
@@ -80,6 +83,8 @@ export async function startMockServer(options?: MockServerOptions): Promise<Mock
 export async function startMockServer(options: MockClusterOptions): Promise<MockCluster>;
 export async function startMockServer(options: MockServerOptions | MockClusterOptions = {}): Promise<MockServer | MockCluster> {
   assertMaxPageSize(options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE);
+  const sizes = sizesProblem(options);
+  if (sizes) throw new RangeError(`Cannot serve the dataset asked for: ${sizes}`);
   if ('workers' in options && options.workers !== undefined) return (await import('./cluster.ts')).startMockCluster(options);
   return startInProcess(options as MockServerOptions);
 }

@@ -183,6 +183,7 @@ const reviewsList: EndpointRules = {
 
 const productReviews: EndpointRules = {
   recordsKey: 'data',
+  paging: { size: 'limit', start: 'offset' },
   read: (request) => {
     const values = validate(ALPHABITE_QUERY_FIELDS.productReviews, request.query);
     if (!(values instanceof Map)) return values;
@@ -201,6 +202,7 @@ const productReviews: EndpointRules = {
 function wishlistRules(schema: ReadonlyArray<readonly [string, FieldType]>, keyOrder: 'take-skip' | 'skip-take', checkGuest: boolean): EndpointRules {
   return {
     recordsKey: 'data',
+    paging: { size: 'limit', start: 'offset' },
     read: (request) => {
       const values = validate(schema, request.query);
       if (!(values instanceof Map)) return values;
@@ -245,6 +247,8 @@ export function alphabiteDialect(): Dialect {
       wishlistItems: wishlistRules(ALPHABITE_QUERY_FIELDS.wishlistItems, 'skip-take', true),
     },
     recordsAsIs: false,
+    // includeWishlistItems is off by default: 4.3 shows no items (see `project.wishlist`).
+    embedsWishlistItems: false,
     // An unknown wishlist is an empty listing: the route filters items by wishlist_id and finds none.
     unknownWishlist: () => 'empty',
     project: {

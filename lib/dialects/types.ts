@@ -77,6 +77,8 @@ export interface EndpointRules {
   envelope(input: EnvelopeInput): Record<string, unknown>;
   /** The key holding the records: the envelope's first key. */
   recordsKey: 'reviews' | 'data';
+  /** The parameters that choose a page's size and start (for messages that say what to ask for), or none when the endpoint lists everything. */
+  paging?: { size: 'limit' | 'take'; start: 'offset' | 'skip' };
 }
 
 export interface Dialect {
@@ -99,6 +101,8 @@ export interface Dialect {
   project: { review(record: object): object; wishlist(record: object): object; item(record: object): object };
   /** True when `project` changes nothing: records are shown as the kit makes them (their JSON may then be made directly). */
   recordsAsIs: boolean;
+  /** True when 4.3 shows each wishlist with all its items: each item is then one more record of the answer. */
+  embedsWishlistItems: boolean;
 }
 
 export const DIALECT_NAMES = ['spec', 'alphabite'] as const;
