@@ -10,8 +10,8 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_ANSWER_RECORDS, MAX_MAX_PAGE_SIZE, REVIEW_ORDER_VALUES } from '../lib/api-rules.ts';
-import { generateDataset } from '../fixtures/dataset.ts';
+import { MAX_ANSWER_CHARS, MAX_ANSWER_RECORDS, MAX_MAX_PAGE_SIZE, REVIEW_ORDER_VALUES } from '../lib/api-rules.ts';
+import { datasetFromRecords, generateDataset } from '../fixtures/dataset.ts';
 import { fixturesChunks } from '../fixtures/file.ts';
 import { SIZE_LIMITS, type DatasetSizes } from '../fixtures/generate.ts';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
@@ -27,7 +27,7 @@ import type { DialectName } from '../lib/dialects/index.ts';
 const ANSWER_BOUND_MS = 1000;
 const boundNow = () => ANSWER_BOUND_MS * Math.max(1, loadavg()[0]! / availableParallelism());
 const SEED = 19_003;
-const RUNS = 8;
+const RUNS = 12;
 const ALPHABITE_HEADERS = { 'x-publishable-api-key': 'pk_test', authorization: 'Bearer test-token' };
 
 interface Answer {
@@ -94,13 +94,16 @@ interface Ask {
   filters: string;
 }
 
+/** A share from 0 to `most`, in thousandths (fast-check's doubles crowd near 0). */
+const share = (most: number) => fc.integer({ min: 0, max: Math.round(most * 1000) }).map((n) => n / 1000);
+
 const askArb = (dialect: DialectName): fc.Arbitrary<Ask> =>
   fc.record({
     endpoint: fc.constantFrom('reviews', 'productReviews', 'wishlists', 'wishlistItems'),
     size: dialect === 'spec' ? fc.oneof(fc.constant(MAX_MAX_PAGE_SIZE), fc.constant(1), fc.integer({ min: 1, max: MAX_MAX_PAGE_SIZE })) : fc.oneof(fc.constant(100_000), fc.constant(MAX_ANSWER_RECORDS), fc.constant(0), fc.integer({ min: 0, max: 2 ** 40 })),
-    start: fc.oneof(fc.constant(0), fc.double({ min: 0, max: 1.2, noNaN: true })),
+    start: fc.oneof(fc.constant(0), share(1.2)),
     order: dialect === 'spec' ? fc.option(fc.constantFrom(...REVIEW_ORDER_VALUES), { nil: undefined }) : fc.option(fc.constantFrom('id', '-id', 'created_at', '-created_at', 'updated_at', '-updated_at', 'rating', '-rating'), { nil: undefined }),
-    which: fc.oneof(fc.constant(0), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true })),
+    which: fc.oneof(fc.constant(0), share(0.999)),
     filters: dialect === 'spec' ? fc.constant('') : fc.constantFrom('', '&rating=5', '&verified_purchase_only=1', '&rating=1&verified_purchase_only=1'),
   });
 
@@ -240,6 +243,33 @@ describe('the configurations of issue 19 are refused up front', () => {
     expect(recordsIn(served.text)).toBeLessThanOrEqual(MAX_ANSWER_RECORDS);
     const oneMore = await call(`${mock.url}/store/wishlists?take=${fit + 1}`);
     expect(oneMore.status).toBe(400);
+  });
+
+  it('a page longer than 32 Mi characters of JSON (records with very long text) is refused, saying how many records fit', async () => {
+    const generated = generateDataset({ seed: 5, reviews: 40, wishlists: 0 });
+    const long = 'a'.repeat(1024 * 1024);
+    const reviews = Array.from({ length: 40 }, (_, i) => ({ ...generated.reviews.source.review(i), content: long }));
+    const wordy = await startMockServer({ dataset: datasetFromRecords({ reviews, wishlists: [] }) });
+    try {
+      const res = await call(`${wordy.url}/store/products/reviews?limit=40`);
+      expectPrompt('limit=40', res);
+      expect(res.status).toBe(400);
+      const message = JSON.parse(res.text).message as string;
+      expect(message).toMatch(/^Invalid request: these 40 reviews are longer than the 33554432 characters of JSON one answer of the mock may hold: ask for limit=\d+ or less \(from offset=0\)$/);
+      const fit = Number(/limit=(\d+)/.exec(message)![1]);
+      expect(fit).toBe(31);
+      const served = await call(`${wordy.url}/store/products/reviews?limit=${fit}`);
+      expect(served.status).toBe(200);
+      expect(served.text.length).toBeLessThanOrEqual(MAX_ANSWER_CHARS);
+    } finally {
+      await wordy.close();
+    }
+  });
+
+  it('the MSW handlers refuse the same sizes', async () => {
+    const { createListingHandlers } = await import('../msw/index.ts');
+    expect(() => createListingHandlers({ maxItems: 100_000 })).toThrow(/^Cannot serve the dataset asked for: 'maxItems' must be a whole number from 0 to 499/);
+    expect(() => createListingHandlers({ dataset: generateDataset({ seed: 4, reviews: 3, wishlists: 1, maxItems: 500 }) })).toThrow(/^Cannot serve the dataset given: wishlist wl_\w+ holds 500 items/);
   });
 
   it('the default page is always served, however many items the wishlists hold', async () => {
