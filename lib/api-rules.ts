@@ -30,6 +30,11 @@ export const MAX_ANSWER_RECORDS = 5_000;
  * are about 3 MB); it bounds records given in full (a fixtures file) whose text is unusually long.
  */
 export const MAX_ANSWER_CHARS = 32 * 1024 * 1024;
+/**
+ * The most items one wishlist may hold in the mock: a page of the default `take` of wishlists embeds
+ * every item of each (4.3 in the spec dialect), and must fit in one answer.
+ */
+export const MAX_WISHLIST_ITEMS = MAX_ANSWER_RECORDS / WISHLIST_DEFAULT_TAKE - 1;
 /** The largest maximum page size a server may be given: a page of that many records must fit in one answer. */
 export const MAX_MAX_PAGE_SIZE = MAX_ANSWER_RECORDS;
 

@@ -111,17 +111,12 @@ export class PageBodies {
       }
       case 'wishlists': {
         const table = this.dataset.wishlists;
-        const { from, to } = range(table.count, query);
-        if (to - from > MAX_ANSWER_RECORDS) return pageTooLarge(rules, query, `this page holds ${to - from} wishlists, ${OVER_RECORDS}`, MAX_ANSWER_RECORDS);
-        const indexes = this.#ordered(table.count, query);
         const embeds = this.dialect.embedsWishlistItems;
-        if (embeds) {
-          const { records, fit } = this.#withItems(indexes);
-          if (records > MAX_ANSWER_RECORDS) return pageTooLarge(rules, query, `these ${indexes.length} wishlists hold ${records} records with their embedded items, ${OVER_RECORDS}`, fit);
-        }
-        const json = (w: number) => memoized(this.#wishlists, w, () => JSON.stringify(this.dialect.project.wishlist(table.source.wishlist(w, embeds))));
-        const tooLong = (k: number) => pageTooLarge(rules, query, `these ${indexes.length} wishlists are ${OVER_CHARS}`, k);
-        return splice(JSON.stringify(rules.envelope({ count: table.count, query })), head, indexes.length, (k, out) => out.push(json(indexes[k]!)), tooLong);
+        const tooMany = this.#tooManyWishlists(rules, query, embeds);
+        if (tooMany) return tooMany;
+        const records = this.#ordered(table.count, query).map((w) => memoized(this.#wishlists, w, () => JSON.stringify(this.dialect.project.wishlist(table.source.wishlist(w, embeds)))));
+        const tooLong = (k: number) => pageTooLarge(rules, query, `these ${records.length} wishlists are ${OVER_CHARS}`, k);
+        return splice(JSON.stringify(rules.envelope({ count: table.count, query })), head, records.length, (k, out) => out.push(records[k]!), tooLong);
       }
       case 'wishlistItems': {
         const table = this.dataset.wishlists;
@@ -131,27 +126,30 @@ export class PageBodies {
         const count = wishlist < 0 ? 0 : table.source.itemCount(wishlist);
         const { from, to } = range(count, query);
         if (to - from > MAX_ANSWER_RECORDS) return pageTooLarge(rules, query, `this page holds ${to - from} items, ${OVER_RECORDS}`, MAX_ANSWER_RECORDS);
-        const indexes = this.#ordered(count, query);
-        const json = (k: number) => memoized(this.#items, `${wishlist}:${k}`, () => JSON.stringify(this.dialect.project.item(table.source.item(wishlist, k))));
-        const tooLong = (k: number) => pageTooLarge(rules, query, `these ${indexes.length} items are ${OVER_CHARS}`, k);
-        return splice(JSON.stringify(rules.envelope({ count, query })), head, indexes.length, (k, out) => out.push(json(indexes[k]!)), tooLong);
+        const records = this.#ordered(count, query).map((k) => memoized(this.#items, `${wishlist}:${k}`, () => JSON.stringify(this.dialect.project.item(table.source.item(wishlist, k)))));
+        const tooLong = (k: number) => pageTooLarge(rules, query, `these ${records.length} items are ${OVER_CHARS}`, k);
+        return splice(JSON.stringify(rules.envelope({ count, query })), head, records.length, (k, out) => out.push(records[k]!), tooLong);
       }
     }
   }
 
   /**
-   * The records a page of wishlists holds with their items embedded (each wishlist one, each item
-   * one), and how many of its first wishlists fit in one answer. Reads item counts only.
+   * The refusal of a page of wishlists that would hold more than MAX_ANSWER_RECORDS records: each
+   * wishlist counts one, and each item it embeds (`embeds`) one more. Reads item counts only.
    */
-  #withItems(indexes: readonly number[]): { records: number; fit: number } {
-    const source = this.dataset.wishlists.source;
+  #tooManyWishlists(rules: EndpointRules, query: ListingQuery, embeds: boolean): Refusal | undefined {
+    const table = this.dataset.wishlists;
+    const { from, to } = range(table.count, query);
+    if (to - from > MAX_ANSWER_RECORDS) return pageTooLarge(rules, query, `this page holds ${to - from} wishlists, ${OVER_RECORDS}`, MAX_ANSWER_RECORDS);
+    if (!embeds) return undefined;
     let records = 0;
     let fit = 0;
-    for (const w of indexes) {
-      records += 1 + source.itemCount(w);
+    for (const w of this.#ordered(table.count, query)) {
+      records += 1 + table.source.itemCount(w);
       if (records <= MAX_ANSWER_RECORDS) fit++;
     }
-    return { records, fit };
+    if (records <= MAX_ANSWER_RECORDS) return undefined;
+    return pageTooLarge(rules, query, `these ${to - from} wishlists hold ${records} records with their embedded items, ${OVER_RECORDS}`, fit);
   }
 
   /** The indexes of one page of records numbered in API (= id = created_at) order, `-id` / `-created_at` reversing it. */

@@ -16,6 +16,7 @@ import { fixturesChunks } from '../fixtures/file.ts';
 import { SIZE_LIMITS, type DatasetSizes } from '../fixtures/generate.ts';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
 import type { DialectName } from '../lib/dialects/index.ts';
+import { PROVIDER_STATES_PATH, STATES } from '../lib/provider-states.ts';
 
 /**
  * The bound every answer must meet (docs/operations.md): 1 s on the reference machine, whose slowest
@@ -278,5 +279,20 @@ describe('the configurations of issue 19 are refused up front', () => {
       expectPrompt(`skip=${skip}`, res);
       expect(res.status).toBe(200);
     }
+  });
+
+  it('a provider state may not give a wishlist more items than the mock can embed in one answer', async () => {
+    const state = (count: number) => call(`${mock.url}${PROVIDER_STATES_PATH}`, { method: 'POST', body: { state: STATES.wishlistHasItems.name, params: { wishlist_id: 'wl_01BOUNDS', count } } });
+    const tooMany = await state(SIZE_LIMITS.maxItems.max + 1);
+    expect(tooMany.status).toBe(400);
+    expect(JSON.parse(tooMany.text).message).toMatch(/'count'/);
+    const most = await state(SIZE_LIMITS.maxItems.max);
+    expect(most.status, most.text).toBe(200);
+    for (const path of ['/store/wishlists', '/store/wishlists?take=1', `/store/wishlists/wl_01BOUNDS/items?take=${SIZE_LIMITS.maxItems.max}`]) {
+      const res = await call(`${mock.url}${path}`);
+      expectPrompt(path, res);
+      expect(res.status, res.text.slice(0, 300)).toBe(200);
+    }
+    await call(`${mock.url}/__admin/reset`, { method: 'POST' });
   });
 });
