@@ -50,12 +50,14 @@ export function readPage(endpoint: ListingEndpoint, ex: Exchange): Page {
   const body = okBody(ex);
   const records = body[endpoint.recordsKey];
   if (!Array.isArray(records)) {
+    const arrays = Object.keys(body).filter((k) => Array.isArray(body[k]));
     fail({
       message: `the envelope must hold the page in an array '${endpoint.recordsKey}'`,
       url: ex.url,
       field: endpoint.recordsKey,
       expected: 'an array',
       actual: records,
+      note: `keys: ${Object.keys(body).join(', ') || '(none)'}${arrays.length ? `; the records seem to be under '${arrays[0]}'` : ''}`,
     });
   }
   return {
