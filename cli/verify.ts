@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_CONSUMER_VERSION_SELECTORS, PACT_DIR, PROVIDERS, type ConsumerVersionSelector, type ProviderName } from '../contracts/names.ts';
 import type { ProviderResult, VerifyOptions } from '../contracts/verify.ts';
+import { headerArg } from './options.ts';
 import { cannotRun } from './program.ts';
 import { PROVIDER_STATES_PATH } from '../lib/provider-states.ts';
 
@@ -23,6 +24,7 @@ interface VerifyFlags {
   buildUrl?: string;
   logLevel: NonNullable<VerifyOptions['logLevel']>;
   timeout?: number;
+  header: Record<string, string>;
 }
 
 function httpUrl(value: string): string {
@@ -105,6 +107,11 @@ export function registerVerifyCommand(program: Command): void {
     .addOption(new Option('--build-url <url>', 'link to the CI build, published with the results').env('PACT_BUILD_URL'))
     .addOption(new Option('--log-level <level>', "Pact's log level").choices(['trace', 'debug', 'info', 'warn', 'error']).default('warn'))
     .addOption(new Option('--timeout <ms>', 'per-request timeout in milliseconds').argParser(positiveInteger))
+    .addOption(
+      new Option('--header <name: value>', "send this header with every request to the provider (repeatable; replaces a pact's header of that name), e.g. 'x-publishable-api-key: pk_...' or 'authorization: Bearer ...'")
+        .argParser(headerArg)
+        .default({}, 'none'),
+    )
     .action(async (flags: VerifyFlags, cmd: Command) => {
       // Pact (its native core: most of a second) loads only when the command runs, not for --help or other commands.
       const { VerifyConfigError, pactFilesFor, statesIn, verifyProviders } = await import('../contracts/verify.ts');
@@ -129,6 +136,7 @@ export function registerVerifyCommand(program: Command): void {
         providers,
         logLevel: flags.logLevel,
         ...(flags.timeout !== undefined ? { timeout: flags.timeout } : {}),
+        ...(Object.keys(flags.header).length ? { headers: flags.header } : {}),
         ...(flags.providerStates ? { providerStatesSetupUrl: flags.providerStatesSetupUrl ?? `${flags.providerBaseUrl}${PROVIDER_STATES_PATH}` } : {}),
         ...(useBroker
           ? {

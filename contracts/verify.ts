@@ -5,6 +5,7 @@ import { PATHS } from '../lib/api-rules.ts';
 import { describeAnswer, exchange, isObject, NoAnswerError, type Answer } from '../lib/http.ts';
 import { CONSUMER, PROVIDERS, type ProviderName } from './interactions.ts';
 import { PACT_DIR } from './pacts.ts';
+import { classifyRefusal, type AccessRefusal } from './refusals.ts';
 
 /**
  * Provider verification: replays the storefront's pacts against a running provider and
@@ -48,6 +49,12 @@ export interface VerifyOptions {
   logLevel?: 'trace' | 'debug' | 'info' | 'warn' | 'error';
   /** Per-request timeout in milliseconds (default 10 000 for the checks before the replay, Pact's own otherwise). */
   timeout?: number;
+  /**
+   * Headers sent with every request to the provider, e.g. `{ 'x-publishable-api-key': 'pk_...',
+   * authorization: 'Bearer ...' }` (names in lower case); a header of the same name in a pact is
+   * replaced. Not sent to the state-change URL.
+   */
+  headers?: Record<string, string>;
 }
 
 export interface Mismatch {
@@ -72,6 +79,13 @@ export class VerifyConfigError extends Error {}
 
 /** The provider or its state-change URL does not answer usably: nothing to replay the pacts against. */
 export class ProviderUnreachableError extends VerifyConfigError {}
+
+/** The provider refuses every request for a missing or bad publishable key or customer token (`refusal` says which, and what to send). */
+export class ProviderRefusedError extends VerifyConfigError {
+  constructor(readonly refusal: AccessRefusal) {
+    super(`cannot run: ${refusal.sentence}`);
+  }
+}
 
 /** The pact files in `dir` whose consumer is the storefront and whose provider is `provider`. */
 export function pactFilesFor(dir: string, provider: ProviderName): string[] {
@@ -154,6 +168,7 @@ function verifierOptions(options: VerifyOptions, provider: ProviderName, stateFa
     logLevel: options.logLevel ?? 'warn',
     ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
     ...(stateHandlers ? { stateHandlers } : {}),
+    ...(options.headers && Object.keys(options.headers).length ? { customProviderHeaders: { ...options.headers } } : {}),
   };
   if (options.publish) {
     if (!options.broker) throw new VerifyConfigError('publishing verification results needs a broker (--broker-url or PACT_BROKER_BASE_URL)');
@@ -202,7 +217,8 @@ async function send(attempt: () => Promise<Answer>): Promise<Answer> {
  * Before anything is replayed: the provider answers a listing of each provider as JSON, and the
  * state-change URL (when there is one) answers a harmless teardown. Throws ProviderUnreachableError
  * with one sentence naming the URL and why; Pact itself would print hundreds of lines, or crash on a
- * reset connection.
+ * reset connection. A listing refused for its publishable key or customer token (sent with
+ * `options.headers`, as the replay sends them) is ProviderRefusedError: every interaction would be.
  */
 export async function preflight(options: VerifyOptions, stateForTeardown?: string): Promise<Map<ProviderName, string>> {
   const ignoresPageSize = new Map<ProviderName, string>();
@@ -211,11 +227,13 @@ export async function preflight(options: VerifyOptions, stateForTeardown?: strin
   for (const provider of options.providers ?? PROVIDERS) {
     let ex: Answer;
     try {
-      ex = await send(() => exchange(`${base}${PREFLIGHT_PATHS[provider]}`, timeoutMs));
+      ex = await send(() => exchange(`${base}${PREFLIGHT_PATHS[provider]}`, timeoutMs, undefined, options.headers));
     } catch (error) {
       if (error instanceof NoAnswerError) throw new ProviderUnreachableError(`cannot verify ${provider}: ${error.message}`);
       throw error;
     }
+    const refusal = classifyRefusal(ex, options.headers);
+    if (refusal) throw new ProviderRefusedError(refusal);
     if (ex.status === 404) {
       throw new ProviderUnreachableError(`nothing at ${base} answers the ${provider} listing: GET ${ex.url} answered 404 (is --provider-base-url right? it is the part before /store/...)`);
     }
