@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { DEFAULT_CONSUMER_VERSION_SELECTORS, PACT_DIR, PROVIDERS, type ConsumerVersionSelector, type ProviderName } from '../contracts/names.ts';
+import { CONSUMER_OF_DIALECT, DEFAULT_CONSUMER_VERSION_SELECTORS, PACT_DIR, PROVIDERS, type ConsumerVersionSelector, type ProviderName } from '../contracts/names.ts';
+import { DIALECT_NAMES, type DialectName } from '../lib/dialects/types.ts';
 import type { ProviderResult, VerifyOptions } from '../contracts/verify.ts';
 import { headerArg } from './options.ts';
 import { cannotRun } from './program.ts';
@@ -8,6 +9,7 @@ import { PROVIDER_STATES_PATH } from '../lib/provider-states.ts';
 interface VerifyFlags {
   providerBaseUrl: string;
   provider: ProviderName | 'both';
+  dialect: DialectName;
   pactDir?: string;
   brokerUrl?: string;
   brokerToken?: string;
@@ -87,6 +89,11 @@ export function registerVerifyCommand(program: Command): void {
     .description("verify a running provider against the storefront's Pact contracts (exit 0 when it honours them)")
     .requiredOption('--provider-base-url <url>', 'base URL of the provider to verify, e.g. http://localhost:9000', httpUrl)
     .addOption(new Option('--provider <name>', 'which provider to verify').choices([...PROVIDERS, 'both']).default('both'))
+    .addOption(
+      new Option('--dialect <name>', `whose pacts: spec (the listing spec's storefront, consumer '${CONSUMER_OF_DIALECT.spec}') or alphabite (a storefront on @alphabite/medusa-sdk against the published plugins, consumer '${CONSUMER_OF_DIALECT.alphabite}')`)
+        .choices(DIALECT_NAMES)
+        .default('spec'),
+    )
     .addOption(new Option('--pact-dir <dir>', `read pacts from this directory (default: the kit's committed pacts, ${PACT_DIR})`))
     .addOption(new Option('--broker-url <url>', 'fetch pacts from this Pact Broker instead of a directory').env('PACT_BROKER_BASE_URL').argParser(httpUrl))
     .addOption(new Option('--broker-token <token>', 'bearer token for the broker').env('PACT_BROKER_TOKEN'))
@@ -126,7 +133,7 @@ export function registerVerifyCommand(program: Command): void {
       if (!flags.providerStates && !useBroker) {
         // Each state describes the whole dataset an interaction relies on, and the states contradict
         // each other ("no reviews exist", "reviews exist" with 12): no fixed data can pass them all.
-        const states = statesIn(providers.flatMap((p) => pactFilesFor(pactDir, p)));
+        const states = statesIn(providers.flatMap((p) => pactFilesFor(pactDir, p, CONSUMER_OF_DIALECT[flags.dialect])));
         if (states.length) {
           fail(`--no-provider-states cannot pass: the pacts in ${pactDir} need provider states (${states.slice(0, 3).map((n) => `'${n}'`).join(', ')}${states.length > 3 ? ', ...' : ''}), which contradict each other; it is for pacts without states`);
         }
@@ -134,6 +141,7 @@ export function registerVerifyCommand(program: Command): void {
       const options: VerifyOptions = {
         providerBaseUrl: flags.providerBaseUrl,
         providers,
+        dialect: flags.dialect,
         logLevel: flags.logLevel,
         ...(flags.timeout !== undefined ? { timeout: flags.timeout } : {}),
         ...(Object.keys(flags.header).length ? { headers: flags.header } : {}),
