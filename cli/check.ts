@@ -1,13 +1,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { parseHeaders } from '../lib/http.ts';
 import { parseEndpointList } from '../properties/endpoints.ts';
 import { DEFAULTS, randomSeed, resolveOptions, type CheckOptions } from '../properties/options.ts';
 import { ALPHABITE_PROPERTY_IDS, PROPERTY_IDS } from '../properties/catalog/index.ts';
 import { headerLine, jsonReport, junitReport, resultLine, summaryText } from '../properties/report.ts';
 import { CannotRunError, runListingProperties, type CheckReport } from '../properties/runner.ts';
-import { integerIn } from './options.ts';
+import { headerArg, integerIn } from './options.ts';
 
 /** Exit codes of `check` (docs/exit-codes.md): every property holds / some property fails / the check cannot run. */
 export const EXIT = { passed: 0, failed: 1, cannotRun: 2 } as const;
@@ -32,14 +31,6 @@ interface CheckFlags {
   junit?: string;
   json?: string;
   dialect: 'spec' | 'alphabite';
-}
-
-function headerArg(value: string, previous: Record<string, string>): Record<string, string> {
-  try {
-    return { ...previous, ...parseHeaders([value]) };
-  } catch (error) {
-    throw new InvalidArgumentError(`${(error as Error).message}, e.g. 'x-publishable-api-key: pk_...'.`);
-  }
 }
 
 const collect = (value: string, previous: string[]) => [...previous, ...value.split(',').map((s) => s.trim()).filter(Boolean)];
