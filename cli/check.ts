@@ -33,7 +33,7 @@ interface CheckFlags {
   json?: string;
 }
 
-function headerArg(value: string, previous: Record<string, string>): Record<string, string> {
+export function headerArg(value: string, previous: Record<string, string>): Record<string, string> {
   try {
     return { ...previous, ...parseHeaders([value]) };
   } catch (error) {
