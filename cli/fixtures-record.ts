@@ -24,8 +24,11 @@ export interface RecordFlags {
   output?: string;
 }
 
-/** The most records a walk may be allowed (a recording of this many loads in a few seconds). */
-export const MAX_RECORDS_LIMIT = 10_000_000;
+/**
+ * The most records a walk may be allowed: the recorder holds the recording in memory until it is
+ * whole, and `serve` holds it too (a few hundred bytes a record).
+ */
+export const MAX_RECORDS_LIMIT = 1_000_000;
 
 /** The options of a recording; none has a default of its own, so that using one without --from is refused. */
 export function recordOptions(): Option[] {

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clampedPageNumbers } from '../lib/paging.ts';
 import type { DialectName } from '../lib/dialects/index.ts';
 import { loadFixturesFile, parseFixtures } from '../fixtures/file.ts';
+import { loadRecordingFile } from '../fixtures/recording-file.ts';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
 import { progressLine } from '../cli/fixtures-record.ts';
 
@@ -145,6 +146,15 @@ describe.each(['alphabite', 'spec'] as const)('recording serve --dialect %s, the
     }
     // The matrix reaches pages and refusals, not just one kind of answer.
     expect([...statuses].sort()).toEqual(dialect === 'alphabite' ? [200, 400, 401, 500] : [200, 400, 404]);
+  });
+
+  it('is read a line at a time, never whole, so that any size the kit writes loads; another layout only while small', async () => {
+    // With no room for a whole file, the kit's layout still loads (line by line), and a pretty-printed copy does not.
+    const lines = await loadRecordingFile(file, { wholeFileLimit: 0 });
+    expect(lines.summary).toEqual(copy.dataset.current.summary);
+    const pretty = join(dir, `${dialect}-big.json`);
+    writeFileSync(pretty, JSON.stringify(JSON.parse(readFileSync(file, 'utf8')), null, 1));
+    await expect(loadRecordingFile(pretty, { wholeFileLimit: 1024 })).rejects.toThrow("a recording over 1 KiB loads only in the layout `fixtures --from` writes");
   });
 
   it('is refused, in one sentence, by a server speaking the other dialect', async () => {
