@@ -192,21 +192,27 @@ const FAKE = {
   ],
 };
 
-/** The fake's answers, alphabite envelopes around FAKE's records (paged with the plugins' arithmetic). */
-function fakeBackend(): Server {
+/**
+ * The fake's answers, alphabite envelopes around FAKE's records (paged with the plugins' arithmetic).
+ * With `quirks`: 4.2 shows reviews with another key order, 4.3's envelope has skip before take, and
+ * 4.4 writes its JSON indented: what a recording cannot keep, and says so.
+ */
+function fakeBackend(quirks = false): Server {
   return createServer((req, res) => {
     const url = new URL(req.url!, 'http://x');
     const limit = Number(url.searchParams.get('limit') ?? 20);
     const offset = Number(url.searchParams.get('offset') ?? 0);
-    const send = (body: unknown) => res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
+    const indented = quirks && url.pathname.endsWith('/items');
+    const send = (body: unknown) => res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body, null, indented ? 1 : undefined));
     if (!req.headers['x-publishable-api-key']) return res.writeHead(400, { 'content-type': 'application/json' }).end('{"type":"not_allowed","message":"Publishable API key required in the request header: x-publishable-api-key."}');
     if (url.pathname === '/store/products/reviews') return send({ data: FAKE.reviews, count: 0, nextPage: 1, currentPage: 1, prevPage: 1, totalPages: 1, take: 5, skip: 0 });
     if (url.pathname.startsWith('/store/reviews/product/')) {
       const id = url.pathname.split('/').pop();
-      const all = FAKE.reviews.filter((r) => r.product_id === id);
+      const all = FAKE.reviews.filter((r) => r.product_id === id).map((r) => (quirks ? Object.fromEntries([['rating', r.rating], ...Object.entries(r)]) : r));
       return send({ data: all.slice(offset, offset + limit), ...clampedPageNumbers(all.length, offset, limit), take: limit, skip: offset });
     }
-    if (url.pathname === '/store/wishlists') return send({ data: FAKE.wishlists.slice(offset, offset + limit), take: limit, skip: offset, ...clampedPageNumbers(FAKE.wishlists.length, offset, limit) });
+    const echo = quirks ? { skip: offset, take: limit } : { take: limit, skip: offset };
+    if (url.pathname === '/store/wishlists') return send({ data: FAKE.wishlists.slice(offset, offset + limit), ...echo, ...clampedPageNumbers(FAKE.wishlists.length, offset, limit) });
     const items = /^\/store\/wishlists\/([^/]+)\/items$/.exec(url.pathname);
     if (items) {
       const all = FAKE.items.filter((i) => i.wishlist_id === items[1]);
@@ -247,6 +253,34 @@ describe('a recording keeps records as the backend returned them', () => {
   });
 });
 
+describe('what a recording cannot keep, it says', () => {
+  let fake: Server;
+  beforeAll(async () => {
+    fake = fakeBackend(true);
+    await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(() => new Promise<void>((resolve) => fake.close(() => resolve())));
+
+  it('one note per difference, after the summary, and the file is written all the same (exit 0)', async () => {
+    const url = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
+    const file = join(dir, 'quirks.json');
+    const result = await run(['fixtures', '--from', url, '--dialect', 'alphabite', ...HEADER_ARGS, '-o', file]);
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^recorded 2 reviews of 3 products, 1 wishlists holding 3 items/);
+    const notes = lines.slice(1);
+    expect(notes).toHaveLength(3);
+    expect(notes).toContain(
+      `note: ${url}/store/wishlists?limit=100&offset=0 answered the envelope {"data":[],"skip":0,"take":100,"count":1,"nextPage":1,"currentPage":1,"prevPage":1,"totalPages":1}, where serve --dialect alphabite answers {"data":[],"take":100,"skip":0,"count":1,"nextPage":1,"currentPage":1,"prevPage":1,"totalPages":1}`,
+    );
+    expect(notes).toContain(`note: ${url}/store/wishlists/wl_01JZW1/items?limit=100&offset=0 writes its JSON otherwise than JSON.stringify (spacing, escapes or numbers): the mock serves the same values, not the same bytes`);
+    expect(notes.find((n) => n.includes('/store/reviews/product/'))).toMatch(
+      /^note: \S+\/store\/reviews\/product\/prod_01JZA\?limit=100&offset=0 shows review rev_01JZ8Q3X0A7B as \{"rating":5,"id":"rev_01JZ8Q3X0A7B",.*, 4\.1 as \{"id":"rev_01JZ8Q3X0A7B","title".*: the recording keeps 4\.1's, and serves it on 4\.2 too$/,
+    );
+    expect(await loadFixturesFile(file)).toBeDefined();
+  });
+});
+
 describe('the command when it cannot record', () => {
   let mock: MockServer;
   beforeAll(async () => {
@@ -278,6 +312,17 @@ describe('the command when it cannot record', () => {
     expect(result.stderr.trim().split('\n').filter((l) => !l.startsWith('(run with --help')).length).toBe(1);
     expect(result.stderr).not.toMatch(/\n\s+at /);
     expect(existsSync(file)).toBe(false);
+  });
+
+  it('a backend with a smaller maximum page size: exit 2, saying to ask smaller pages', async () => {
+    const small = await startMockServer({ seed: 2, reviews: 5, wishlists: 1, maxPageSize: 20 });
+    try {
+      const result = await run(['fixtures', '--from', small.url, '--page-size', '21']);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/^error: cannot record .*answered 400 \(Invalid request: .*'limit'.*\): ask smaller pages with --page-size\n$/);
+    } finally {
+      await small.close();
+    }
   });
 
   it('a failed recording leaves an earlier file as it was', async () => {
