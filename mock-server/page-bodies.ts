@@ -1,6 +1,6 @@
 import { pageSlice } from '../lib/paging.ts';
 import { isRefusal, type Dialect, type ListingQuery, type ListingRequest, type RatingAggregate, type Refusal } from '../lib/dialects/index.ts';
-import type { Dataset } from '../fixtures/dataset.ts';
+import type { Dataset, RecordedJson } from '../fixtures/dataset.ts';
 import { boundedMemo, memoized, type Memo } from './memo.ts';
 
 /**
@@ -52,6 +52,8 @@ export class PageBodies {
   readonly #aggregates = new Map<number, RatingAggregate>();
   /** Where each endpoint's envelope opens its record array (`{"reviews":[`). */
   readonly #heads: Partial<Record<ListingRequest['endpoint'], string>> = {};
+  /** A recording of a backend speaking this dialect: its records' JSON, served as recorded. */
+  readonly #recorded: RecordedJson | undefined;
 
   constructor(
     readonly dataset: Dataset,
@@ -62,6 +64,7 @@ export class PageBodies {
     this.#reviews = boundedMemo(memoBytes, length);
     this.#wishlists = boundedMemo(memoBytes, length);
     this.#items = boundedMemo(memoBytes, length);
+    this.#recorded = dataset.recorded?.dialect === dialect.name ? dataset.recorded : undefined;
   }
 
   /** The JSON of the listing `request` asks for, read by its dialect as `query`; or the dialect's refusal (an unknown wishlist). */
@@ -80,7 +83,10 @@ export class PageBodies {
       }
       case 'wishlists': {
         const table = this.dataset.wishlists;
-        const records = this.#ordered(table.count, query).map((w) => memoized(this.#wishlists, w, () => JSON.stringify(this.dialect.project.wishlist(table.source.wishlist(w)))));
+        const recorded = this.#recorded;
+        const records = this.#ordered(table.count, query).map((w) =>
+          recorded ? recorded.wishlistJson(w) : memoized(this.#wishlists, w, () => JSON.stringify(this.dialect.project.wishlist(table.source.wishlist(w)))),
+        );
         return splice(JSON.stringify(rules.envelope({ count: table.count, query })), head, records.length, (k, out) => out.push(records[k]!));
       }
       case 'wishlistItems': {
@@ -89,7 +95,10 @@ export class PageBodies {
         const unknown = wishlist < 0 ? this.dialect.unknownWishlist(request, query) : undefined;
         if (unknown !== undefined && unknown !== 'empty') return unknown;
         const count = wishlist < 0 ? 0 : table.source.itemCount(wishlist);
-        const records = this.#ordered(count, query).map((k) => memoized(this.#items, `${wishlist}:${k}`, () => JSON.stringify(this.dialect.project.item(table.source.item(wishlist, k)))));
+        const recorded = this.#recorded;
+        const records = this.#ordered(count, query).map((k) =>
+          recorded ? recorded.itemJson(wishlist, k) : memoized(this.#items, `${wishlist}:${k}`, () => JSON.stringify(this.dialect.project.item(table.source.item(wishlist, k)))),
+        );
         return splice(JSON.stringify(rules.envelope({ count, query })), head, records.length, (k, out) => out.push(records[k]!));
       }
     }
@@ -153,6 +162,8 @@ export class PageBodies {
    */
   #reviewWriter(indexes: Uint32Array): (k: number, out: string[]) => void {
     const source = this.dataset.reviews.source;
+    const recorded = this.#recorded;
+    if (recorded) return (k, out) => void out.push(recorded.reviewJson(indexes[k]!));
     if (this.dialect.recordsAsIs && source.writeReviewJson) return (k, out) => source.writeReviewJson!(indexes[k]!, out);
     return (k, out) => {
       const index = indexes[k]!;

@@ -89,7 +89,7 @@ export async function startMockServer(options: MockServerOptions | MockClusterOp
  * of a cluster (cluster-worker.ts gives it); by default this server is on its own.
  */
 export async function startInProcess(options: MockServerOptions, coordinate?: CoordinatorFactory): Promise<MockServer> {
-  const holder = new DatasetHolder(await resolveDataset(options));
+  const holder = new DatasetHolder(assertServable(await resolveDataset(options), options.dialect ?? DEFAULT_DIALECT));
   const host = options.host ?? '127.0.0.1';
   const ops = createOps({
     generation: withMaxItems(generationOf(holder.initial.summary), options.maxItems),
@@ -124,6 +124,15 @@ export async function startInProcess(options: MockServerOptions, coordinate?: Co
     ops,
     close: () => closeServer(server, options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS),
   };
+}
+
+/** A recording (`fixtures --from`) holds records as one dialect shows them: only that dialect can serve them. */
+function assertServable(dataset: Dataset, dialect: DialectName): Dataset {
+  const recordedIn = dataset.recorded?.dialect;
+  if (recordedIn !== undefined && recordedIn !== dialect) {
+    throw new Error(`${dataset.summary.file ?? 'the dataset'} was recorded from a backend speaking the ${recordedIn} dialect: serve it with --dialect ${recordedIn} (its records are kept as that backend returned them)`);
+  }
+  return dataset;
 }
 
 /** The summary does not record maxItems; the options that made the dataset do. */

@@ -67,6 +67,7 @@ export function specDialect({ maxPageSize }: SpecDialectOptions): Dialect {
 
   const reviews: EndpointRules = {
     recordsKey: 'reviews',
+    paging: { size: 'limit', start: 'offset' },
     read: (request) =>
       reading(() => {
         const query = strictQuery(request.query, SPEC_ACCEPTED.reviews);
@@ -88,6 +89,7 @@ export function specDialect({ maxPageSize }: SpecDialectOptions): Dialect {
 
   const wishlistRules = (accepted: readonly string[], check: (request: ListingRequest, query: Map<string, string>) => void = () => {}): EndpointRules => ({
     recordsKey: 'data',
+    paging: { size: 'take', start: 'skip' },
     read: (request) =>
       reading(() => {
         const query = strictQuery(request.query, accepted, wishlistHint);

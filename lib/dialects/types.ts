@@ -77,6 +77,8 @@ export interface EndpointRules {
   envelope(input: EnvelopeInput): Record<string, unknown>;
   /** The key holding the records: the envelope's first key. */
   recordsKey: 'reviews' | 'data';
+  /** The query parameters a client pages this listing with: the page size and the number of records skipped. */
+  paging: { size: 'limit' | 'take'; start: 'offset' | 'skip' };
 }
 
 export interface Dialect {
