@@ -1,0 +1,73 @@
+/**
+ * `medusa exec ./src/scripts/seed.js <output.json>`: what the storefront routes cannot create: a sales
+ * channel, a publishable key linked to it, products with variants, and the wishlist plugin's setting
+ * that lets a customer keep several wishlists (an admin setting; the listing routes do not read it).
+ * Customers, reviews and wishlists are created afterwards through the plugins' own store routes
+ * (scripts/test-medusa.mjs). Writes what it created to <output.json>.
+ */
+const { writeFileSync } = require('node:fs');
+const { ProductStatus } = require('@medusajs/framework/utils');
+const { createApiKeysWorkflow, createProductsWorkflow, createSalesChannelsWorkflow, linkSalesChannelsToApiKeyWorkflow } = require('@medusajs/medusa/core-flows');
+
+/** Products and how many variants each has: the first holds enough variants for a paged wishlist. */
+const PRODUCTS = [
+  { handle: 'kit-tee', title: 'Kit Tee', variants: 30 },
+  { handle: 'kit-mug', title: 'Kit Mug', variants: 3 },
+  { handle: 'kit-cap', title: 'Kit Cap', variants: 2 },
+];
+
+/** @param {import('@medusajs/framework/types').ExecArgs} exec */
+async function seed({ container, args }) {
+  const output = args[0];
+  if (!output) throw new Error('usage: medusa exec ./src/scripts/seed.js <output.json>');
+
+  const { result: channels } = await createSalesChannelsWorkflow(container).run({
+    input: { salesChannelsData: [{ name: 'Kit storefront' }] },
+  });
+  const channel = channels[0];
+
+  const { result: keys } = await createApiKeysWorkflow(container).run({
+    input: { api_keys: [{ title: 'Kit storefront', type: 'publishable', created_by: '' }] },
+  });
+  const key = keys[0];
+  await linkSalesChannelsToApiKeyWorkflow(container).run({ input: { id: key.id, add: [channel.id] } });
+
+  const { result: products } = await createProductsWorkflow(container).run({
+    input: {
+      products: PRODUCTS.map((p) => {
+        const sizes = Array.from({ length: p.variants }, (_, i) => `v${String(i + 1).padStart(2, '0')}`);
+        return {
+          title: p.title,
+          handle: p.handle,
+          status: ProductStatus.PUBLISHED,
+          options: [{ title: 'Variant', values: sizes }],
+          variants: sizes.map((size) => ({
+            title: `${p.title} ${size}`,
+            sku: `${p.handle}-${size}`,
+            options: { Variant: size },
+            manage_inventory: false,
+            prices: [{ amount: 10, currency_code: 'usd' }],
+          })),
+          sales_channels: [{ id: channel.id }],
+        };
+      }),
+    },
+  });
+
+  // The plugin's admin setting (POST /admin/wishlists/settings does the same), so one customer can
+  // hold enough wishlists to page through 4.3.
+  await container.resolve('wishlist').updateSettings({ allow_multiple_wishlists: true });
+
+  const facts = {
+    publishableKey: key.token,
+    salesChannelId: channel.id,
+    products: products.map((p) => ({
+      id: p.id,
+      handle: p.handle,
+      variantIds: (p.variants ?? []).map((v) => v.id).sort(),
+    })),
+  };
+  writeFileSync(output, `${JSON.stringify(facts, null, 2)}\n`);
+}
+
+module.exports = { default: seed };
