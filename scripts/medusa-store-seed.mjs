@@ -1,0 +1,69 @@
+// The data `npm run test:medusa` lists, created as a storefront creates it: through the running
+// backend's store routes (Medusa's customer auth, the plugins' POST /store/reviews, POST
+// /store/wishlists and POST /store/wishlists/:id/add-item). medusa-app/src/scripts/seed.js has made
+// the publishable key and the products before. Answers the facts the tests read.
+
+/** Ratings of the reviews of the first product, in the order written: ties on purpose. */
+const TEE_RATINGS = [5, 4, 3, 4, 5, 2, 4, 1, 5, 3, 4, 4, 5, 2, 3, 5, 4, 1, 3, 5, 4, 2, 5, 4, 3];
+const MUG_RATINGS = [4, 4, 2, 5];
+const CUSTOMERS = ['shopper', 'ada', 'bo', 'cy'];
+/** The shopper's wishlists (the first two with items), and one wishlist of another customer. */
+const SHOPPER_WISHLISTS = 12;
+const FULL_WISHLIST_ITEMS = 25;
+
+/**
+ * @param {string} baseUrl
+ * @param {{ publishableKey: string, salesChannelId: string, products: Array<{ id: string, handle: string, variantIds: string[] }> }} catalog
+ */
+export async function seedThroughStoreRoutes(baseUrl, catalog) {
+  const call = async (method, path, { token, body } = {}) => {
+    const headers = { 'x-publishable-api-key': catalog.publishableKey, 'content-type': 'application/json' };
+    if (token) headers.authorization = `Bearer ${token}`;
+    const res = await fetch(`${baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 300) || '(empty body)'}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+
+  const customers = [];
+  for (const name of CUSTOMERS) {
+    const email = `${name}@store-listing-kit.test`;
+    const password = `${name}-password`;
+    const { token: registration } = await call('POST', '/auth/customer/emailpass/register', { body: { email, password } });
+    const { customer } = await call('POST', '/store/customers', { token: registration, body: { email, first_name: name[0].toUpperCase() + name.slice(1), last_name: 'Kit' } });
+    const { token } = await call('POST', '/auth/customer/emailpass', { body: { email, password } });
+    customers.push({ id: customer.id, email, token });
+  }
+
+  const [tee, mug, cap] = catalog.products;
+  const reviews = [];
+  const review = async (product, rating, i) => {
+    const author = customers[i % customers.length];
+    const created = await call('POST', '/store/reviews', {
+      token: author.token,
+      body: { product_id: product.id, rating, title: `${product.handle} review ${i + 1}`, content: `Review ${i + 1} of ${product.handle}, ${rating} stars.` },
+    });
+    reviews.push({ id: created.id, product_id: product.id, rating, customer_id: author.id, status: created.status });
+  };
+  for (const [i, rating] of TEE_RATINGS.entries()) await review(tee, rating, i);
+  for (const [i, rating] of MUG_RATINGS.entries()) await review(mug, rating, i);
+
+  const wishlists = [];
+  const wishlist = async (owner, name, variantIds) => {
+    const created = await call('POST', '/store/wishlists', { token: owner.token, body: { name, sales_channel_id: catalog.salesChannelId } });
+    const itemIds = [];
+    for (const variant of variantIds) {
+      const item = await call('POST', `/store/wishlists/${created.id}/add-item`, { token: owner.token, body: { product_variant_id: variant } });
+      itemIds.push(item.id);
+    }
+    wishlists.push({ id: created.id, customer_id: owner.id, itemIds });
+  };
+  const shopper = customers[0];
+  for (let i = 0; i < SHOPPER_WISHLISTS; i++) {
+    const items = i === 0 ? tee.variantIds.slice(0, FULL_WISHLIST_ITEMS) : i === 1 ? mug.variantIds : [];
+    await wishlist(shopper, `List ${String(i + 1).padStart(2, '0')}`, items);
+  }
+  await wishlist(customers[1], 'Not the shopper\'s', cap.variantIds);
+
+  return { baseUrl, ...catalog, customers, reviews, wishlists };
+}
