@@ -1,11 +1,15 @@
 // The data `npm run test:medusa` lists, created as a storefront creates it: through the running
 // backend's store routes (Medusa's customer auth, the plugins' POST /store/reviews, POST
-// /store/wishlists and POST /store/wishlists/:id/add-item). medusa-app/src/scripts/seed.js has made
-// the publishable key and the products before. Answers the facts the tests read.
+// /store/wishlists and POST /store/wishlists/:id/add-item), then moderated as an admin does (the reviews
+// plugin's POST /admin/reviews/status). medusa-app/src/scripts/seed.js has made the publishable key, the
+// products and the admin user before. Answers the facts the tests read.
 
 /** Ratings of the reviews of the first product, in the order written: ties on purpose. */
 const TEE_RATINGS = [5, 4, 3, 4, 5, 2, 4, 1, 5, 3, 4, 4, 5, 2, 3, 5, 4, 1, 3, 5, 4, 2, 5, 4, 3];
 const MUG_RATINGS = [4, 4, 2, 5];
+/** Reviews of the first product (by position) that stay pending, and the one rejected; all others are approved. */
+const TEE_PENDING = [2, 9, 17];
+const TEE_REJECTED = [20];
 const CUSTOMERS = ['shopper', 'ada', 'bo', 'cy'];
 /** The shopper's wishlists (the first two with items), and one wishlist of another customer. */
 const SHOPPER_WISHLISTS = 12;
@@ -13,9 +17,10 @@ const FULL_WISHLIST_ITEMS = 25;
 
 /**
  * @param {string} baseUrl
- * @param {{ publishableKey: string, salesChannelId: string, products: Array<{ id: string, handle: string, variantIds: string[] }> }} catalog
+ * @param {{ publishableKey: string, salesChannelId: string, admin: { email: string, password: string }, products: Array<{ id: string, handle: string, variantIds: string[] }> }} catalog
  */
 export async function seedThroughStoreRoutes(baseUrl, catalog) {
+  /** @param {string} method @param {string} path @param {{ token?: string, body?: unknown }} [options] */
   const call = async (method, path, { token, body } = {}) => {
     const headers = { 'x-publishable-api-key': catalog.publishableKey, 'content-type': 'application/json' };
     if (token) headers.authorization = `Bearer ${token}`;
@@ -48,6 +53,16 @@ export async function seedThroughStoreRoutes(baseUrl, catalog) {
   for (const [i, rating] of TEE_RATINGS.entries()) await review(tee, rating, i);
   for (const [i, rating] of MUG_RATINGS.entries()) await review(mug, rating, i);
 
+  const { token: adminToken } = await call('POST', '/auth/user/emailpass', { body: catalog.admin });
+  const moderate = async (ids, status) => {
+    await call('POST', '/admin/reviews/status', { token: adminToken, body: { ids, status } });
+    for (const r of reviews) if (ids.includes(r.id)) r.status = status;
+  };
+  const teeReviews = reviews.filter((r) => r.product_id === tee.id);
+  const keep = new Set([...TEE_PENDING, ...TEE_REJECTED]);
+  await moderate(reviews.filter((r) => !teeReviews.includes(r) || !keep.has(teeReviews.indexOf(r))).map((r) => r.id), 'approved');
+  await moderate(TEE_REJECTED.map((i) => teeReviews[i].id), 'rejected');
+
   const wishlists = [];
   const wishlist = async (owner, name, variantIds) => {
     const created = await call('POST', '/store/wishlists', { token: owner.token, body: { name, sales_channel_id: catalog.salesChannelId } });
@@ -65,5 +80,6 @@ export async function seedThroughStoreRoutes(baseUrl, catalog) {
   }
   await wishlist(customers[1], 'Not the shopper\'s', cap.variantIds);
 
-  return { baseUrl, ...catalog, customers, reviews, wishlists };
+  const { admin: _, ...facts } = catalog;
+  return { baseUrl, ...facts, customers, reviews, wishlists };
 }

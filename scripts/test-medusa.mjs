@@ -13,6 +13,9 @@
 // Whatever it started (Medusa, the cluster, the database, the temporary folder) it stops and
 // removes at the end, also on failure and on Ctrl-C. Exit code: the tests' (0 or 1); 2 when the
 // backend could not be set up, with one sentence naming the step and the cause.
+// `npm run test:medusa -- --serve` stops before the tests and keeps the backend up until Ctrl-C, for
+// running test files against it by hand: MEDUSA_FIXTURE=<printed path> npx vitest run --config
+// test/vitest.medusa.config.ts <file>.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, openSync, closeSync } from 'node:fs';
@@ -34,9 +37,12 @@ class SetupError extends Error {}
 
 // ---- what was started, stopped in reverse order ----
 const cleanups = [];
+/** Commands under way (run()), ended first when the run is cut short. */
+const running = new Set();
 let cleaning;
 function cleanup() {
   cleaning ??= (async () => {
+    for (const child of running) child.kill('SIGTERM');
     while (cleanups.length > 0) {
       const { name, fn } = cleanups.pop();
       try {
@@ -75,11 +81,14 @@ function run(command, args, { cwd = root, env = process.env, uid, gid, log = joi
   return new Promise((resolve, reject) => {
     const fd = openSync(log, 'a');
     const child = spawn(command, args, { cwd, env, uid, gid, stdio: ['ignore', fd, fd] });
+    running.add(child);
     child.on('error', (error) => {
+      running.delete(child);
       closeSync(fd);
       reject(new SetupError(`${command} could not start: ${error.message}`));
     });
     child.on('exit', (code, signal) => {
+      running.delete(child);
       closeSync(fd);
       if (code === 0) resolve();
       else reject(new SetupError(`\`${[command, ...args].join(' ')}\` failed (${signal ?? `exit ${code}`}); its output ends:\n${tail(log, 40)}`));
@@ -294,7 +303,12 @@ async function main() {
   const fixture = join(work, 'fixture.json');
   writeFileSync(fixture, `${JSON.stringify({ ...facts, medusaLog: log }, null, 2)}\n`);
   say(`${facts.customers.length} customers, ${facts.reviews.length} reviews, ${facts.wishlists.length} wishlists with ${facts.wishlists.reduce((n, w) => n + w.itemIds.length, 0)} items`);
-  const code = await step('tests', () => runTests(fixture, process.argv.slice(2)));
+  const args = process.argv.slice(2);
+  if (args.includes('--serve')) {
+    say(`serving until Ctrl-C; MEDUSA_FIXTURE=${fixture}`);
+    await new Promise(() => {});
+  }
+  const code = await step('tests', () => runTests(fixture, args));
   if (code !== 0) say(`the tests failed; Medusa's output ends:\n${tail(log, 30)}`);
   return code;
 }

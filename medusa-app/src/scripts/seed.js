@@ -1,13 +1,17 @@
 /**
  * `medusa exec ./src/scripts/seed.js <output.json>`: what the storefront routes cannot create: a sales
- * channel, a publishable key linked to it, products with variants, and the wishlist plugin's setting
- * that lets a customer keep several wishlists (an admin setting; the listing routes do not read it).
+ * channel, a publishable key linked to it, products with variants, an admin user (as `medusa user`
+ * makes one: it moderates reviews through the reviews plugin's admin route), and the wishlist plugin's
+ * setting that lets a customer keep several wishlists (an admin setting; the listing routes do not
+ * read it).
  * Customers, reviews and wishlists are created afterwards through the plugins' own store routes
  * (scripts/test-medusa.mjs). Writes what it created to <output.json>.
  */
 const { writeFileSync } = require('node:fs');
-const { ProductStatus } = require('@medusajs/framework/utils');
-const { createApiKeysWorkflow, createProductsWorkflow, createSalesChannelsWorkflow, linkSalesChannelsToApiKeyWorkflow } = require('@medusajs/medusa/core-flows');
+const { Modules, ProductStatus } = require('@medusajs/framework/utils');
+const { createApiKeysWorkflow, createProductsWorkflow, createSalesChannelsWorkflow, createUsersWorkflow, linkSalesChannelsToApiKeyWorkflow } = require('@medusajs/medusa/core-flows');
+
+const ADMIN = { email: 'admin@store-listing-kit.test', password: 'admin-password' };
 
 /** Products and how many variants each has: the first holds enough variants for a paged wishlist. */
 const PRODUCTS = [
@@ -54,6 +58,12 @@ async function seed({ container, args }) {
     },
   });
 
+  const { result: users } = await createUsersWorkflow(container).run({ input: { users: [{ email: ADMIN.email }] } });
+  const auth = container.resolve(Modules.AUTH);
+  const { authIdentity, error } = await auth.register('emailpass', { body: ADMIN });
+  if (error) throw new Error(`admin user: ${error}`);
+  await auth.updateAuthIdentities({ id: authIdentity.id, app_metadata: { user_id: users[0].id } });
+
   // The plugin's admin setting (POST /admin/wishlists/settings does the same), so one customer can
   // hold enough wishlists to page through 4.3.
   await container.resolve('wishlist').updateSettings({ allow_multiple_wishlists: true });
@@ -61,6 +71,7 @@ async function seed({ container, args }) {
   const facts = {
     publishableKey: key.token,
     salesChannelId: channel.id,
+    admin: ADMIN,
     products: products.map((p) => ({
       id: p.id,
       handle: p.handle,
