@@ -64,6 +64,7 @@ export async function seedThroughStoreRoutes(baseUrl, catalog) {
   await moderate(TEE_REJECTED.map((i) => teeReviews[i].id), 'rejected');
 
   const wishlists = [];
+  /** @param {{ id: string, token: string }} owner @param {string} name @param {string[]} variantIds */
   const wishlist = async (owner, name, variantIds) => {
     const created = await call('POST', '/store/wishlists', { token: owner.token, body: { name, sales_channel_id: catalog.salesChannelId } });
     const itemIds = [];
@@ -79,7 +80,12 @@ export async function seedThroughStoreRoutes(baseUrl, catalog) {
     await wishlist(shopper, `List ${String(i + 1).padStart(2, '0')}`, items);
   }
   await wishlist(customers[1], 'Not the shopper\'s', cap.variantIds);
+  // A wishlist whose only item's variant the admin then deletes (the last variant of the first product,
+  // in no other wishlist).
+  const deletedVariantId = tee.variantIds.at(-1);
+  await wishlist(customers[3], 'Deleted variant', [deletedVariantId]);
+  await call('DELETE', `/admin/products/${tee.id}/variants/${deletedVariantId}`, { token: adminToken });
 
   const { admin: _, ...facts } = catalog;
-  return { baseUrl, ...facts, customers, reviews, wishlists };
+  return { baseUrl, ...facts, customers, reviews, wishlists, deletedVariantId };
 }

@@ -77,10 +77,10 @@ async function step(name, fn) {
 }
 
 /** Runs a command to its end, its output in a log file; a failure names the command and shows the log's end. */
-function run(command, args, { cwd = root, env = process.env, uid, gid, log = join(work, 'commands.log') } = {}) {
+function run(command, args, { cwd = root, env = process.env, uid, gid, detached = false, log = join(work, 'commands.log') } = {}) {
   return new Promise((resolve, reject) => {
     const fd = openSync(log, 'a');
-    const child = spawn(command, args, { cwd, env, uid, gid, stdio: ['ignore', fd, fd] });
+    const child = spawn(command, args, { cwd, env, uid, gid, detached, stdio: ['ignore', fd, fd] });
     running.add(child);
     child.on('error', (error) => {
       running.delete(child);
@@ -184,7 +184,9 @@ async function startPrivateCluster() {
   await run(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-locale', '--no-sync'], { env, ...user, log: join(dir, 'initdb.log') });
   const port = await freePort();
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
-  await run(join(bin, 'pg_ctl'), ['-D', data, '-l', log, '-w', '-t', '60', '-o', options, 'start'], { env, ...user, log: join(dir, 'pg_ctl.log') });
+  // detached: the server gets its own session, so a Ctrl-C at the terminal reaches this script, which
+  // stops it in order (the database first), and not the server behind its back
+  await run(join(bin, 'pg_ctl'), ['-D', data, '-l', log, '-w', '-t', '60', '-o', options, 'start'], { env, ...user, detached: true, log: join(dir, 'pg_ctl.log') });
   cleanups.push({ name: 'stop PostgreSQL', fn: () => run(join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', '-t', '30', 'stop'], { env, ...user, log: join(dir, 'pg_ctl.log') }) });
   say(`PostgreSQL ${bin.split('/').at(-2) ?? ''} on 127.0.0.1:${port}, data in ${data}`);
   return `postgres://postgres@127.0.0.1:${port}/postgres`;

@@ -9,11 +9,15 @@ import { byId, type ListingBackend } from './real-client-flows.ts';
 export interface MedusaFacts {
   baseUrl: string;
   publishableKey: string;
+  /** A key of another sales channel (with no wishlists of its own). */
+  otherPublishableKey: string;
   salesChannelId: string;
   products: Array<{ id: string; handle: string; variantIds: string[] }>;
   customers: Array<{ id: string; email: string; token: string }>;
   reviews: Array<{ id: string; product_id: string; rating: number; customer_id: string; status: 'pending' | 'approved' | 'rejected' }>;
   wishlists: Array<{ id: string; customer_id: string; itemIds: string[] }>;
+  /** The variant of the only item of the fourth customer's wishlist, deleted after it was added. */
+  deletedVariantId: string;
   /** Medusa's output, for a failing test to point at. */
   medusaLog: string;
 }

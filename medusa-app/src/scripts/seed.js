@@ -1,6 +1,6 @@
 /**
- * `medusa exec ./src/scripts/seed.js <output.json>`: what the storefront routes cannot create: a sales
- * channel, a publishable key linked to it, products with variants, an admin user (as `medusa user`
+ * `medusa exec ./src/scripts/seed.js <output.json>`: what the storefront routes cannot create: two
+ * sales channels with a publishable key each, products with variants, an admin user (as `medusa user`
  * makes one: it moderates reviews through the reviews plugin's admin route), and the wishlist plugin's
  * setting that lets a customer keep several wishlists (an admin setting; the listing routes do not
  * read it).
@@ -36,6 +36,16 @@ async function seed({ container, args }) {
   const key = keys[0];
   await linkSalesChannelsToApiKeyWorkflow(container).run({ input: { id: key.id, add: [channel.id] } });
 
+  // A second storefront (its own channel and key), to ask whether the listings care which channel a
+  // wishlist belongs to.
+  const { result: otherChannels } = await createSalesChannelsWorkflow(container).run({
+    input: { salesChannelsData: [{ name: 'Other storefront' }] },
+  });
+  const { result: otherKeys } = await createApiKeysWorkflow(container).run({
+    input: { api_keys: [{ title: 'Other storefront', type: 'publishable', created_by: '' }] },
+  });
+  await linkSalesChannelsToApiKeyWorkflow(container).run({ input: { id: otherKeys[0].id, add: [otherChannels[0].id] } });
+
   const { result: products } = await createProductsWorkflow(container).run({
     input: {
       products: PRODUCTS.map((p) => {
@@ -70,6 +80,7 @@ async function seed({ container, args }) {
 
   const facts = {
     publishableKey: key.token,
+    otherPublishableKey: otherKeys[0].token,
     salesChannelId: channel.id,
     admin: ADMIN,
     products: products.map((p) => ({
