@@ -1,12 +1,12 @@
 // `npm run test:medusa [-- <vitest arguments>]`: the tests under test/medusa/ against a real backend,
 // Medusa 2 with the published plugins (medusa-app/). In order, each step timed:
 //   1. install medusa-app from its package-lock.json (skipped when node_modules already matches it);
-//   2. PostgreSQL: with DATABASE_URL, that server; else a private cluster in a temporary folder on a
+//   2. PostgreSQL: with DATABASE_URL, that server (where this user may create databases); else a private cluster in a temporary folder on a
 //      free port on 127.0.0.1 (`initdb` + `pg_ctl`, run as the `postgres` user when this runs as
 //      root), installing Debian's `postgresql` first when it is missing and this runs as root;
 //   3. a fresh database (dropped at the end, so every run starts clean);
 //   4. `medusa db:migrate`;
-//   5. `medusa exec ./src/scripts/seed.js`: sales channel, publishable key, products;
+//   5. `medusa exec ./src/scripts/seed.js`: sales channels and publishable keys, products, an admin user;
 //   6. `medusa start` on a free port on 127.0.0.1, until GET /health answers;
 //   7. customers, reviews and wishlists through the store routes (scripts/medusa-store-seed.mjs);
 //   8. vitest with test/vitest.medusa.config.ts; the facts it needs are in the JSON file $MEDUSA_FIXTURE.
@@ -40,6 +40,8 @@ const cleanups = [];
 /** Commands under way (run()), ended first when the run is cut short. */
 const running = new Set();
 let cleaning;
+/** Set by Ctrl-C (or SIGTERM): the steps cut short then are not failures to report. */
+let interrupted = false;
 function cleanup() {
   cleaning ??= (async () => {
     for (const child of running) child.kill('SIGTERM');
@@ -57,6 +59,7 @@ function cleanup() {
 }
 for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
   process.on(signal, () => {
+    interrupted = true;
     say(`${signal}: stopping what this run started`);
     void cleanup().finally(() => process.exit(code));
   });
@@ -96,12 +99,16 @@ function run(command, args, { cwd = root, env = process.env, uid, gid, detached 
   });
 }
 
+/** The last lines of a log, without the warning the Medusa CLI prints when ts-node is absent (this app needs none). */
 function tail(file, lines) {
+  let text;
   try {
-    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+    text = readFileSync(file, 'utf8');
   } catch {
     return '(no output)';
   }
+  const noise = /^ts-node cannot be loaded[^\n]*\nError: Cannot find module 'ts-node'\n[\s\S]*?\n\}\n/gm;
+  return text.replace(noise, '').trimEnd().split('\n').slice(-lines).join('\n') || '(no output)';
 }
 
 function freePort() {
@@ -121,7 +128,7 @@ async function installApp() {
   const stamp = join(appDir, 'node_modules', '.store-listing-kit-lock-sha256');
   const want = `${createHash('sha256').update(lock).digest('hex')} node ${process.version}\n`;
   if (existsSync(medusaBin) && existsSync(stamp) && readFileSync(stamp, 'utf8') === want) {
-    say('medusa-app/node_modules matches package-lock.json: npm ci skipped');
+    say('medusa-app/node_modules matches package-lock.json: install skipped');
     return;
   }
   // `npm install --no-save`, not `npm ci`: the lockfile pins every package this platform installs, but
@@ -319,7 +326,8 @@ let exitCode;
 try {
   exitCode = await main();
 } catch (error) {
-  const reason = error instanceof SetupError ? error.message : error?.stack ?? String(error);
+  if (interrupted) await new Promise(() => {}); // the signal handler cleans up and exits
+  const reason = error instanceof Error ? error.message : String(error);
   process.stderr.write(`test:medusa: could not set up the backend: ${reason}\n`);
   exitCode = 2;
 } finally {
