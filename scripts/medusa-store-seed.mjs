@@ -1,8 +1,9 @@
 // The data `npm run test:medusa` lists, created as a storefront creates it: through the running
 // backend's store routes (Medusa's customer auth, the plugins' POST /store/reviews, POST
 // /store/wishlists and POST /store/wishlists/:id/add-item), then moderated as an admin does (the reviews
-// plugin's POST /admin/reviews/status). medusa-app/src/scripts/seed.js has made the publishable key, the
-// products and the admin user before. Answers the facts the tests read.
+// plugin's POST /admin/reviews/status; one variant in a wishlist is then deleted with Medusa's admin
+// route). medusa-app/src/scripts/seed.js has made the publishable keys, the products and the admin
+// user before. Answers the facts the tests read.
 
 /** Ratings of the reviews of the first product, in the order written: ties on purpose. */
 const TEE_RATINGS = [5, 4, 3, 4, 5, 2, 4, 1, 5, 3, 4, 4, 5, 2, 3, 5, 4, 1, 3, 5, 4, 2, 5, 4, 3];
@@ -11,7 +12,7 @@ const MUG_RATINGS = [4, 4, 2, 5];
 const TEE_PENDING = [2, 9, 17];
 const TEE_REJECTED = [20];
 const CUSTOMERS = ['shopper', 'ada', 'bo', 'cy'];
-/** The shopper's wishlists (the first two with items), and one wishlist of another customer. */
+/** The shopper's wishlists (the first two with items); two other customers have one each. */
 const SHOPPER_WISHLISTS = 12;
 const FULL_WISHLIST_ITEMS = 25;
 

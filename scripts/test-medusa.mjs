@@ -299,7 +299,7 @@ async function main() {
   delete env.REDIS_URL;
   await step('medusa db:migrate', () => run(medusaBin, ['db:migrate'], { cwd: appDir, env, log: join(work, 'migrate.log') }));
   const catalogFile = join(work, 'catalog.json');
-  await step('medusa exec seed.js (channel, key, products)', () => run(medusaBin, ['exec', './src/scripts/seed.js', catalogFile], { cwd: appDir, env, log: join(work, 'seed.log') }));
+  await step('medusa exec seed.js (channels, keys, products, admin)', () => run(medusaBin, ['exec', './src/scripts/seed.js', catalogFile], { cwd: appDir, env, log: join(work, 'seed.log') }));
   const { baseUrl, log } = await step('medusa start', () => startMedusa(env));
   say(`Medusa on ${baseUrl}`);
   const facts = await step('customers, reviews, wishlists through the store routes', async () => {
