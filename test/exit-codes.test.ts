@@ -125,8 +125,9 @@ describe('docs/exit-codes.md', () => {
 });
 
 describe('the last resort (bin/store-listing-kit.js)', () => {
-  // An error no command expected, thrown after the command has run: preloaded with --import.
-  const late = ['--import', 'data:text/javascript,setTimeout(() => { throw new Error("boom from nowhere") }, 100)'];
+  // An error no command expected, thrown after the command has run: preloaded with --import, and
+  // thrown once the bin has installed its handler (a fixed delay lost that race on a busy machine).
+  const late = ['--import', 'data:text/javascript,const t = setInterval(() => { if (process.listenerCount("uncaughtException") > 0) { clearInterval(t); throw new Error("boom from nowhere") } }, 5)'];
   const runLate = (env: NodeJS.ProcessEnv) =>
     new Promise<Run>((resolve) => {
       execFile(process.execPath, [...late, BIN, '--version'], { env: { ...process.env, ...env } }, (error, stdout, stderr) => {
