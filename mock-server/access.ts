@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { ADMIN_PREFIX } from '../lib/admin-paths.ts';
+import { ADMIN_PREFIX, ADMIN_WRITE_HEADER } from '../lib/admin-paths.ts';
 import { routeNotFound, sendError } from './errors.ts';
 
 /**
@@ -23,9 +23,6 @@ import { routeNotFound, sendError } from './errors.ts';
  * With a token neither is needed: a page cannot know the token, and `Authorization` is itself
  * a header no page sends cross-origin without a preflight.
  */
-
-/** The header that marks an admin change as sent by a script or a tool, not a web page (any value). */
-export const ADMIN_WRITE_HEADER = 'X-Requested-By';
 
 
 export interface AdminAccessOptions {
