@@ -11,9 +11,9 @@ import { routeNotFound, sendError } from './errors.ts';
  * - without one, on any other host (0.0.0.0, a LAN address): nobody; the admin API is off.
  *
  * A browser on this machine is a loopback client too, and any page it opens could call the
- * mock. So, besides: the admin API sends no CORS headers (app.ts), a page of another origin can
- * neither read an answer nor pass a preflight, which the guard refuses; and on loopback
- * without a token,
+ * mock. So, besides: the admin API sends no CORS headers (app.ts), so a page of another origin
+ * can neither read an answer nor pass a preflight (the guard refuses every one); and on
+ * loopback without a token,
  * - a request must name this machine in `Host` (a loopback name, `*.localhost`, or the host
  *   the server listens on; any port): a page of a rebound DNS name (DNS rebinding) is same-origin
  *   with the mock but sends its own name;
@@ -23,7 +23,6 @@ import { routeNotFound, sendError } from './errors.ts';
  * With a token neither is needed: a page cannot know the token, and `Authorization` is itself
  * a header no page sends cross-origin without a preflight.
  */
-
 
 export interface AdminAccessOptions {
   /** The bearer token the admin API requires; none means loopback only. */

@@ -49,15 +49,15 @@ export function createApp(holder: DatasetHolder, options: AppOptions = {}): Expr
   const { coordinator, observe, admin, faults } = opsHandlers(holder, ops);
   // What every request passes, in this order, in one layer (each layer is a dispatch per request):
   // CORS (not on /__admin), observation (journal, logs), fault injection (which leaves /__admin alone).
-  const pass = (req: Request, res: Response, next: NextFunction, admin: boolean) => {
-    if (!admin) setCors(res, req.headers.origin);
+  const pass = (req: Request, res: Response, next: NextFunction, adminPath: boolean) => {
+    if (!adminPath) setCors(res, req.headers.origin);
     observe?.(req, res);
     faults(req, res, next);
   };
   app.use((req, res, next) => {
-    const admin = isAdminPath(req.path);
-    if (req.method === 'OPTIONS' && !admin) return preflight(req, res, (error?: unknown) => (error ? next(error) : pass(req, res, next, admin)));
-    pass(req, res, next, admin);
+    const adminPath = isAdminPath(req.path);
+    if (req.method === 'OPTIONS' && !adminPath) return preflight(req, res, (error?: unknown) => (error ? next(error) : pass(req, res, next, false)));
+    pass(req, res, next, adminPath);
   });
   // The admin guard and routes, before the listings and every other /__admin route.
   app.use(ADMIN_PREFIX, admin);
