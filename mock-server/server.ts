@@ -26,7 +26,11 @@ export interface MockServerOptions extends GenerateOptions {
   dataset?: Dataset;
   /** The largest `limit` / `take` accepted (default 1000). */
   maxPageSize?: number;
-  /** Origins allowed by CORS; default any (without credentials). */
+  /**
+   * Origins allowed by CORS on the listings (never on `/__admin`); default any (without credentials).
+   * Each is exactly what a browser sends (`http://localhost:3000`: no path, no trailing slash, lower
+   * case, no wildcard) or `*`; anything else throws a TypeError that says why.
+   */
   corsOrigin?: string | string[];
   /** How the listings speak: `spec` (default) or `alphabite` (the published plugins, bugs included). */
   dialect?: DialectName;
@@ -80,6 +84,8 @@ export async function startMockServer(options?: MockServerOptions): Promise<Mock
 export async function startMockServer(options: MockClusterOptions): Promise<MockCluster>;
 export async function startMockServer(options: MockServerOptions | MockClusterOptions = {}): Promise<MockServer | MockCluster> {
   assertMaxPageSize(options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE);
+  // Refuses an origin a browser never sends (`http://localhost:3000/`), before any worker starts.
+  corsPolicy(options.corsOrigin);
   if ('workers' in options && options.workers !== undefined) return (await import('./cluster.ts')).startMockCluster(options);
   return startInProcess(options as MockServerOptions);
 }
