@@ -1,13 +1,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { parseHeaders } from '../lib/http.ts';
 import { parseEndpointList } from '../properties/endpoints.ts';
 import { DEFAULTS, randomSeed, resolveOptions, type CheckOptions } from '../properties/options.ts';
-import { PROPERTY_IDS } from '../properties/catalog/index.ts';
+import { ALPHABITE_PROPERTY_IDS, PROPERTY_IDS } from '../properties/catalog/index.ts';
 import { headerLine, jsonReport, junitReport, resultLine, summaryText } from '../properties/report.ts';
 import { CannotRunError, runListingProperties, type CheckReport } from '../properties/runner.ts';
-import { integerIn } from './options.ts';
+import { headerArg, integerIn } from './options.ts';
 
 /** Exit codes of `check` (docs/exit-codes.md): every property holds / some property fails / the check cannot run. */
 export const EXIT = { passed: 0, failed: 1, cannotRun: 2 } as const;
@@ -31,14 +30,7 @@ interface CheckFlags {
   dataset?: string;
   junit?: string;
   json?: string;
-}
-
-function headerArg(value: string, previous: Record<string, string>): Record<string, string> {
-  try {
-    return { ...previous, ...parseHeaders([value]) };
-  } catch (error) {
-    throw new InvalidArgumentError(`${(error as Error).message}, e.g. 'x-publishable-api-key: pk_...'.`);
-  }
+  dialect: 'spec' | 'alphabite';
 }
 
 const collect = (value: string, previous: string[]) => [...previous, ...value.split(',').map((s) => s.trim()).filter(Boolean)];
@@ -53,8 +45,10 @@ function endpointsArg(value: string) {
 
 function propertiesArg(value: string): string[] {
   const ids = value.split(',').map((s) => s.trim()).filter(Boolean);
-  const unknown = ids.filter((id) => !PROPERTY_IDS.includes(id));
-  if (unknown.length || ids.length === 0) throw new InvalidArgumentError(`unknown property '${unknown.join(', ')}'; accepted: ${PROPERTY_IDS.join(', ')}.`);
+  // Either dialect's ids; the run refuses those not in the chosen dialect's suite.
+  const known = [...PROPERTY_IDS, ...ALPHABITE_PROPERTY_IDS];
+  const unknown = ids.filter((id) => !known.includes(id));
+  if (unknown.length || ids.length === 0) throw new InvalidArgumentError(`unknown property '${unknown.join(', ')}'; accepted: ${PROPERTY_IDS.join(', ')} (with --dialect alphabite: ${ALPHABITE_PROPERTY_IDS.join(', ')}).`);
   return ids;
 }
 
@@ -73,6 +67,11 @@ export function registerCheckCommand(program: Command): void {
     .addOption(new Option('--endpoints <list>', 'comma-separated subset: reviews, productReviews, wishlists, wishlistItems (or 4.1,4.2,4.3,4.4); default all').argParser(endpointsArg))
     .addOption(new Option('--runs <n>', 'runs per property and endpoint (walking properties use a tenth, at least 5)').argParser(integerIn(1, 100_000)).default(DEFAULTS.runs))
     .addOption(new Option('--seed <n>', 'seed of the generated cases (random when absent; always printed, so any run can be replayed)').argParser(integerIn(0, 0x7fffffff)))
+    .addOption(
+      new Option('--dialect <name>', "the rules to judge by: spec (the listing spec), or alphabite (the published @alphabite plugins on Medusa: their own paging rules and what a storefront needs; see docs/property-suite.md)")
+        .choices(['spec', 'alphabite'])
+        .default('spec'),
+    )
     .addOption(new Option('--strict', "also check the rules API.md marks [kit] (defaults of limit/offset, unaligned starts, past the end, 400s for bad parameters, record fields...)"))
     .addOption(new Option('--max-page-size <n>', 'the largest limit/take the suite asks for').argParser(integerIn(1, 1_000_000)).default(DEFAULTS.maxPageSize))
     .addOption(new Option('--product-id <id>', 'product to list on 4.2 (repeatable or comma-separated)').argParser(collect).default([], 'discovered from 4.1'))
@@ -103,6 +102,7 @@ export async function runCheck(flags: CheckFlags): Promise<number> {
     runs: flags.runs,
     seed: flags.seed ?? randomSeed(),
     strict: flags.strict ?? false,
+    dialect: flags.dialect,
     maxPageSize: flags.maxPageSize,
     maxWalkPages: flags.maxWalkPages,
     maxReferencePages: flags.maxReferencePages,

@@ -1,6 +1,7 @@
 import { InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_SEED, DEFAULT_SIZES, SIZE_LIMITS, describeSizeLimit, type DatasetSizes } from '../fixtures/generate.ts';
 import type { GenerateOptions } from '../fixtures/dataset.ts';
+import { parseHeaders } from '../lib/http.ts';
 
 /** A commander parser for a whole number in [min, max], with an error that says what is accepted. */
 export function integerIn(min: number, max: number): (value: string) => number {
@@ -9,6 +10,18 @@ export function integerIn(min: number, max: number): (value: string) => number {
     if (!Number.isSafeInteger(n) || n < min || n > max) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}, got '${value}'.`);
     return n;
   };
+}
+
+/**
+ * A commander parser for a repeatable `--header 'name: value'` (`check`, `verify`): the headers so
+ * far with this one added (a later one of the same name wins).
+ */
+export function headerArg(value: string, previous: Record<string, string>): Record<string, string> {
+  try {
+    return { ...previous, ...parseHeaders([value]) };
+  } catch (error) {
+    throw new InvalidArgumentError(`${(error as Error).message}, e.g. 'x-publishable-api-key: pk_...'.`);
+  }
 }
 
 export const MAX_SEED = 0xffffffff;

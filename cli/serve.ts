@@ -2,10 +2,11 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_MAX_PAGE_SIZE, MAX_MAX_PAGE_SIZE, MIN_MAX_PAGE_SIZE, PATHS } from '../lib/api-rules.ts';
 import { createDialect, DEFAULT_DIALECT, DIALECT_NAMES, type DialectName } from '../lib/dialects/index.ts';
 import { describeDataset, type DatasetSummary } from '../fixtures/dataset.ts';
-import { corsPolicy, describeCors } from '../mock-server/cors-policy.ts';
+import { corsOriginProblem, corsPolicy, describeCors } from '../mock-server/cors-policy.ts';
 import { DEFAULT_SHUTDOWN_GRACE_MS, startMockServer } from '../mock-server/server.ts';
 import { MAX_WORKERS, type MockClusterOptions } from '../mock-server/cluster.ts';
 import { adminAccessMode } from '../mock-server/access.ts';
+import { ADMIN_WRITE_HEADER } from '../lib/admin-paths.ts';
 import { formatLatency, parseLatency, faultSettings, MAX_DELAY_MS, type LatencyRange } from '../mock-server/faults.ts';
 import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from '../mock-server/journal.ts';
 import { CLI_LOG_LEVEL, LOG_LEVELS, createLogger, type LogLevel } from '../mock-server/logging.ts';
@@ -21,7 +22,7 @@ interface ServeFlags extends DatasetFlags {
   host: string;
   fixtures?: string;
   maxPageSize: number;
-  corsOrigin?: string;
+  corsOrigin?: string[];
   dialect: DialectName;
   latency?: LatencyRange;
   errorRate: number;
@@ -47,6 +48,17 @@ function rateArg(value: string): number {
   return rate;
 }
 
+/** `--cors-origin a,b`: each an origin exactly as a browser sends it, or `*` (mock-server/cors-policy.ts). */
+function corsOriginsArg(value: string): string[] {
+  const origins = value.split(',').map((o) => o.trim()).filter(Boolean);
+  if (origins.length === 0) throw new InvalidArgumentError("expected one or more origins, such as 'http://localhost:3000', or '*'.");
+  for (const origin of origins) {
+    const problem = corsOriginProblem(origin);
+    if (problem !== undefined) throw new InvalidArgumentError(`'${origin}' is not an origin a browser sends: ${problem}.`);
+  }
+  return origins;
+}
+
 function tokenArg(value: string): string {
   if (!/^[\x21-\x7e]{8,256}$/.test(value)) throw new InvalidArgumentError('expected 8 to 256 visible ASCII characters, without spaces.');
   return value;
@@ -65,7 +77,7 @@ export function registerServeCommand(program: Command): void {
     .addOption(new Option('--host <host>', 'interface to listen on (0.0.0.0 for every interface)').default(DEFAULT_HOST))
     .addOption(new Option('--fixtures <file>', 'serve the records of a fixtures file (from `fixtures`) instead of generating them').conflicts(['seed', 'reviews', 'products', 'wishlists', 'maxItems']))
     .addOption(new Option('--max-page-size <n>', `largest limit/take accepted (${MIN_MAX_PAGE_SIZE}, the default limit, to ${MAX_MAX_PAGE_SIZE}, the records one answer may hold)`).argParser(integerIn(MIN_MAX_PAGE_SIZE, MAX_MAX_PAGE_SIZE)).default(DEFAULT_MAX_PAGE_SIZE))
-    .addOption(new Option('--cors-origin <origins>', 'comma-separated origins allowed by CORS (default: any origin)'))
+    .addOption(new Option('--cors-origin <origins>', "comma-separated origins allowed by CORS on the listings, each as a browser sends it ('http://localhost:3000': no path, no trailing slash, lower case), or '*' (default: any origin); never on /__admin").argParser(corsOriginsArg))
     .addOption(new Option('--latency <ms>', "delay every listing request: '300' or a range '100-400' (ms), drawn per request from the seed").argParser(latencyArg))
     .addOption(new Option('--error-rate <share>', 'answer this share of listing requests (0-1) with --error-status').argParser(rateArg).default(0))
     .addOption(new Option('--error-status <code>', 'status of injected errors (400-599), with the documented JSON body').argParser(integerIn(400, 599)).default(500))
@@ -92,7 +104,7 @@ export function registerServeCommand(program: Command): void {
       port: flags.port,
       host: flags.host,
       maxPageSize: flags.maxPageSize,
-      ...(flags.corsOrigin ? { corsOrigin: flags.corsOrigin.split(',').map((o) => o.trim()).filter(Boolean) } : {}),
+      ...(flags.corsOrigin ? { corsOrigin: flags.corsOrigin } : {}),
       faults,
       ...(flags.faultSeed !== undefined ? { faultSeed: flags.faultSeed } : {}),
       ...(flags.adminToken ? { adminToken: flags.adminToken } : {}),
@@ -131,7 +143,7 @@ function banner(facts: { heading: string; url: string; summary: DatasetSummary; 
 
 function adminBanner(mode: ReturnType<typeof adminAccessMode>, url: string): string {
   if (mode === 'off') return 'off (non-loopback host without --admin-token)';
-  return `${url}/__admin/ (${mode === 'token' ? 'bearer token required' : 'loopback clients only'})`;
+  return `${url}/__admin/ (${mode === 'token' ? 'bearer token required' : `loopback clients only; changes need Content-Type: application/json or ${ADMIN_WRITE_HEADER}`})`;
 }
 
 /** `serve --workers n`: the same banner, then the primary stops every worker on SIGINT/SIGTERM. */

@@ -1,12 +1,15 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { DEFAULT_CONSUMER_VERSION_SELECTORS, PACT_DIR, PROVIDERS, type ConsumerVersionSelector, type ProviderName } from '../contracts/names.ts';
+import { CONSUMER_OF_DIALECT, DEFAULT_CONSUMER_VERSION_SELECTORS, PACT_DIR, PROVIDERS, type ConsumerVersionSelector, type ProviderName } from '../contracts/names.ts';
+import { DIALECT_NAMES, type DialectName } from '../lib/dialects/types.ts';
 import type { ProviderResult, VerifyOptions } from '../contracts/verify.ts';
+import { headerArg } from './options.ts';
 import { cannotRun } from './program.ts';
 import { PROVIDER_STATES_PATH } from '../lib/provider-states.ts';
 
 interface VerifyFlags {
   providerBaseUrl: string;
   provider: ProviderName | 'both';
+  dialect: DialectName;
   pactDir?: string;
   brokerUrl?: string;
   brokerToken?: string;
@@ -23,6 +26,7 @@ interface VerifyFlags {
   buildUrl?: string;
   logLevel: NonNullable<VerifyOptions['logLevel']>;
   timeout?: number;
+  header: Record<string, string>;
 }
 
 function httpUrl(value: string): string {
@@ -85,6 +89,11 @@ export function registerVerifyCommand(program: Command): void {
     .description("verify a running provider against the storefront's Pact contracts (exit 0 when it honours them)")
     .requiredOption('--provider-base-url <url>', 'base URL of the provider to verify, e.g. http://localhost:9000', httpUrl)
     .addOption(new Option('--provider <name>', 'which provider to verify').choices([...PROVIDERS, 'both']).default('both'))
+    .addOption(
+      new Option('--dialect <name>', `whose pacts: spec (the listing spec's storefront, consumer '${CONSUMER_OF_DIALECT.spec}') or alphabite (a storefront on @alphabite/medusa-sdk against the published plugins, consumer '${CONSUMER_OF_DIALECT.alphabite}')`)
+        .choices(DIALECT_NAMES)
+        .default('spec'),
+    )
     .addOption(new Option('--pact-dir <dir>', `read pacts from this directory (default: the kit's committed pacts, ${PACT_DIR})`))
     .addOption(new Option('--broker-url <url>', 'fetch pacts from this Pact Broker instead of a directory').env('PACT_BROKER_BASE_URL').argParser(httpUrl))
     .addOption(new Option('--broker-token <token>', 'bearer token for the broker').env('PACT_BROKER_TOKEN'))
@@ -105,6 +114,11 @@ export function registerVerifyCommand(program: Command): void {
     .addOption(new Option('--build-url <url>', 'link to the CI build, published with the results').env('PACT_BUILD_URL'))
     .addOption(new Option('--log-level <level>', "Pact's log level").choices(['trace', 'debug', 'info', 'warn', 'error']).default('warn'))
     .addOption(new Option('--timeout <ms>', 'per-request timeout in milliseconds').argParser(positiveInteger))
+    .addOption(
+      new Option('--header <name: value>', "send this header with every request to the provider (repeatable; replaces a pact's header of that name), e.g. 'x-publishable-api-key: pk_...' or 'authorization: Bearer ...'")
+        .argParser(headerArg)
+        .default({}, 'none'),
+    )
     .action(async (flags: VerifyFlags, cmd: Command) => {
       // Pact (its native core: most of a second) loads only when the command runs, not for --help or other commands.
       const { VerifyConfigError, pactFilesFor, statesIn, verifyProviders } = await import('../contracts/verify.ts');
@@ -119,7 +133,7 @@ export function registerVerifyCommand(program: Command): void {
       if (!flags.providerStates && !useBroker) {
         // Each state describes the whole dataset an interaction relies on, and the states contradict
         // each other ("no reviews exist", "reviews exist" with 12): no fixed data can pass them all.
-        const states = statesIn(providers.flatMap((p) => pactFilesFor(pactDir, p)));
+        const states = statesIn(providers.flatMap((p) => pactFilesFor(pactDir, p, CONSUMER_OF_DIALECT[flags.dialect])));
         if (states.length) {
           fail(`--no-provider-states cannot pass: the pacts in ${pactDir} need provider states (${states.slice(0, 3).map((n) => `'${n}'`).join(', ')}${states.length > 3 ? ', ...' : ''}), which contradict each other; it is for pacts without states`);
         }
@@ -127,8 +141,10 @@ export function registerVerifyCommand(program: Command): void {
       const options: VerifyOptions = {
         providerBaseUrl: flags.providerBaseUrl,
         providers,
+        dialect: flags.dialect,
         logLevel: flags.logLevel,
         ...(flags.timeout !== undefined ? { timeout: flags.timeout } : {}),
+        ...(Object.keys(flags.header).length ? { headers: flags.header } : {}),
         ...(flags.providerStates ? { providerStatesSetupUrl: flags.providerStatesSetupUrl ?? `${flags.providerBaseUrl}${PROVIDER_STATES_PATH}` } : {}),
         ...(useBroker
           ? {

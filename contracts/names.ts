@@ -1,11 +1,18 @@
 import { fileURLToPath } from 'node:url';
+import type { DialectName } from '../lib/dialects/types.ts';
 
 /**
  * The contracts' names and places, without Pact: the command line registers `verify` (its
  * choices, defaults and help) from these, and loads Pact only when the command runs.
  */
 
+/** The storefront of the listing spec: the spec pacts (`verify`, `verify --dialect spec`). */
 export const CONSUMER = 'storefront';
+/** A storefront built on @alphabite/medusa-sdk, talking to the published plugins: its pacts (`verify --dialect alphabite`). */
+export const SDK_CONSUMER = 'alphabite-sdk-storefront';
+
+/** Whose pacts `verify --dialect <name>` replays. */
+export const CONSUMER_OF_DIALECT: Readonly<Record<DialectName, string>> = { spec: CONSUMER, alphabite: SDK_CONSUMER };
 export const PROVIDERS = ['product-reviews', 'wishlist'] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
 

@@ -1,19 +1,22 @@
+import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
-import { PactV4, SpecificationVersion } from '@pact-foundation/pact';
+import { MatchersV3, PactV4, SpecificationVersion } from '@pact-foundation/pact';
 import { StorefrontClient } from './client.ts';
 import { interactionsOf, type ContractInteraction } from './interactions.ts';
-import { CONSUMER, PACT_DIR, PROVIDERS, type ProviderName } from './names.ts';
+import { CONSUMER, PACT_DIR, PROVIDERS, SDK_CONSUMER, type ProviderName } from './names.ts';
+import type { SdkInteraction } from './sdk-interactions.ts';
+import { sdkInteractionsOf } from './sdk-interactions.ts';
 import { JSON_HEADERS } from './templates.ts';
 
 export { PACT_DIR } from './names.ts';
 
 /** The file Pact writes for a consumer/provider pair. */
-export function pactFileName(provider: ProviderName): string {
-  return `${CONSUMER}-${provider}.json`;
+export function pactFileName(provider: ProviderName, consumer: string = CONSUMER): string {
+  return `${consumer}-${provider}.json`;
 }
 
-export function pactFilePath(provider: ProviderName, dir = PACT_DIR): string {
-  return join(dir, pactFileName(provider));
+export function pactFilePath(provider: ProviderName, dir = PACT_DIR, consumer: string = CONSUMER): string {
+  return join(dir, pactFileName(provider, consumer));
 }
 
 /**
@@ -31,6 +34,46 @@ export async function writePacts(dir: string, providers: readonly ProviderName[]
 
 /** One interaction: declare it, then let the client make the call against Pact's mock. */
 export async function runInteraction(pact: PactV4, interaction: ContractInteraction): Promise<void> {
+  await declare(pact, interaction, (url) => interaction.exercise(new StorefrontClient(url)));
+}
+
+/** Makes the SDK call of an interaction against `baseUrl` (Pact's mock) and resolves to the answer's body. */
+export type SdkCaller = (baseUrl: string, interaction: SdkInteraction) => Promise<unknown>;
+
+/**
+ * The SDK storefront's pacts (consumer `alphabite-sdk-storefront`), written into `dir` like
+ * writePacts. `caller` makes each call: the real @alphabite/medusa-sdk in the test suite (which
+ * proves the pacts hold the SDK's own requests), the same request by `fetch` by default.
+ */
+export async function writeSdkPacts(dir: string, providers: readonly ProviderName[] = PROVIDERS, caller: SdkCaller = fetchSdkCall): Promise<void> {
+  for (const provider of providers) {
+    const pact = new PactV4({ consumer: SDK_CONSUMER, provider, dir, spec: SpecificationVersion.SPECIFICATION_VERSION_V4, logLevel: 'error' });
+    for (const interaction of sdkInteractionsOf(provider)) {
+      // What the storefront reads must be what the contract promises (the examples, matchers resolved).
+      await declare(pact, interaction, async (url) => assert.deepStrictEqual(await caller(url, interaction), MatchersV3.reify(interaction.response.body)));
+    }
+  }
+}
+
+/** The request an SDK interaction describes, sent by `fetch` with the example header values. */
+export const fetchSdkCall: SdkCaller = async (baseUrl, interaction) => {
+  const { path, query, headers } = interaction.request;
+  const search = query ? `?${new URLSearchParams(query).toString()}` : '';
+  const response = await fetch(`${baseUrl}${path}${search}`, { headers: { accept: 'application/json', ...(MatchersV3.reify(headers) as Record<string, string>) } });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${interaction.description}: HTTP ${response.status} ${text.slice(0, 200)}`);
+  return JSON.parse(text) as unknown;
+};
+
+interface Declared {
+  description: string;
+  state?: { name: string; params: Record<string, string | number> };
+  request: { path: string; query?: Record<string, string>; headers?: Record<string, unknown> };
+  response: { status: number; body: Record<string, unknown> };
+}
+
+/** Declares an interaction on `pact` and runs `exercise` against Pact's mock server. */
+async function declare(pact: PactV4, interaction: Declared, exercise: (mockUrl: string) => Promise<void>): Promise<void> {
   let builder = pact.addInteraction();
   if (interaction.state) builder = builder.given(interaction.state.name, interaction.state.params);
   const { request, response } = interaction;
@@ -38,9 +81,10 @@ export async function runInteraction(pact: PactV4, interaction: ContractInteract
     .uponReceiving(interaction.description)
     .withRequest('GET', request.path, (b) => {
       if (request.query) b.query(request.query);
+      if (request.headers) b.headers(request.headers as Parameters<typeof b.headers>[0]);
     })
     .willRespondWith(response.status, (b) => {
       b.headers(JSON_HEADERS).jsonBody(response.body);
     })
-    .executeTest(async (mock) => interaction.exercise(new StorefrontClient(mock.url)));
+    .executeTest(async (mock) => exercise(mock.url));
 }

@@ -40,7 +40,7 @@ const LEFT_OUT = Symbol('left out');
  * out: Pact has no "string or null" matcher.
  */
 function template(schema: JsonSchema, example: unknown, where: string): unknown {
-  const nullable = Array.isArray(schema.type) ? schema.type.includes('null') : (schema.anyOf ?? []).some((s) => s.type === 'null');
+  const nullable = Array.isArray(schema.type) ? schema.type.includes('null') : schema.type === 'null' || (schema.anyOf ?? []).some((s) => s.type === 'null');
   if (nullable) return LEFT_OUT;
   switch (schema.type) {
     case 'object': {
@@ -69,9 +69,14 @@ function template(schema: JsonSchema, example: unknown, where: string): unknown 
   }
 }
 
+/** The Pact template of a record of `schema` (a zod object), matchers with the values of `example`; `pinned` fields are exact. */
+export function recordTemplateOf(schema: z.ZodType, example: object, kind: string, pinned: Record<string, string> = {}): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
+  return { ...(template(json, example, kind) as Record<string, unknown>), ...pinned };
+}
+
 function recordTemplate(kind: 'review' | 'item' | 'wishlist', pinned: Record<string, string> = {}): Record<string, unknown> {
-  const schema = z.toJSONSchema(recordSchemas[kind], { io: 'output', unrepresentable: 'any' }) as JsonSchema;
-  return { ...(template(schema, EXAMPLE_RECORDS[kind], kind) as Record<string, unknown>), ...pinned };
+  return recordTemplateOf(recordSchemas[kind], EXAMPLE_RECORDS[kind], kind, pinned);
 }
 
 /** A review; `productId` pins `product_id` exactly (4.2), else any `prod_` id. */
@@ -90,7 +95,7 @@ export function wishlistTemplate(): Record<string, unknown> {
 }
 
 /** Exactly `length` records like `template` (an exact `[]` when none). */
-function records(template: Record<string, unknown>, length: number): unknown {
+export function records(template: Record<string, unknown>, length: number): unknown {
   return length === 0 ? [] : constrainedArrayLike(template, length, length, length);
 }
 

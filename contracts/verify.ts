@@ -5,6 +5,9 @@ import { PATHS } from '../lib/api-rules.ts';
 import { describeAnswer, exchange, isObject, NoAnswerError, type Answer } from '../lib/http.ts';
 import { CONSUMER, PROVIDERS, type ProviderName } from './interactions.ts';
 import { PACT_DIR } from './pacts.ts';
+import { CONSUMER_OF_DIALECT } from './names.ts';
+import type { DialectName } from '../lib/dialects/types.ts';
+import { classifyRefusal, type AccessRefusal } from './refusals.ts';
 
 /**
  * Provider verification: replays the storefront's pacts against a running provider and
@@ -30,6 +33,12 @@ export type StateHandler = { setup?: (params?: unknown) => Promise<unknown>; tea
 
 export interface VerifyOptions {
   providerBaseUrl: string;
+  /**
+   * Whose pacts: `spec` (default) the storefront of the listing spec (consumer `storefront`);
+   * `alphabite` a storefront on @alphabite/medusa-sdk against the published plugins (consumer
+   * `alphabite-sdk-storefront`), which also sets the checks before the replay to the plugins' paging.
+   */
+  dialect?: DialectName;
   /** Default: both. */
   providers?: readonly ProviderName[];
   /** Pacts from files in this directory (default: the package's committed contracts/pacts) ... */
@@ -48,6 +57,12 @@ export interface VerifyOptions {
   logLevel?: 'trace' | 'debug' | 'info' | 'warn' | 'error';
   /** Per-request timeout in milliseconds (default 10 000 for the checks before the replay, Pact's own otherwise). */
   timeout?: number;
+  /**
+   * Headers sent with every request to the provider, e.g. `{ 'x-publishable-api-key': 'pk_...',
+   * authorization: 'Bearer ...' }` (names in lower case); a header of the same name in a pact is
+   * replaced. Not sent to the state-change URL.
+   */
+  headers?: Record<string, string>;
 }
 
 export interface Mismatch {
@@ -73,8 +88,15 @@ export class VerifyConfigError extends Error {}
 /** The provider or its state-change URL does not answer usably: nothing to replay the pacts against. */
 export class ProviderUnreachableError extends VerifyConfigError {}
 
-/** The pact files in `dir` whose consumer is the storefront and whose provider is `provider`. */
-export function pactFilesFor(dir: string, provider: ProviderName): string[] {
+/** The provider refuses every request for a missing or bad publishable key or customer token (`refusal` says which, and what to send). */
+export class ProviderRefusedError extends VerifyConfigError {
+  constructor(readonly refusal: AccessRefusal) {
+    super(`cannot run: ${refusal.sentence}`);
+  }
+}
+
+/** The pact files in `dir` whose consumer is `consumer` (default: the spec's storefront) and whose provider is `provider`. */
+export function pactFilesFor(dir: string, provider: ProviderName, consumer: string = CONSUMER): string[] {
   let names: string[];
   try {
     if (!statSync(dir).isDirectory()) throw new VerifyConfigError(`--pact-dir ${dir} is not a directory`);
@@ -88,7 +110,7 @@ export function pactFilesFor(dir: string, provider: ProviderName): string[] {
     .filter((file) => {
       try {
         const pact = JSON.parse(readFileSync(file, 'utf8')) as { provider?: { name?: string }; consumer?: { name?: string } };
-        return pact.provider?.name === provider && pact.consumer?.name === CONSUMER;
+        return pact.provider?.name === provider && pact.consumer?.name === consumer;
       } catch {
         return false;
       }
@@ -154,6 +176,7 @@ function verifierOptions(options: VerifyOptions, provider: ProviderName, stateFa
     logLevel: options.logLevel ?? 'warn',
     ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
     ...(stateHandlers ? { stateHandlers } : {}),
+    ...(options.headers && Object.keys(options.headers).length ? { customProviderHeaders: { ...options.headers } } : {}),
   };
   if (options.publish) {
     if (!options.broker) throw new VerifyConfigError('publishing verification results needs a broker (--broker-url or PACT_BROKER_BASE_URL)');
@@ -173,19 +196,27 @@ function verifierOptions(options: VerifyOptions, provider: ProviderName, stateFa
       ...(b.username ? { pactBrokerUsername: b.username } : {}),
       ...(b.password ? { pactBrokerPassword: b.password } : {}),
       consumerVersionSelectors: b.consumerVersionSelectors ?? DEFAULT_CONSUMER_VERSION_SELECTORS,
-      consumerFilters: [CONSUMER],
+      consumerFilters: [consumerOf(options)],
       ...(b.enablePending ? { enablePending: true } : {}),
       ...(b.includeWipPactsSince ? { includeWipPactsSince: b.includeWipPactsSince } : {}),
     };
   }
   const dir = options.pactDir ?? PACT_DIR;
-  const files = pactFilesFor(dir, provider);
-  if (files.length === 0) throw new VerifyConfigError(`no pact between '${CONSUMER}' and '${provider}' in ${dir}`);
+  const files = pactFilesFor(dir, provider, consumerOf(options));
+  if (files.length === 0) throw new VerifyConfigError(`no pact between '${consumerOf(options)}' and '${provider}' in ${dir}`);
   return { ...base, pactUrls: files };
 }
 
-/** A listing of each provider, for the check before the replay. */
-const PREFLIGHT_PATHS: Record<ProviderName, string> = { 'product-reviews': `${PATHS.reviews}?limit=1`, wishlist: `${PATHS.wishlists}?take=1` };
+/** The consumer whose pacts `options` asks for. */
+const consumerOf = (options: VerifyOptions): string => CONSUMER_OF_DIALECT[options.dialect ?? 'spec'];
+
+/** A listing of each provider, for the check before the replay, in each dialect's paging; and the key of its records. */
+const PREFLIGHT: Record<DialectName, Record<ProviderName, { path: string; records: string }>> = {
+  spec: { 'product-reviews': { path: `${PATHS.reviews}?limit=1`, records: 'reviews' }, wishlist: { path: `${PATHS.wishlists}?take=1`, records: 'data' } },
+  // 4.1 of the plugins lists every review whatever the limit (docs/dialects.md row 7): a known bug, not
+  // a page-size check; the pacts' states bound how many there are.
+  alphabite: { 'product-reviews': { path: `${PATHS.reviews}?limit=1`, records: '' }, wishlist: { path: `${PATHS.wishlists}?limit=1`, records: 'data' } },
+};
 const PREFLIGHT_ATTEMPTS = 3;
 /** More records than this, when one was asked for, is a provider that ignores the page size. */
 const HUGE_PAGE = 1000;
@@ -202,20 +233,24 @@ async function send(attempt: () => Promise<Answer>): Promise<Answer> {
  * Before anything is replayed: the provider answers a listing of each provider as JSON, and the
  * state-change URL (when there is one) answers a harmless teardown. Throws ProviderUnreachableError
  * with one sentence naming the URL and why; Pact itself would print hundreds of lines, or crash on a
- * reset connection.
+ * reset connection. A listing refused for its publishable key or customer token (sent with
+ * `options.headers`, as the replay sends them) is ProviderRefusedError: every interaction would be.
  */
 export async function preflight(options: VerifyOptions, stateForTeardown?: string): Promise<Map<ProviderName, string>> {
   const ignoresPageSize = new Map<ProviderName, string>();
   const timeoutMs = options.timeout ?? DEFAULT_TIMEOUT_MS;
   const base = options.providerBaseUrl.replace(/\/+$/, '');
   for (const provider of options.providers ?? PROVIDERS) {
+    const probe = PREFLIGHT[options.dialect ?? 'spec'][provider];
     let ex: Answer;
     try {
-      ex = await send(() => exchange(`${base}${PREFLIGHT_PATHS[provider]}`, timeoutMs));
+      ex = await send(() => exchange(`${base}${probe.path}`, timeoutMs, undefined, options.headers));
     } catch (error) {
       if (error instanceof NoAnswerError) throw new ProviderUnreachableError(`cannot verify ${provider}: ${error.message}`);
       throw error;
     }
+    const refusal = classifyRefusal(ex, options.headers);
+    if (refusal) throw new ProviderRefusedError(refusal);
     if (ex.status === 404) {
       throw new ProviderUnreachableError(`nothing at ${base} answers the ${provider} listing: GET ${ex.url} answered 404 (is --provider-base-url right? it is the part before /store/...)`);
     }
@@ -225,7 +260,7 @@ export async function preflight(options: VerifyOptions, stateForTeardown?: strin
     if (!(ex.status >= 200 && ex.status < 300 && isObject(ex.json)) && ex.status !== 400) {
       throw new ProviderUnreachableError(`nothing at ${base} answers the listings as JSON (GET ${ex.url} got ${describeAnswer(ex)})`);
     }
-    const page = isObject(ex.json) ? ex.json[provider === 'wishlist' ? 'data' : 'reviews'] : undefined;
+    const page = isObject(ex.json) && probe.records ? ex.json[probe.records] : undefined;
     if (Array.isArray(page) && page.length > HUGE_PAGE) {
       ignoresPageSize.set(
         provider,
@@ -235,7 +270,7 @@ export async function preflight(options: VerifyOptions, stateForTeardown?: strin
   }
   const url = options.providerStatesSetupUrl;
   if (!url || options.stateHandlers) return ignoresPageSize;
-  const state = stateForTeardown ?? statesIn(PROVIDERS.flatMap((p) => pactFilesFor(PACT_DIR, p)))[0] ?? 'reviews exist';
+  const state = stateForTeardown ?? statesIn(PROVIDERS.flatMap((p) => pactFilesFor(PACT_DIR, p, consumerOf(options))))[0] ?? 'reviews exist';
   let ex: Answer;
   try {
     ex = await send(() => exchange(url, timeoutMs, { state, params: {}, action: 'teardown' }));

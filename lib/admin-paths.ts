@@ -15,6 +15,14 @@ export const ADMIN_PATHS = {
   providerStates: `${ADMIN_PREFIX}/provider-states`,
 } as const;
 
+/**
+ * The header that marks an admin change (`POST`, `PUT`, `DELETE`) as sent by a script or a tool,
+ * not by a web page: on loopback without a token, the mock takes a change only with this header
+ * (any value) or `Content-Type: application/json`, neither of which a page can send to another
+ * origin without a CORS preflight, which the admin API refuses (mock-server/access.ts).
+ */
+export const ADMIN_WRITE_HEADER = 'X-Requested-By';
+
 /** Where the mock serves the OpenAPI document of its dialect (lib/openapi/). */
 export const OPENAPI_PATH = '/openapi.json';
 

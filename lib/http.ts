@@ -86,7 +86,7 @@ export function describeAnswer(a: Answer): string {
 }
 
 /**
- * `name: value` request headers, as `check --header` and `verify --provider-header` take them;
+ * `name: value` request headers, as `check --header` and `verify --header` take them;
  * throws an Error naming the malformed one.
  */
 export function parseHeaders(lines: readonly string[]): Record<string, string> {

@@ -5,4 +5,4 @@
  */
 export * from './paging.ts';
 export * from './api-rules.ts';
-export { ADMIN_PREFIX, ADMIN_PATHS, PROVIDER_STATES_PATH } from './admin-paths.ts';
+export { ADMIN_PREFIX, ADMIN_PATHS, ADMIN_WRITE_HEADER, PROVIDER_STATES_PATH } from './admin-paths.ts';

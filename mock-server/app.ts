@@ -7,6 +7,7 @@ import { errorHandler, routeNotFound } from './errors.ts';
 import { ListingAnswers, mountListings } from './listings.ts';
 import { ADMIN_PREFIX, OPENAPI_PATH } from '../lib/admin-paths.ts';
 import { createOps, generationOf, opsHandlers, type Ops } from './admin.ts';
+import { isAdminPath } from './access.ts';
 import { corsHeaderSetter, corsOptions, corsPolicy } from './cors-policy.ts';
 import { preflightOnly } from './request-guards.ts';
 
@@ -38,22 +39,25 @@ export function createApp(holder: DatasetHolder, options: AppOptions = {}): Expr
   // strictly; Express's own parser would turn `a[b]=1` into objects nobody asked for.
   app.set('query parser', false);
   // Preflights through the `cors` package; actual answers get the same headers from corsHeaders,
-  // computed once per request without the package's per-request option copying.
+  // computed once per request without the package's per-request option copying. Neither
+  // under /__admin: no web page of another origin may read it, and its preflights go to the
+  // admin guard (access.ts), which refuses them.
   const policy = corsPolicy(options.corsOrigin);
   const preflight = preflightOnly(cors(corsOptions(policy)));
   const setCors = corsHeaderSetter(policy);
   const ops = options.ops ?? createOps({ generation: generationOf(holder.initial.summary) });
   const { coordinator, observe, admin, faults } = opsHandlers(holder, ops);
   // What every request passes, in this order, in one layer (each layer is a dispatch per request):
-  // CORS, observation (journal, logs), fault injection (which leaves /__admin alone).
-  const pass = (req: Request, res: Response, next: NextFunction) => {
-    setCors(res, req.headers.origin);
+  // CORS (not on /__admin), observation (journal, logs), fault injection (which leaves /__admin alone).
+  const pass = (req: Request, res: Response, next: NextFunction, adminPath: boolean) => {
+    if (!adminPath) setCors(res, req.headers.origin);
     observe?.(req, res);
     faults(req, res, next);
   };
   app.use((req, res, next) => {
-    if (req.method === 'OPTIONS') return preflight(req, res, (error?: unknown) => (error ? next(error) : pass(req, res, next)));
-    pass(req, res, next);
+    const adminPath = isAdminPath(req.path);
+    if (req.method === 'OPTIONS' && !adminPath) return preflight(req, res, (error?: unknown) => (error ? next(error) : pass(req, res, next, false)));
+    pass(req, res, next, adminPath);
   });
   // The admin guard and routes, before the listings and every other /__admin route.
   app.use(ADMIN_PREFIX, admin);

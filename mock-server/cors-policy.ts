@@ -2,7 +2,8 @@ import type { ServerResponse } from 'node:http';
 import type { CorsOptions } from 'cors';
 
 /**
- * Which browser origins may read the listings, and whether with credentials.
+ * Which browser origins may read the listings, and whether with credentials. The admin API
+ * (`/__admin`) is never covered: app.ts sends no CORS headers there, preflights included.
  * - Any origin (`*`, the default): no credentials. Browsers refuse a credentialed request
  *   (`credentials: 'include'`, what @medusajs/js-sdk sends with session auth) to `*`.
  * - Explicit origins: each one is echoed back when it asks, with
@@ -15,14 +16,61 @@ export interface CorsPolicy {
   credentials: boolean;
 }
 
+/**
+ * The policy of `corsOrigin` (an origin, a list, `*`, or none for `*`). Throws a TypeError naming
+ * the first value a browser never sends as an `Origin` (see `corsOriginProblem`).
+ */
 export function corsPolicy(origin: string | readonly string[] | undefined): CorsPolicy {
   const list = origin === undefined ? ['*'] : typeof origin === 'string' ? [origin] : [...origin];
+  for (const value of list) {
+    const problem = corsOriginProblem(value);
+    if (problem !== undefined) throw new TypeError(`corsOrigin ${JSON.stringify(value)} is not an origin a browser sends: ${problem}`);
+  }
   if (list.length === 0 || list.includes('*')) return { origins: '*', credentials: false };
   return { origins: list, credentials: true };
 }
 
+/**
+ * Why a browser never sends `value` as its `Origin` header, or undefined when it may (or it is
+ * the literal `*`, any origin). A browser's origin is `scheme://host[:port]`, in lower case,
+ * without a path, a trailing slash, a default port or a wildcard; matching is exact, so any
+ * other spelling would allow nobody. The one place this rule lives: `serve --cors-origin`
+ * (cli/serve.ts) and `corsPolicy` (every server) ask it.
+ */
+export function corsOriginProblem(value: string): string | undefined {
+  if (value === '*') return undefined;
+  const example = 'an origin is scheme://host[:port], e.g. http://localhost:3000';
+  if (value === '') return `it is empty; ${example}`;
+  if (/\s/.test(value)) return `it contains white space; ${example}`;
+  if (value.includes('*')) return 'it has a wildcard; a browser sends one exact origin, so list each one (or pass * alone for any origin)';
+  if (value === 'null') return "'null' is what sandboxed and file: pages send; allowing it would let any of them read";
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return `it does not start with scheme://; ${example}`;
+  if (value !== value.toLowerCase()) return `it has upper case; a browser sends ${value.toLowerCase()}`;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return `it is not a URL; ${example}`;
+  }
+  if (url.username !== '' || url.password !== '') return `it has a user name or password; ${example}`;
+  if (url.host === '') return `it has no host; ${example}`;
+  const origin = `${url.protocol}//${url.host}`;
+  if (value.length > origin.length && value.startsWith(origin)) {
+    const rest = value.slice(origin.length);
+    return rest.startsWith(':') ? `it names the default port, which a browser leaves out; a browser sends ${origin}` : `it has a path, query or trailing slash; a browser sends ${origin}`;
+  }
+  if (value !== origin) return `a browser sends it as ${origin}`;
+  return undefined;
+}
+
+/**
+ * The methods a preflight allows: the listings' (GET, and HEAD, which Express answers with
+ * GET's headers). A browser page can then send nothing else cross-origin to this server.
+ */
+export const CORS_METHODS = ['GET', 'HEAD'] as const;
+
 export function corsOptions(policy: CorsPolicy): CorsOptions {
-  return { origin: policy.origins, credentials: policy.credentials, exposedHeaders: ['Retry-After'] };
+  return { origin: policy.origins, credentials: policy.credentials, methods: [...CORS_METHODS], exposedHeaders: ['Retry-After'] };
 }
 
 /** One line for the start-up banner. */

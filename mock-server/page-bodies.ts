@@ -1,7 +1,7 @@
 import { pageSlice } from '../lib/paging.ts';
 import { MAX_ANSWER_CHARS, MAX_ANSWER_RECORDS } from '../lib/api-rules.ts';
 import { isRefusal, refusal, type Dialect, type EndpointRules, type ListingQuery, type ListingRequest, type RatingAggregate, type Refusal } from '../lib/dialects/index.ts';
-import type { Dataset } from '../fixtures/dataset.ts';
+import type { Dataset, RecordedJson } from '../fixtures/dataset.ts';
 import { boundedMemo, memoized, type Memo } from './memo.ts';
 
 /**
@@ -78,6 +78,8 @@ export class PageBodies {
   readonly #aggregates = new Map<number, RatingAggregate>();
   /** Where each endpoint's envelope opens its record array (`{"reviews":[`). */
   readonly #heads: Partial<Record<ListingRequest['endpoint'], string>> = {};
+  /** A recording of a backend speaking this dialect: its records' JSON, served as recorded. */
+  readonly #recorded: RecordedJson | undefined;
 
   constructor(
     readonly dataset: Dataset,
@@ -88,6 +90,7 @@ export class PageBodies {
     this.#reviews = boundedMemo(memoBytes, length);
     this.#wishlists = boundedMemo(memoBytes, length);
     this.#items = boundedMemo(memoBytes, length);
+    this.#recorded = dataset.recorded?.dialect === dialect.name ? dataset.recorded : undefined;
   }
 
   /**
@@ -114,7 +117,10 @@ export class PageBodies {
         const embeds = this.dialect.embedsWishlistItems;
         const tooMany = this.#tooManyWishlists(rules, query, embeds);
         if (tooMany) return tooMany;
-        const records = this.#ordered(table.count, query).map((w) => memoized(this.#wishlists, w, () => JSON.stringify(this.dialect.project.wishlist(table.source.wishlist(w, embeds)))));
+        const recorded = this.#recorded;
+        const records = this.#ordered(table.count, query).map((w) =>
+          recorded ? recorded.wishlistJson(w) : memoized(this.#wishlists, w, () => JSON.stringify(this.dialect.project.wishlist(table.source.wishlist(w, embeds)))),
+        );
         const tooLong = (k: number) => pageTooLarge(rules, query, `these ${records.length} wishlists are ${OVER_CHARS}`, k);
         return splice(JSON.stringify(rules.envelope({ count: table.count, query })), head, records.length, (k, out) => out.push(records[k]!), tooLong);
       }
@@ -126,7 +132,10 @@ export class PageBodies {
         const count = wishlist < 0 ? 0 : table.source.itemCount(wishlist);
         const { from, to } = range(count, query);
         if (to - from > MAX_ANSWER_RECORDS) return pageTooLarge(rules, query, `this page holds ${to - from} items, ${OVER_RECORDS}`, MAX_ANSWER_RECORDS);
-        const records = this.#ordered(count, query).map((k) => memoized(this.#items, `${wishlist}:${k}`, () => JSON.stringify(this.dialect.project.item(table.source.item(wishlist, k)))));
+        const recorded = this.#recorded;
+        const records = this.#ordered(count, query).map((k) =>
+          recorded ? recorded.itemJson(wishlist, k) : memoized(this.#items, `${wishlist}:${k}`, () => JSON.stringify(this.dialect.project.item(table.source.item(wishlist, k)))),
+        );
         const tooLong = (k: number) => pageTooLarge(rules, query, `these ${records.length} items are ${OVER_CHARS}`, k);
         return splice(JSON.stringify(rules.envelope({ count, query })), head, records.length, (k, out) => out.push(records[k]!), tooLong);
       }
@@ -210,6 +219,8 @@ export class PageBodies {
    */
   #reviewWriter(indexes: Uint32Array): (k: number, out: string[]) => void {
     const source = this.dataset.reviews.source;
+    const recorded = this.#recorded;
+    if (recorded) return (k, out) => void out.push(recorded.reviewJson(indexes[k]!));
     if (this.dialect.recordsAsIs && source.writeReviewJson) return (k, out) => source.writeReviewJson!(indexes[k]!, out);
     return (k, out) => {
       const index = indexes[k]!;

@@ -27,7 +27,11 @@ export interface MockServerOptions extends GenerateOptions {
   dataset?: Dataset;
   /** The largest `limit` / `take` accepted (default 1000). */
   maxPageSize?: number;
-  /** Origins allowed by CORS; default any (without credentials). */
+  /**
+   * Origins allowed by CORS on the listings (never on `/__admin`); default any (without credentials).
+   * Each is exactly what a browser sends (`http://localhost:3000`: no path, no trailing slash, lower
+   * case, no wildcard) or `*`; anything else throws a TypeError that says why.
+   */
   corsOrigin?: string | string[];
   /** How the listings speak: `spec` (default) or `alphabite` (the published plugins, bugs included). */
   dialect?: DialectName;
@@ -85,6 +89,8 @@ export async function startMockServer(options: MockServerOptions | MockClusterOp
   assertMaxPageSize(options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE);
   const sizes = sizesProblem(options);
   if (sizes) throw new RangeError(`Cannot serve the dataset asked for: ${sizes}`);
+  // Refuses an origin a browser never sends (`http://localhost:3000/`), before any worker starts.
+  corsPolicy(options.corsOrigin);
   if ('workers' in options && options.workers !== undefined) return (await import('./cluster.ts')).startMockCluster(options);
   return startInProcess(options as MockServerOptions);
 }
@@ -94,7 +100,7 @@ export async function startMockServer(options: MockServerOptions | MockClusterOp
  * of a cluster (cluster-worker.ts gives it); by default this server is on its own.
  */
 export async function startInProcess(options: MockServerOptions, coordinate?: CoordinatorFactory): Promise<MockServer> {
-  const holder = new DatasetHolder(await resolveDataset(options));
+  const holder = new DatasetHolder(assertServable(await resolveDataset(options), options.dialect ?? DEFAULT_DIALECT));
   const host = options.host ?? '127.0.0.1';
   const ops = createOps({
     generation: withMaxItems(generationOf(holder.initial.summary), options.maxItems),
@@ -129,6 +135,15 @@ export async function startInProcess(options: MockServerOptions, coordinate?: Co
     ops,
     close: () => closeServer(server, options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS),
   };
+}
+
+/** A recording (`fixtures --from`) holds records as one dialect shows them: only that dialect can serve them. */
+function assertServable(dataset: Dataset, dialect: DialectName): Dataset {
+  const recordedIn = dataset.recorded?.dialect;
+  if (recordedIn !== undefined && recordedIn !== dialect) {
+    throw new Error(`${dataset.summary.file ?? 'the dataset'} was recorded from a backend speaking the ${recordedIn} dialect: serve it with --dialect ${recordedIn} (its records are kept as that backend returned them)`);
+  }
+  return dataset;
 }
 
 /** The summary does not record maxItems; the options that made the dataset do. */

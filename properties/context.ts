@@ -7,7 +7,7 @@ import type { ListingEndpoint } from './endpoints.ts';
 import { ENDPOINTS } from './endpoints.ts';
 import { ListingClient, type Exchange, type Query } from './http.ts';
 import type { ResolvedOptions } from './options.ts';
-import { fail, okBody } from './violation.ts';
+import { fail, okBody, Violation } from './violation.ts';
 
 /** One listing to page through: an endpoint, plus the path id for 4.2 / 4.4. */
 export interface Target {
@@ -50,12 +50,14 @@ export function readPage(endpoint: ListingEndpoint, ex: Exchange): Page {
   const body = okBody(ex);
   const records = body[endpoint.recordsKey];
   if (!Array.isArray(records)) {
+    const arrays = Object.keys(body).filter((k) => Array.isArray(body[k]));
     fail({
       message: `the envelope must hold the page in an array '${endpoint.recordsKey}'`,
       url: ex.url,
       field: endpoint.recordsKey,
       expected: 'an array',
       actual: records,
+      note: `keys: ${Object.keys(body).join(', ') || '(none)'}${arrays.length ? `; the records seem to be under '${arrays[0]}'` : ''}`,
     });
   }
   return {
@@ -177,7 +179,13 @@ export class CheckContext {
   async productTargets(): Promise<{ targets: Target[]; note?: string }> {
     const endpoint = ENDPOINTS.productReviews;
     if (this.options.productIds?.length) return { targets: this.options.productIds.map((id) => ({ endpoint, id })) };
-    const all = await this.reference({ endpoint: ENDPOINTS.reviews });
+    let all: ReferenceSet;
+    try {
+      all = await this.reference({ endpoint: ENDPOINTS.reviews });
+    } catch (error) {
+      // 4.1's own properties report what is wrong with it; here it is a precondition of 4.2.
+      return { targets: [], note: `the products to list could not be learnt from 4.1 (${preconditionOf(error)}); pass --product-id` };
+    }
     const ids: string[] = [];
     for (const r of all.records) {
       const pid = (r as { product_id?: unknown })?.product_id;
@@ -200,7 +208,12 @@ export class CheckContext {
   async wishlistTargets(): Promise<{ targets: Target[]; note?: string }> {
     const endpoint = ENDPOINTS.wishlistItems;
     if (this.options.wishlistIds?.length) return { targets: this.options.wishlistIds.map((id) => ({ endpoint, id })) };
-    const all = await this.reference({ endpoint: ENDPOINTS.wishlists });
+    let all: ReferenceSet;
+    try {
+      all = await this.reference({ endpoint: ENDPOINTS.wishlists });
+    } catch (error) {
+      return { targets: [], note: `the wishlists to list could not be learnt from 4.3 (${preconditionOf(error)}); pass --wishlist-id` };
+    }
     const lists = all.records.filter(
       (r): r is { id: string; items?: unknown } => typeof (r as { id?: unknown })?.id === 'string',
     );
@@ -224,4 +237,10 @@ export class CheckContext {
   noteOnce(note: string): void {
     if (!this.notes.includes(note)) this.notes.push(note);
   }
+}
+
+/** Why a listing another property depends on could not be read, in one phrase. */
+export function preconditionOf(error: unknown): string {
+  if (error instanceof Violation) return `${error.detail.message}${error.detail.url ? `: GET ${error.detail.url}` : ''}`;
+  return error instanceof Error ? error.message : String(error);
 }

@@ -8,8 +8,8 @@
  */
 export { runListingProperties, runOne, plannedChecks, replayCommand, CannotRunError } from './runner.ts';
 export type { CheckReport, PropertyResult, Status, RunHooks } from './runner.ts';
-export { resolveOptions, randomSeed, DEFAULTS, type CheckOptions, type ResolvedOptions } from './options.ts';
-export { PROPERTIES, PROPERTY_IDS } from './catalog/index.ts';
+export { resolveOptions, randomSeed, DEFAULTS, type CheckOptions, type CheckDialect, type ResolvedOptions } from './options.ts';
+export { PROPERTIES, PROPERTY_IDS, ALPHABITE_PROPERTIES, ALPHABITE_PROPERTY_IDS } from './catalog/index.ts';
 export type { ListingProperty, Rule } from './property.ts';
 export { ENDPOINTS, parseEndpointList, type ListingEndpoint, type EndpointName } from './endpoints.ts';
 export { fullText, failureText, summaryText, resultLine, headerLine, jsonReport, junitReport } from './report.ts';

@@ -1,6 +1,10 @@
 /** The options of a property-suite run, their defaults, and the seed handling. */
+import type { DialectName } from '../lib/dialects/types.ts';
 import type { EndpointName } from './endpoints.ts';
 import { ALL_ENDPOINTS } from './endpoints.ts';
+
+/** Which rules judge the target: the listing spec (default) or the published plugins' dialect (docs/dialects.md). */
+export type CheckDialect = DialectName;
 
 export interface CheckOptions {
   /** Where the implementation under test listens, e.g. `http://127.0.0.1:4010`. */
@@ -40,6 +44,12 @@ export interface CheckOptions {
   headers?: Record<string, string>;
   /** A property stops generating new runs after this long (default 120 000 ms) and reports it. */
   propertyTimeLimitMs?: number;
+  /**
+   * `spec` (default): the listing spec's rules. `alphabite`: the published plugins' own rules
+   * (limit/offset everywhere, the `data` envelope, clamped page numbers) and what a storefront
+   * needs of any listing (properties/catalog/alphabite.ts).
+   */
+  dialect?: CheckDialect;
 }
 
 type Optional = 'productIds' | 'wishlistIds' | 'properties' | 'replayPath' | 'dataset' | 'headers';
@@ -69,6 +79,13 @@ export function resolveOptions(options: CheckOptions): ResolvedOptions {
     throw new Error(`base URL must be an http(s) URL, got '${options.baseUrl ?? ''}'`);
   }
   const endpoints = options.endpoints?.length ? options.endpoints : [...ALL_ENDPOINTS];
+  const dialect = options.dialect ?? 'spec';
+  if (dialect !== 'spec' && dialect !== 'alphabite') throw new Error(`unknown dialect '${String(dialect)}'; accepted: spec, alphabite`);
+  if (dialect === 'alphabite') {
+    // The provider-state door is the kit's admin API, and [kit] rules are the spec's: the plugins have neither.
+    if (options.varyDataset || options.dataset !== undefined) throw new Error('--vary-dataset and --dataset need the kit\'s provider-state door, which the published plugins do not have: leave them out with --dialect alphabite');
+    if (options.strict) throw new Error('--strict adds the spec\'s [kit] rules, which do not apply to --dialect alphabite: leave it out');
+  }
   if (options.replayPath !== undefined) checkReplayPath(options.replayPath, endpoints, options.properties);
   return {
     baseUrl: options.baseUrl,
@@ -88,6 +105,7 @@ export function resolveOptions(options: CheckOptions): ResolvedOptions {
     replayPath: options.replayPath,
     varyDataset: options.varyDataset ?? options.dataset !== undefined,
     dataset: options.dataset,
+    dialect,
   };
 }
 

@@ -3,8 +3,12 @@ import type fc from 'fast-check';
 import type { CheckContext, Target } from './context.ts';
 import type { EndpointName, ListingEndpoint } from './endpoints.ts';
 
-/** `spec` rules hold for any implementation; `kit` rules are checked only when strict. */
-export type Rule = 'spec' | 'kit';
+/**
+ * `spec` rules hold for any implementation; `kit` rules are checked only when strict. With
+ * `--dialect alphabite`: `dialect` rules are the published plugins' own, `storefront` rules what a
+ * storefront needs of any listing.
+ */
+export type Rule = 'spec' | 'kit' | 'dialect' | 'storefront';
 
 /** A property that cannot run on this target says why instead (e.g. no wishlist to list items of). */
 export interface Skip {

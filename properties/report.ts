@@ -5,8 +5,9 @@ import { show } from './violation.ts';
 
 const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
 
-export function headerLine(r: Pick<CheckReport, 'baseUrl' | 'seed' | 'strict' | 'runs' | 'maxPageSize' | 'endpoints'>): string {
-  return `store-listing-kit check ${r.baseUrl}\nseed ${r.seed} · ${r.runs} runs per property · ${r.strict ? 'strict: [spec] and [kit] rules' : '[spec] rules only (add --strict for [kit] rules)'} · pages of at most ${r.maxPageSize} · endpoints ${r.endpoints.join(', ')}`;
+export function headerLine(r: Pick<CheckReport, 'baseUrl' | 'seed' | 'strict' | 'runs' | 'maxPageSize' | 'endpoints'> & Partial<Pick<CheckReport, 'dialect'>>): string {
+  const rules = r.dialect === 'alphabite' ? "dialect alphabite: the plugins' [dialect] rules and a storefront's [storefront] needs" : r.strict ? 'strict: [spec] and [kit] rules' : '[spec] rules only (add --strict for [kit] rules)';
+  return `store-listing-kit check ${r.baseUrl}\nseed ${r.seed} · ${r.runs} runs per property · ${rules} · pages of at most ${r.maxPageSize} · endpoints ${r.endpoints.join(', ')}`;
 }
 
 /** One line per property and endpoint, as results arrive. */

@@ -5,13 +5,14 @@
  */
 import fc from 'fast-check';
 import { PATHS } from '../lib/api-rules.ts';
-import { PROPERTIES } from './catalog/index.ts';
+import { ALPHABITE_ENDPOINTS, AlphabiteContext } from './alphabite.ts';
+import { propertiesOf } from './catalog/index.ts';
 import { CheckContext } from './context.ts';
 import { datasetVariants, PROVIDER_STATES_PATH } from './datasets.ts';
-import { ENDPOINTS, type EndpointName } from './endpoints.ts';
+import { ENDPOINTS, type EndpointName, type ListingEndpoint } from './endpoints.ts';
 import { describeAnswer, isObject } from '../lib/http.ts';
 import { UnreachableError, type Exchange, type Query } from './http.ts';
-import { DEFAULTS, deriveSeed, resolveOptions, type CheckOptions, type ResolvedOptions } from './options.ts';
+import { DEFAULTS, deriveSeed, resolveOptions, type CheckDialect, type CheckOptions, type ResolvedOptions } from './options.ts';
 import { isSkip, ruleOf, type ListingProperty, type Rule } from './property.ts';
 import { Violation, type ViolationDetail } from './violation.ts';
 
@@ -50,6 +51,8 @@ export interface PropertyResult {
 export interface CheckReport {
   baseUrl: string;
   seed: number;
+  /** The rules the target was judged by: the spec's, or the published plugins' (`--dialect alphabite`). */
+  dialect: CheckDialect;
   strict: boolean;
   runs: number;
   maxPageSize: number;
@@ -75,14 +78,21 @@ export interface RunHooks {
   onResult?(result: PropertyResult): void;
 }
 
+/** The listings as a dialect's properties see them (parameter names, envelope key, defaults). */
+export const endpointsOf = (dialect: CheckDialect): Record<EndpointName, ListingEndpoint> => (dialect === 'alphabite' ? ALPHABITE_ENDPOINTS : ENDPOINTS);
+
+/** What the suite knows of the target while it runs (the alphabite one learns sets without trusting `count`). */
+export const contextFor = (options: ResolvedOptions): CheckContext => (options.dialect === 'alphabite' ? new AlphabiteContext(options) : new CheckContext(options));
+
 /** Which (property, endpoint) pairs a run covers. */
 export function plannedChecks(options: ResolvedOptions): Array<{ property: ListingProperty; endpoint: EndpointName }> {
   const out: Array<{ property: ListingProperty; endpoint: EndpointName }> = [];
-  for (const property of PROPERTIES) {
+  const endpoints = endpointsOf(options.dialect);
+  for (const property of propertiesOf(options.dialect)) {
     if (options.properties && !options.properties.includes(property.id)) continue;
     for (const endpoint of options.endpoints) {
       if (!property.endpoints.includes(endpoint)) continue;
-      if (ruleOf(property, ENDPOINTS[endpoint]) === 'kit' && !options.strict) continue;
+      if (ruleOf(property, endpoints[endpoint]) === 'kit' && !options.strict) continue;
       out.push({ property, endpoint });
     }
   }
@@ -97,6 +107,7 @@ export function replayCommand(
   scope: { property?: string; endpoint?: EndpointName; path?: string; dataset?: string } = {},
 ): string {
   const args = ['store-listing-kit', 'check', '--base-url', options.baseUrl, '--seed', String(options.seed)];
+  if (options.dialect !== 'spec') args.push('--dialect', options.dialect);
   if (scope.endpoint) args.push('--endpoints', scope.endpoint);
   else if (options.endpoints.length < 4) args.push('--endpoints', options.endpoints.join(','));
   if (scope.property) args.push('--properties', scope.property);
@@ -153,8 +164,10 @@ async function probe(ctx: CheckContext): Promise<Map<Family, Blocker>> {
   const paths = new Set<string>();
   for (const e of ctx.options.endpoints) paths.add(e === 'productReviews' || e === 'reviews' ? PATHS.reviews : PATHS.wishlists);
   let notFound = 0;
+  const endpoints = endpointsOf(ctx.options.dialect);
   for (const path of paths) {
-    const sizeParam = path === PATHS.reviews ? 'limit' : 'take';
+    const family: Family = path === PATHS.reviews ? 'reviews' : 'wishlists';
+    const { sizeParam, recordsKey } = endpoints[family];
     const { ex, attempts } = await probeGet(ctx, path, [[sizeParam, String(ctx.maxPageSize)]]);
     if (ex.status === 404) {
       notFound += 1;
@@ -170,36 +183,18 @@ async function probe(ctx: CheckContext): Promise<Map<Family, Blocker>> {
       throw new CannotRunError(`nothing at ${base} answers the listings: GET ${ex.url} answered ${describeAnswer(ex)} (${attempts} times in a row)`);
     }
     if (ex.status === 401 || ex.status === 403 || (ex.status === 400 && isObject(ex.json) && ex.json.type === 'not_allowed')) {
-      throw new CannotRunError(`GET ${ex.url} was refused (${describeAnswer(ex)}): pass what the server needs with --header 'name: value' (a publishable key, an Authorization header)`);
+      throw new CannotRunError(`GET ${ex.url} was refused (${describeAnswer(ex)}): ${headersHint(ex)}`);
     }
     if ((ex.status >= 200 && ex.status < 300 && !isObject(ex.json)) || ex.status === 405) {
       throw new CannotRunError(`nothing at ${base} answers the listings as JSON (GET ${ex.url} got ${describeAnswer(ex)})`);
     }
-    const family: Family = path === PATHS.reviews ? 'reviews' : 'wishlists';
-    const { recordsKey } = ENDPOINTS[family];
     const page = isObject(ex.json) ? ex.json[recordsKey] : undefined;
-    if (ex.status === 400 && new RegExp(`'[^']*\\b${sizeParam}\\b[^']*'`).test(ex.text)) {
-      // The listing refuses the spec's own paging parameter: no property of it can run.
+    // A listing that refuses the paging parameters or keeps its records under another key is
+    // left to the properties: each reports its own first request. Only a page far larger than
+    // asked stops the listing here (every property would fetch it hundreds of times).
+    if (Array.isArray(page) && page.length > hugePage(ctx.maxPageSize)) {
       blocked.set(family, {
-        property: 'echo-size-and-start',
-        violation: { message: `the listing refuses the spec's paging parameter '${sizeParam}'`, url: ex.url, field: 'status', expected: 200, actual: 400, note: `body: ${ex.text.slice(0, 200)}` },
-      });
-    } else if (ex.status >= 200 && ex.status < 300 && !Array.isArray(page)) {
-      const arrays = isObject(ex.json) ? Object.keys(ex.json).filter((k) => Array.isArray((ex.json as Record<string, unknown>)[k])) : [];
-      blocked.set(family, {
-        property: 'envelope-shape',
-        violation: {
-          message: `the envelope must hold the page in an array '${recordsKey}'`,
-          url: ex.url,
-          field: recordsKey,
-          expected: 'an array',
-          actual: page,
-          note: `keys: ${isObject(ex.json) ? Object.keys(ex.json).join(', ') : '(none)'}${arrays.length ? `; the records seem to be under '${arrays[0]}'` : ''}`,
-        },
-      });
-    } else if (Array.isArray(page) && page.length > hugePage(ctx.maxPageSize)) {
-      blocked.set(family, {
-        property: 'page-length',
+        property: ctx.options.dialect === 'alphabite' ? 'limit-offset-honoured' : 'page-length',
         violation: {
           message: `asked for at most ${ctx.maxPageSize} records (${sizeParam}=${ctx.maxPageSize}), the server answered a page of ${page.length}: it ignores the page size`,
           url: ex.url,
@@ -217,20 +212,28 @@ async function probe(ctx: CheckContext): Promise<Map<Family, Blocker>> {
   }
   if (ctx.options.endpoints.includes('wishlistItems')) {
     for (const id of ctx.options.wishlistIds ?? []) {
-      const { ex } = await probeGet(ctx, ENDPOINTS.wishlistItems.path(id), [['take', '1']]);
+      const { ex } = await probeGet(ctx, endpoints.wishlistItems.path(id), [[endpoints.wishlistItems.sizeParam, '1']]);
       if (ex.status === 404) throw new CannotRunError(`no wishlist ${id} at ${base}: GET ${ex.url} answered 404 (check --wishlist-id)`);
     }
   }
   return blocked;
 }
 
+/** What to pass when the target refuses the suite's requests (the plugins want a key, and a token on 4.3). */
+function headersHint(ex: Exchange): string {
+  const text = ex.text;
+  if (/x-publishable-api-key/i.test(text)) return `pass the publishable key: --header 'x-publishable-api-key: pk_...' (and, for the wishlists, a customer's token: --header 'authorization: Bearer ...')`;
+  if (ex.status === 401 && /\/store\/wishlists/.test(ex.url)) return `pass a customer's token for the wishlists: --header 'authorization: Bearer ...'`;
+  return `pass what the server needs with --header 'name: value' (a publishable key, an Authorization header)`;
+}
+
 /** The listing a probe reads for each endpoint: 4.1 stands for 4.1 and 4.2, 4.3 for 4.3 and 4.4. */
 type Family = 'reviews' | 'wishlists';
 
 /**
- * What the probe saw that no property of a listing can get past (it refuses the spec's paging
- * parameter, holds its records under another key, ignores the page size): reported once, as the
- * failure of the property that names it, and the listing's other properties as skipped, saying why.
+ * What the probe saw that no property of a listing can get past (it ignores the page size):
+ * reported once, as the failure of the property that names it, and the listing's other
+ * properties as skipped, saying why.
  */
 interface Blocker {
   property: string;
@@ -247,12 +250,13 @@ const hugePage = (maxPageSize: number) => Math.max(1000, 10 * maxPageSize);
 
 /** What every result of a property on an endpoint says about itself, before it is run. */
 function resultBase(options: ResolvedOptions, property: ListingProperty, endpointName: EndpointName, dataset?: string) {
+  const endpoint = endpointsOf(options.dialect)[endpointName];
   return {
     property: property.id,
     title: property.title,
-    rule: ruleOf(property, ENDPOINTS[endpointName]),
+    rule: ruleOf(property, endpoint),
     endpoint: endpointName,
-    section: ENDPOINTS[endpointName].section,
+    section: endpoint.section,
     path: PATHS[endpointName],
     ...(dataset ? { dataset } : {}),
     seed: deriveSeed(options.seed, property.id, endpointName, ...(dataset ? [dataset] : [])),
@@ -281,11 +285,16 @@ export async function runListingProperties(input: CheckOptions, hooks: RunHooks 
   } catch (error) {
     throw new CannotRunError((error as Error).message);
   }
+  const catalog = propertiesOf(options.dialect);
+  const unknown = (options.properties ?? []).filter((id) => !catalog.some((p) => p.id === id));
+  if (unknown.length) {
+    throw new CannotRunError(`no property ${unknown.map((id) => `'${id}'`).join(', ')} in the ${options.dialect} dialect's suite; its properties: ${catalog.map((p) => p.id).join(', ')}`);
+  }
   if (plannedChecks(options).length === 0) {
     throw new CannotRunError('no property applies: the chosen properties are [kit] rules (add --strict) or do not concern the chosen endpoints');
   }
   const began = Date.now();
-  const ctx = new CheckContext(options);
+  const ctx = contextFor(options);
   const blocked = await probe(ctx);
   const results: PropertyResult[] = [];
   const report = (result: PropertyResult) => {
@@ -295,7 +304,7 @@ export async function runListingProperties(input: CheckOptions, hooks: RunHooks 
   if (!options.dataset) {
     for (const [family, blocker] of blocked) {
       // The probe's evidence is reported by its property even when the run chose other properties.
-      const catcher = PROPERTIES.find((p) => p.id === blocker.property)!;
+      const catcher = catalog.find((p) => p.id === blocker.property)!;
       if (!plannedChecks(options).some((c) => c.endpoint === family && c.property === catcher)) report(blockedResult(options, family, catcher, family, blocker));
     }
     for (const { property, endpoint } of plannedChecks(options)) {
@@ -308,6 +317,7 @@ export async function runListingProperties(input: CheckOptions, hooks: RunHooks 
   return {
     baseUrl: options.baseUrl,
     seed: options.seed,
+    dialect: options.dialect,
     strict: options.strict,
     runs: options.runs,
     maxPageSize: options.maxPageSize,
@@ -383,7 +393,7 @@ export async function runOne(
   variant: { dataset?: string; replayOptions?: ResolvedOptions } = {},
 ): Promise<PropertyResult> {
   const options = variant.replayOptions ?? ctx.options;
-  const endpoint = ENDPOINTS[endpointName];
+  const endpoint = endpointsOf(options.dialect)[endpointName];
   const began = Date.now();
   const requestsBefore = ctx.client.requests;
   const base = resultBase(options, property, endpointName, variant.dataset);
@@ -398,7 +408,10 @@ export async function runOne(
   try {
     built = await property.build(ctx, endpoint);
   } catch (error) {
-    return finish({ status: 'failed', runs: 0, violation: detailOf(error), replay: replayCommand(options, { property: property.id, endpoint: endpointName, dataset: variant.dataset }) });
+    // Listing the whole set (which every case is compared with) broke a rule before any case ran.
+    const detail = detailOf(error);
+    const violation = { ...detail, note: [detail.note, 'found while listing the whole set, before any generated case'].filter(Boolean).join('\n') };
+    return finish({ status: 'failed', runs: 0, violation, replay: replayCommand(options, { property: property.id, endpoint: endpointName, dataset: variant.dataset }) });
   }
   if (isSkip(built)) return finish({ status: 'skipped', runs: 0, skipReason: built.skip });
   const runs = ctx.options.runs;

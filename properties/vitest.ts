@@ -7,11 +7,10 @@
  */
 import { beforeAll, describe, it } from 'vitest';
 import { PATHS } from '../lib/api-rules.ts';
-import { CheckContext } from './context.ts';
-import { ENDPOINTS } from './endpoints.ts';
+import type { CheckContext } from './context.ts';
 import { randomSeed, resolveOptions, type CheckOptions, type ResolvedOptions } from './options.ts';
 import { failureText } from './report.ts';
-import { CannotRunError, plannedChecks, replayCommand, runOne } from './runner.ts';
+import { CannotRunError, contextFor, endpointsOf, plannedChecks, replayCommand, runOne } from './runner.ts';
 import { UnreachableError } from './http.ts';
 
 export interface VitestListingOptions extends Omit<CheckOptions, 'baseUrl'> {
@@ -31,9 +30,9 @@ export function describeListingProperties(name: string, options: VitestListingOp
     beforeAll(async () => {
       const baseUrl = typeof options.baseUrl === 'function' ? options.baseUrl() : options.baseUrl;
       resolved = resolveOptions({ ...options, seed, baseUrl });
-      ctx = new CheckContext(resolved);
+      ctx = contextFor(resolved);
       try {
-        await ctx.client.get(ENDPOINTS.reviews.path());
+        await ctx.client.get(endpointsOf(resolved.dialect).reviews.path());
       } catch (error) {
         if (error instanceof UnreachableError) throw new CannotRunError(`server unreachable: ${error.message}`);
         throw error;
@@ -41,7 +40,7 @@ export function describeListingProperties(name: string, options: VitestListingOp
       console.info(`listing properties against ${baseUrl}, seed ${seed}; replay: ${replayCommand(resolved)}`);
     }, 60_000);
     for (const { property, endpoint } of plan) {
-      const e = ENDPOINTS[endpoint];
+      const e = endpointsOf(options.dialect ?? 'spec')[endpoint];
       it(`${property.id} on ${e.section} ${PATHS[endpoint]}`, async (context) => {
         if (!ctx) throw new CannotRunError('the suite did not start (see the beforeAll error)');
         const result = await runOne(ctx, property, endpoint);

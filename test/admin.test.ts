@@ -12,10 +12,11 @@ import { Journal } from '../mock-server/journal.ts';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
 import { get } from './support/http.ts';
 
+/** An admin call as a script makes it: a JSON body, or (without one) the X-Requested-By header the admin API asks of a change. */
 const send = (base: string, path: string, method: string, body?: unknown, headers: Record<string, string> = {}) =>
   get(base, path, {
     method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    headers: { ...(body === undefined ? { 'x-requested-by': 'admin.test' } : { 'content-type': 'application/json' }), ...headers },
     ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
   });
 
@@ -87,7 +88,9 @@ describe('admin API on loopback (the default)', () => {
   it('refuses a body that is not declared JSON with a 415, and changes nothing', async () => {
     const version = mock.dataset.version;
     for (const [path, method] of [['/__admin/dataset', 'POST'], ['/__admin/faults', 'PUT'], ['/__admin/provider-states', 'POST']] as const) {
-      expectError(await send(mock.url, path, method, '{"seed":42}', { 'content-type': 'text/plain' }), 415, 'invalid_data', /Content-Type: application\/json, got 'text\/plain'/);
+      expectError(await send(mock.url, path, method, '{"seed":42}', { 'content-type': 'text/plain' }), 415, 'invalid_data', /Content-Type: application\/json.*got 'text\/plain'/);
+      // Also when the change says it comes from a script: the body still has to be JSON.
+      expectError(await send(mock.url, path, method, '{"seed":42}', { 'content-type': 'text/plain', 'x-requested-by': 'admin.test' }), 415, 'invalid_data', /Content-Type: application\/json, got 'text\/plain'/);
       expectError(await send(mock.url, path, method, '{"seed":42}', { 'content-type': '' }), 415, 'invalid_data', /no Content-Type/);
     }
     expect(mock.dataset.version).toBe(version);
@@ -187,7 +190,7 @@ describe('admin access', () => {
       let status = 0;
       let passed = false;
       const res = { status: (s: number) => ((status = s), res), type: () => res, send: () => res, setHeader: () => res };
-      guard({ headers: {}, socket: { remoteAddress } } as never, res as never, () => (passed = true));
+      guard({ method: 'GET', headers: { host: '127.0.0.1:9000' }, socket: { remoteAddress } } as never, res as never, () => (passed = true));
       return passed ? 'next' : status;
     };
     expect(outcome('127.0.0.1')).toBe('next');

@@ -66,15 +66,17 @@ async function deadPort(): Promise<number> {
 
 const rows = parseContract(readFileSync(DOC, 'utf8'));
 let mock: MockServer;
+let alphabite: MockServer;
 let broken: BrokenProvider;
 let fill: (text: string) => string;
 const results = new Map<string, Run>();
 
 beforeAll(async () => {
-  [mock, broken] = await Promise.all([startMockServer({ seed: 1 }), startBrokenProvider(BREAKAGES.countAsString)]);
+  [mock, alphabite, broken] = await Promise.all([startMockServer({ seed: 1 }), startMockServer({ seed: 1, dialect: 'alphabite' }), startBrokenProvider(BREAKAGES.countAsString)]);
   const values: Record<string, string> = {
     $MOCK_PORT: String(new URL(mock.url).port),
     $MOCK: mock.url,
+    $ALPHABITE: alphabite.url,
     $BROKEN: broken.url,
     $DEAD: `http://127.0.0.1:${await deadPort()}`,
   };
@@ -89,7 +91,7 @@ beforeAll(async () => {
   await Promise.all(Array.from({ length: PARALLEL }, worker));
 }, 180_000);
 
-afterAll(() => Promise.all([mock?.close(), broken?.close()]));
+afterAll(() => Promise.all([mock?.close(), alphabite?.close(), broken?.close()]));
 
 describe('docs/exit-codes.md', () => {
   it('covers every command, each code, and the cases the issue names', () => {
@@ -123,8 +125,9 @@ describe('docs/exit-codes.md', () => {
 });
 
 describe('the last resort (bin/store-listing-kit.js)', () => {
-  // An error no command expected, thrown after the command has run: preloaded with --import.
-  const late = ['--import', 'data:text/javascript,setTimeout(() => { throw new Error("boom from nowhere") }, 100)'];
+  // An error no command expected, thrown after the command has run: preloaded with --import, and
+  // thrown once the bin has installed its handler (a fixed delay lost that race on a busy machine).
+  const late = ['--import', 'data:text/javascript,const t = setInterval(() => { if (process.listenerCount("uncaughtException") > 0) { clearInterval(t); throw new Error("boom from nowhere") } }, 5)'];
   const runLate = (env: NodeJS.ProcessEnv) =>
     new Promise<Run>((resolve) => {
       execFile(process.execPath, [...late, BIN, '--version'], { env: { ...process.env, ...env } }, (error, stdout, stderr) => {

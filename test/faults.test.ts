@@ -64,7 +64,7 @@ describe('fault injection over HTTP', () => {
     mock = await startMockServer({ seed: 5, reviews: 30, wishlists: 4, maxItems: 3 });
   });
   afterAll(() => mock.close());
-  afterEach(() => get(mock.url, '/__admin/faults', { method: 'DELETE' }));
+  afterEach(() => get(mock.url, '/__admin/faults', { method: 'DELETE', headers: { 'x-requested-by': 'faults.test' } }));
 
   it('is off by default: the fault headers change nothing', async () => {
     const res = await get(mock.url, '/store/wishlists', { headers: { 'x-mock-status': '500', 'x-mock-delay': '60000' } });

@@ -168,8 +168,12 @@ function reviewsPagination(metadata: { count: number; take: number; skip: number
   return { ...clampedPageNumbers(count, skip, take), take, skip };
 }
 
+/** Medusa's `createFindParams()`: every listing pages with `limit`/`offset`. */
+const LIMIT_OFFSET: EndpointRules['paging'] = { size: 'limit', start: 'offset' };
+
 const reviewsList: EndpointRules = {
   recordsKey: 'data',
+  paging: LIMIT_OFFSET,
   read: (request) => {
     const values = validate(ALPHABITE_QUERY_FIELDS.reviews, request.query);
     if (!(values instanceof Map)) return values;
@@ -183,7 +187,7 @@ const reviewsList: EndpointRules = {
 
 const productReviews: EndpointRules = {
   recordsKey: 'data',
-  paging: { size: 'limit', start: 'offset' },
+  paging: LIMIT_OFFSET,
   read: (request) => {
     const values = validate(ALPHABITE_QUERY_FIELDS.productReviews, request.query);
     if (!(values instanceof Map)) return values;
@@ -202,7 +206,7 @@ const productReviews: EndpointRules = {
 function wishlistRules(schema: ReadonlyArray<readonly [string, FieldType]>, keyOrder: 'take-skip' | 'skip-take', checkGuest: boolean): EndpointRules {
   return {
     recordsKey: 'data',
-    paging: { size: 'limit', start: 'offset' },
+    paging: LIMIT_OFFSET,
     read: (request) => {
       const values = validate(schema, request.query);
       if (!(values instanceof Map)) return values;

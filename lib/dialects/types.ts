@@ -77,8 +77,8 @@ export interface EndpointRules {
   envelope(input: EnvelopeInput): Record<string, unknown>;
   /** The key holding the records: the envelope's first key. */
   recordsKey: 'reviews' | 'data';
-  /** The parameters that choose a page's size and start (for messages that say what to ask for), or none when the endpoint lists everything. */
-  paging?: { size: 'limit' | 'take'; start: 'offset' | 'skip' };
+  /** The query parameters a client pages this listing with: the page size and the number of records skipped. */
+  paging: { size: 'limit' | 'take'; start: 'offset' | 'skip' };
 }
 
 export interface Dialect {

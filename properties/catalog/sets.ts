@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { REVIEW_ORDER_VALUES, parseReviewOrder } from '../../lib/api-rules.ts';
 import { currentPage, pageStart } from '../../lib/paging.ts';
-import { recordKey, targetLabel, type CheckContext, type Page, type Target } from '../context.ts';
+import { preconditionOf, recordKey, targetLabel, type CheckContext, type Page, type ReferenceSet, type Target } from '../context.ts';
 import { ALL_ENDPOINTS, ENDPOINTS, sendsOrder } from '../endpoints.ts';
 import { walkSizeArb } from '../generators.ts';
 import { countedTargets, isSkip, type ListingProperty } from '../property.ts';
@@ -214,7 +214,12 @@ export const productReviews: ListingProperty = {
   rule: 'spec',
   endpoints: ['productReviews'],
   build: async (ctx, endpoint) => {
-    const all = await ctx.reference({ endpoint: ENDPOINTS.reviews });
+    let all: ReferenceSet;
+    try {
+      all = await ctx.reference({ endpoint: ENDPOINTS.reviews });
+    } catch (error) {
+      return { skip: `4.1's reviews, which 4.2 is compared with, could not be read (${preconditionOf(error)})` };
+    }
     if (!all.records.some((r) => typeof (r as Record<string, unknown>)?.product_id === 'string')) {
       return { skip: 'the reviews of 4.1 carry no product_id, so which product a review belongs to cannot be told' };
     }

@@ -1,0 +1,115 @@
+import { execFile } from 'node:child_process';
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROVIDER_STATES_PATH } from '../lib/provider-states.ts';
+import { startMockServer, type MockServer } from '../mock-server/server.ts';
+
+// `verify --header`: the headers reach the provider with every replayed request, and a provider
+// that refuses every request for its publishable key or customer token is "cannot run" (2), with
+// one sentence saying what to send, not 32 StatusMismatch lines and a broken contract (1).
+
+const BIN = fileURLToPath(new URL('../bin/store-listing-kit.js', import.meta.url));
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function verifyCli(args: string[]): Promise<Run> {
+  const env: NodeJS.ProcessEnv = { ...process.env, PACT_DO_NOT_TRACK: 'true' };
+  for (const name of Object.keys(env)) if (name.startsWith('PACT_BROKER_')) delete env[name];
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, 'verify', ...args], { env, maxBuffer: 64 * 1024 * 1024, timeout: 90_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
+    });
+  });
+}
+
+const summaryOf = (run: Run) => run.stdout.slice(run.stdout.indexOf('store-listing-kit verify: summary'));
+
+/** A pass-through proxy that keeps the headers of every request it forwards. */
+async function startHeaderRecorder(targetUrl: string): Promise<{ url: string; requests: Array<{ url: string; headers: IncomingHttpHeaders }>; close(): Promise<void> }> {
+  const target = new URL(targetUrl);
+  const requests: Array<{ url: string; headers: IncomingHttpHeaders }> = [];
+  const server: Server = createServer((req, res) => {
+    requests.push({ url: req.url ?? '/', headers: req.headers });
+    const upstream = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+let spec: MockServer;
+let alphabite: MockServer;
+beforeAll(async () => {
+  [spec, alphabite] = await Promise.all([startMockServer({ seed: 1 }), startMockServer({ seed: 1, dialect: 'alphabite' })]);
+});
+afterAll(async () => {
+  await Promise.all([spec?.close(), alphabite?.close()]);
+});
+
+describe('verify --header', () => {
+  it('sends each header with every replayed request (and the spec mock, which needs none, still passes)', async () => {
+    const recorder = await startHeaderRecorder(spec.url);
+    try {
+      const run = await verifyCli([
+        '--provider-base-url', recorder.url,
+        '--provider-states-setup-url', `${spec.url}${PROVIDER_STATES_PATH}`,
+        '--header', 'x-publishable-api-key: pk_from_cli',
+        '--header', 'Authorization: Bearer token-from-cli',
+      ]);
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      const store = recorder.requests.filter((r) => r.url.startsWith('/store/'));
+      // The check before the replay, and Pact's replay of every interaction of both pacts.
+      expect(store.length).toBeGreaterThan(30);
+      for (const r of store) expect([r.url, r.headers['x-publishable-api-key'], r.headers.authorization]).toEqual([r.url, 'pk_from_cli', 'Bearer token-from-cli']);
+    } finally {
+      await recorder.close();
+    }
+  });
+
+  it('refuses a header that is not name: value (2)', async () => {
+    const run = await verifyCli(['--provider-base-url', spec.url, '--header', 'no colon here']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/a header is 'name: value', got 'no colon here'/);
+  });
+});
+
+describe('a provider that refuses every request for its key or token: cannot run (2), one sentence', () => {
+  it('no publishable key', async () => {
+    const run = await verifyCli(['--provider-base-url', alphabite.url]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(/^error: cannot run: the provider refused every request for a missing publishable key \(400: Publishable API key required.*\); pass --header 'x-publishable-api-key: pk_\.\.\.'\n$/);
+  });
+
+  it('a key but no customer token, for the wishlists', async () => {
+    const run = await verifyCli(['--provider-base-url', alphabite.url, '--header', 'x-publishable-api-key: pk_test']);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^error: cannot run: the provider refused every wishlist request for a missing customer token \(401: Unauthorized\); pass --header 'authorization: Bearer <token>' with a customer's token\n$/);
+  });
+
+  it('with the key and the token it runs: the spec pacts then fail on what the plugins do differently (1)', async () => {
+    const run = await verifyCli(['--provider-base-url', alphabite.url, '--provider', 'wishlist', '--header', 'x-publishable-api-key: pk_test', '--header', 'authorization: Bearer t']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(1);
+    // Row 3 of docs/dialects.md: skip/take are unrecognised fields.
+    expect(summaryOf(run)).toMatch(/FAIL wishlist: \d+ mismatch/);
+    expect(summaryOf(run)).toMatch(/StatusMismatch expected 200, got 400/);
+  });
+});
