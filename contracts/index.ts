@@ -5,7 +5,7 @@
 export { StorefrontClient, StorefrontApiError } from './client.ts';
 export type { ReviewsQuery, WishlistQuery, WishlistItemsQuery, StorefrontClientOptions } from './client.ts';
 export { CONSUMER, PROVIDERS, PACT_DIR, DEFAULT_CONSUMER_VERSION_SELECTORS, type ProviderName, type ConsumerVersionSelector } from './names.ts';
-export { verifyProviders, VerifyConfigError, ProviderUnreachableError, pactFilesFor, statesIn } from './verify.ts';
+export { verifyProviders, VerifyConfigError, ProviderUnreachableError, StateConflictError, pactFilesFor, statesIn } from './verify.ts';
 export type { BrokerSource, StateHandler, VerifyOptions, Mismatch, ProviderResult } from './verify.ts';
 export { PROVIDER_STATES_PATH, STATES, STATE_NAMES, given } from '../lib/provider-states.ts';
 export type { StateKey, StateParams, GivenState } from '../lib/provider-states.ts';

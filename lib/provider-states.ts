@@ -1,5 +1,5 @@
 import { z } from 'zod';
-export { PROVIDER_STATES_PATH } from './admin-paths.ts';
+export { PROVIDER_STATES_PATH, STATE_LEASE_HEADER, STATE_RUN_HEADER } from './admin-paths.ts';
 
 /**
  * The provider-state vocabulary of the contracts: every state an interaction is given,
