@@ -2,12 +2,12 @@
  * Modules a running mock loads on the first request that needs them, not at start-up (each pulls
  * in zod or more, for requests many runs never make), in one place, each through `lazily`.
  *
- * A load that fails is not kept: the next request tries again. A mock started from `dist/` keeps
- * running while `dist/` is rebuilt under it (`npm pack`, `npm install` and `npm ci` run `prepare`,
- * which deletes and recompiles it); a request in that window finds the module missing and answers
- * the documented 500, and the first request after the rebuild loads it. (Node keeps the failure of
- * a module whose own imports were missing; tsc writes every module after the ones it imports, so
- * a rebuild leaves that only to a request that meets a file half-written.)
+ * A load that fails is not kept: the next request tries again. So a mock started from `dist/`
+ * whose files go missing for a while (`dist/` deleted and rebuilt by hand) answers the documented 500
+ * meanwhile, and as usual once they are back. (Node itself keeps for good the failure of a module
+ * met half-written, or whose own imports were missing: which is why scripts/build.mjs builds into a
+ * folder of its own and swaps it in with one rename, as `prepare` runs it under `npm pack` and
+ * `npm install`.)
  */
 
 /** `load`, called on the first call and shared by every call while it runs and once it succeeded; after a failure, called again. */

@@ -1,7 +1,7 @@
 /**
  * The modules a running mock loads on first use (mock-server/lazy.ts) are loaded again after a
- * failed load: a mock started from dist/ keeps working once dist/ is rebuilt under it (npm pack,
- * npm install and npm ci run `prepare`, which deletes and recompiles dist/).
+ * failed load: a mock started from dist/ whose files go missing for a while (dist/ deleted and
+ * rebuilt) answers 500 meanwhile, and as usual once they are back.
  */
 import { cpSync, mkdtempSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
