@@ -8,11 +8,12 @@ import { sizesProblem } from '../fixtures/generate.ts';
 import { createApp, listingAnswers } from './app.ts';
 import { corsPolicy } from './cors-policy.ts';
 import { withFastPath } from './fast-path.ts';
-import { createOps, generationOf, type Ops } from './admin.ts';
+import { createOps, type Ops } from './admin.ts';
 import type { FaultSettings } from './faults.ts';
 import type { Logger } from './logging.ts';
 import { guardRequests, installServerGuards, MAX_HEADER_BYTES } from './request-guards.ts';
-import { DatasetHolder } from './dataset-holder.ts';
+import { DatasetHolder, generationOf } from './dataset-holder.ts';
+import { assertStateLeaseMs } from './state-lease.ts';
 import type { MockCluster, MockClusterOptions } from './cluster.ts';
 import type { CoordinatorFactory } from './coordination.ts';
 
@@ -52,6 +53,11 @@ export interface MockServerOptions extends GenerateOptions {
   logger?: Logger;
   /** How long close() lets in-flight requests finish before cutting connections (default 10 s). */
   shutdownGraceMs?: number;
+  /**
+   * After how long without a state change a run's hold on the provider state lapses, tearing its
+   * state down (default 30 000 ms; docs/operations.md, "Provider states and reseeds").
+   */
+  stateLeaseMs?: number;
 }
 
 export interface MockServer {
@@ -59,7 +65,7 @@ export interface MockServer {
   readonly url: string;
   readonly port: number;
   readonly host: string;
-  /** The data being served; `replace` / `reset` change it for every client. */
+  /** The data being served; `replace` / `reset` change it for every client (outside the admin API's lease on provider states). */
   readonly dataset: DatasetHolder;
   readonly app: Express;
   readonly server: Server;
@@ -91,6 +97,7 @@ export async function startMockServer(options: MockServerOptions | MockClusterOp
   if (sizes) throw new RangeError(`Cannot serve the dataset asked for: ${sizes}`);
   // Refuses an origin a browser never sends (`http://localhost:3000/`), before any worker starts.
   corsPolicy(options.corsOrigin);
+  if (options.stateLeaseMs !== undefined) assertStateLeaseMs(options.stateLeaseMs);
   if ('workers' in options && options.workers !== undefined) return (await import('./cluster.ts')).startMockCluster(options);
   return startInProcess(options as MockServerOptions);
 }
@@ -100,10 +107,12 @@ export async function startMockServer(options: MockServerOptions | MockClusterOp
  * of a cluster (cluster-worker.ts gives it); by default this server is on its own.
  */
 export async function startInProcess(options: MockServerOptions, coordinate?: CoordinatorFactory): Promise<MockServer> {
-  const holder = new DatasetHolder(assertServable(await resolveDataset(options), options.dialect ?? DEFAULT_DIALECT));
+  const dataset = assertServable(await resolveDataset(options), options.dialect ?? DEFAULT_DIALECT);
+  const holder = new DatasetHolder(dataset, withMaxItems(generationOf(dataset.summary), options.maxItems));
   const host = options.host ?? '127.0.0.1';
   const ops = createOps({
-    generation: withMaxItems(generationOf(holder.initial.summary), options.maxItems),
+    generation: holder.initialGeneration,
+    ...(options.stateLeaseMs !== undefined ? { stateLeaseMs: options.stateLeaseMs } : {}),
     access: { token: options.adminToken, host },
     ...(options.faults ? { faults: options.faults } : {}),
     ...(options.faultSeed !== undefined ? { faultSeed: options.faultSeed } : {}),
