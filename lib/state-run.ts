@@ -48,7 +48,7 @@ export class StateRun {
 
   async #send(method?: 'GET' | 'DELETE', body?: unknown): Promise<Answer> {
     // A release has no body: it says it comes from a script (ADMIN_WRITE_HEADER), as the mock's admin API asks of a change.
-    const script = method === 'DELETE' ? { [ADMIN_WRITE_HEADER]: this.id } : {};
+    const script: Record<string, string> = method === 'DELETE' ? { [ADMIN_WRITE_HEADER]: this.id } : {};
     const answer = await exchange(this.url, this.timeoutMs, body, { ...this.headers, ...script, [STATE_RUN_HEADER]: this.id }, method);
     const lapse = Number(answer.headers?.[STATE_LEASE_HEADER]);
     if (Number.isFinite(lapse) && lapse > 0) this.#lapseSeconds = lapse;
