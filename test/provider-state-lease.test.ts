@@ -41,7 +41,8 @@ function cli(args: string[]): Promise<Run> {
 const send = (base: string, path: string, method: string, body?: unknown, run?: string) =>
   get(base, path, {
     method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(run ? { [STATE_RUN_HEADER]: run } : {}) },
+    // A change without a body says it comes from a script, as the admin API asks (mock-server/access.ts).
+    headers: { ...(body === undefined ? { 'x-requested-by': 'provider-state-lease.test' } : { 'content-type': 'application/json' }), ...(run ? { [STATE_RUN_HEADER]: run } : {}) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
 
