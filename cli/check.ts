@@ -146,6 +146,8 @@ export async function runCheck(flags: CheckFlags): Promise<number> {
       return EXIT.cannotRun;
     }
   }
+  // Nothing held and nothing failed: the run judged nothing, and says why.
+  if (report.results.length === 0) return cannotRun(`no property ran${report.notes.length ? `: ${report.notes[0]}` : ' on the chosen endpoints, properties and dataset'}`);
   if (report.results.every((r) => r.status === 'skipped')) return cannotRun('every property was skipped (see the reasons above)');
   return report.passed ? EXIT.passed : EXIT.failed;
 }

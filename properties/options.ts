@@ -1,6 +1,7 @@
 /** The options of a property-suite run, their defaults, and the seed handling. */
 import type { EndpointName } from './endpoints.ts';
 import { ALL_ENDPOINTS } from './endpoints.ts';
+import { datasetVariants } from './datasets.ts';
 
 export interface CheckOptions {
   /** Where the implementation under test listens, e.g. `http://127.0.0.1:4010`. */
@@ -70,6 +71,7 @@ export function resolveOptions(options: CheckOptions): ResolvedOptions {
   }
   const endpoints = options.endpoints?.length ? options.endpoints : [...ALL_ENDPOINTS];
   if (options.replayPath !== undefined) checkReplayPath(options.replayPath, endpoints, options.properties);
+  if (options.dataset !== undefined) checkDataset(options.dataset, endpoints);
   return {
     baseUrl: options.baseUrl,
     endpoints,
@@ -104,6 +106,14 @@ function checkReplayPath(path: string, endpoints: EndpointName[], properties: st
       `--replay-path replays one case of one property on one endpoint: give it with exactly one --properties and one --endpoints (the failure's 'replay:' command has both)`,
     );
   }
+}
+
+/** A dataset label names one of the variants, on an endpoint the run checks: refused before anything is sent. */
+function checkDataset(label: string, endpoints: EndpointName[]): void {
+  const all = datasetVariants();
+  const variant = all.find((v) => v.label === label);
+  if (!variant) throw new Error(`unknown dataset '${label}'; known: ${all.map((v) => `'${v.label}'`).join(', ')}`);
+  if (!endpoints.includes(variant.endpoint)) throw new Error(`dataset '${label}' is for the endpoint ${variant.endpoint}, which --endpoints leaves out`);
 }
 
 /** A stable per-(property, endpoint) seed, so that running a subset replays the same cases. */

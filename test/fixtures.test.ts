@@ -158,7 +158,7 @@ describe('reading a fixtures file a record at a time (fixtures/json-split.ts)', 
       fc.property(texts, cuts, (text, at) => {
         expect(split(text, at)).toEqual(JSON.parse(text));
       }),
-      { numRuns: 1500, seed: 19 },
+      { numRuns: 500, seed: 19 },
     );
   });
 
@@ -186,7 +186,7 @@ describe('reading a fixtures file a record at a time (fixtures/json-split.ts)', 
         }
         expect(got).toEqual(expected);
       }),
-      { numRuns: 3000, seed: 23 },
+      { numRuns: 1000, seed: 23 },
     );
   });
 
