@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_CONSUMER_VERSION_SELECTORS, PACT_DIR, PROVIDERS, type ConsumerVersionSelector, type ProviderName } from '../contracts/names.ts';
 import type { ProviderResult, VerifyOptions } from '../contracts/verify.ts';
+import { rerunWithoutColour, wantsColour } from './plain-output.ts';
 import { cannotRun } from './program.ts';
 import { PROVIDER_STATES_PATH } from '../lib/provider-states.ts';
 
@@ -106,6 +107,14 @@ export function registerVerifyCommand(program: Command): void {
     .addOption(new Option('--log-level <level>', "Pact's log level").choices(['trace', 'debug', 'info', 'warn', 'error']).default('warn'))
     .addOption(new Option('--timeout <ms>', 'per-request timeout in milliseconds').argParser(positiveInteger))
     .action(async (flags: VerifyFlags, cmd: Command) => {
+      // Pact's report is in colour whatever the output: into a pipe or a file, it goes through a child process that drops the escape codes.
+      if (!wantsColour()) {
+        const code = await rerunWithoutColour();
+        if (code !== undefined) {
+          process.exitCode = code;
+          return;
+        }
+      }
       // Pact (its native core: most of a second) loads only when the command runs, not for --help or other commands.
       const { VerifyConfigError, pactFilesFor, statesIn, verifyProviders } = await import('../contracts/verify.ts');
       const fail = (message: string): never => cmd.error(`error: ${message}`, { exitCode: 2 });
