@@ -3,6 +3,7 @@ import { DEFAULT_CONSUMER_VERSION_SELECTORS, PACT_DIR, PROVIDERS, type ConsumerV
 import type { ProviderResult, VerifyOptions } from '../contracts/verify.ts';
 import { rerunWithoutColour, wantsColour } from './plain-output.ts';
 import { cannotRun } from './program.ts';
+import { httpUrl } from './options.ts';
 import { PROVIDER_STATES_PATH } from '../lib/provider-states.ts';
 
 interface VerifyFlags {
@@ -24,17 +25,6 @@ interface VerifyFlags {
   buildUrl?: string;
   logLevel: NonNullable<VerifyOptions['logLevel']>;
   timeout?: number;
-}
-
-function httpUrl(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new InvalidArgumentError(`'${value}' is not a URL (expected e.g. http://localhost:9000)`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError(`'${value}' must be an http or https URL`);
-  return value.replace(/\/+$/, '');
 }
 
 function selectors(value: string): ConsumerVersionSelector[] {

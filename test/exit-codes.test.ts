@@ -123,8 +123,9 @@ describe('docs/exit-codes.md', () => {
 });
 
 describe('the last resort (bin/store-listing-kit.js)', () => {
-  // An error no command expected, thrown after the command has run: preloaded with --import.
-  const late = ['--import', 'data:text/javascript,setTimeout(() => { throw new Error("boom from nowhere") }, 100)'];
+  // An error no command expected, thrown while the command runs: preloaded with --import, thrown once
+  // the last resort listens (a fixed delay raced bin/store-listing-kit.js's start on a busy machine).
+  const late = ['--import', 'data:text/javascript,const t = setInterval(() => { if (process.listenerCount("uncaughtException") > 0) { clearInterval(t); throw new Error("boom from nowhere") } }, 5)'];
   const runLate = (env: NodeJS.ProcessEnv) =>
     new Promise<Run>((resolve) => {
       execFile(process.execPath, [...late, BIN, '--version'], { env: { ...process.env, ...env } }, (error, stdout, stderr) => {

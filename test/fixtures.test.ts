@@ -208,7 +208,7 @@ describe('reading a fixtures file a record at a time (fixtures/json-split.ts)', 
   });
 });
 
-describe('big fixtures files', () => {
+describe('fixtures files as docs/cli.md describes them', () => {
   it('loads a file many read chunks long, record by record, the same records as generated', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'slk-big-'));
     const file = join(dir, 'big.json');
@@ -219,6 +219,23 @@ describe('big fixtures files', () => {
     expect(loaded.summary).toMatchObject({ source: 'records', seed: 8, reviews: 6000, wishlists: 60, wishlistItems: generated.summary.wishlistItems });
     for (const i of [0, 1, 1234, 3000, 5999]) expect(loaded.reviews.source.review(i)).toEqual(generated.reviews.source.review(i));
     for (const w of [0, 59]) expect(loaded.wishlists.source.wishlist(w)).toEqual(generated.wishlists.source.wishlist(w));
+  });
+
+  it('serves the hand-written file of docs/cli.md', async () => {
+    const doc = await readFile(join(import.meta.dirname, '..', 'docs', 'cli.md'), 'utf8');
+    const text = /### Fixtures files[\s\S]*?```json\n([\s\S]*?)\n```/.exec(doc)![1]!;
+    const dataset = parseFixtures(text, 'docs/cli.md');
+    expect(dataset.summary).toMatchObject({ reviews: 1, products: 2, wishlists: 1, wishlistItems: 1 });
+    const mock = await startMockServer({ dataset });
+    try {
+      const reviews = await get(mock.url, '/store/reviews/product/prod_01MUG');
+      expect(reviews.status).toBe(200);
+      expect(JSON.parse(reviews.text)).toMatchObject({ count: 1, reviews: [JSON.parse(text).reviews[0]] });
+      const items = await get(mock.url, '/store/wishlists/wl_01HANDWRITTEN/items');
+      expect(JSON.parse(items.text)).toMatchObject({ count: 1, data: [{ id: 'wli_01HANDWRITTEN0001' }] });
+    } finally {
+      await mock.close();
+    }
   });
 
   it('refuses a file without its format, saying what a fixtures file is', () => {
