@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isoTimestamp, writeIsoTimestamp } from '../fixtures/iso.ts';
 import { FixturesError, generateDataset, loadFixturesFile, parseFixtures, writeFixtures, type Dataset } from '../fixtures/index.ts';
+import { assertFitsInMemory } from '../fixtures/file.ts';
 import { JsonObjectSplitter, JsonSplitError } from '../fixtures/json-split.ts';
 import { decodeBase32, encodeBase32, ID_WIDTH, INDEX_WIDTH, indexedId, indexOfId, randomBase32 } from '../fixtures/ids.ts';
 import { startMockServer } from '../mock-server/server.ts';
@@ -219,6 +220,25 @@ describe('fixtures files as docs/cli.md describes them', () => {
     expect(loaded.summary).toMatchObject({ source: 'records', seed: 8, reviews: 6000, wishlists: 60, wishlistItems: generated.summary.wishlistItems });
     for (const i of [0, 1, 1234, 3000, 5999]) expect(loaded.reviews.source.review(i)).toEqual(generated.reviews.source.review(i));
     for (const w of [0, 59]) expect(loaded.wishlists.source.wishlist(w)).toEqual(generated.wishlists.source.wishlist(w));
+  });
+
+  it('refuses up front a file whose records would not fit in the heap, saying how to allow more', async () => {
+    const MB = 2 ** 20;
+    const heap = { heap_size_limit: 4144 * MB, used_heap_size: 20 * MB };
+    expect(() => assertFitsInMemory('big.json', 562 * MB, heap)).not.toThrow();
+    expect(() => assertFitsInMemory('huge.json', 5600 * MB, heap)).toThrowError(
+      /^Cannot load fixtures file huge\.json: its 5600 MB of records need about 7840 MB of memory, more than this Node process may use \(4144 MB\); allow more with NODE_OPTIONS=--max-old-space-size=8192, or serve a generated dataset/,
+    );
+    // As a user meets it: a process allowed little heap, a file of 40,000 reviews (22 MB).
+    const dir = await mkdtemp(join(tmpdir(), 'slk-heap-'));
+    const file = join(dir, 'mid.json');
+    await run(process.execPath, [CLI, 'fixtures', '--reviews', '40000', '--output', file]);
+    const failure = await run(process.execPath, ['--max-old-space-size=48', CLI, 'serve', '--port', '0', '--fixtures', file]).then(
+      () => undefined,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failure?.code).toBe(2);
+    expect(failure?.stderr).toMatch(new RegExp(`^error: Cannot load fixtures file ${file}: its 22 MB of records need about 3\\d MB of memory, .* NODE_OPTIONS=--max-old-space-size=1024, `));
   });
 
   it('serves the hand-written file of docs/cli.md', async () => {
