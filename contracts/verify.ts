@@ -374,8 +374,17 @@ export function describeMismatch(d: Record<string, unknown>): string {
   const shown = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
   const hasValues = d.expected !== undefined && d.actual !== undefined && d.expected !== null && d.actual !== null;
   let what: string;
+  const missingKeys = text === undefined ? null : /^Actual map is missing the following keys: (.+)$/s.exec(text);
+  const butGot = text === undefined ? null : /^(?:Type mismatch: )?Expected (.+?),? but (?:received|was|got) (.+)$/s.exec(text);
   if (hasValues && (d.type === 'StatusMismatch' || text === undefined || /to be equal to/.test(text))) {
     what = `expected ${shown(d.expected)}, got ${shown(d.actual)}`;
+  } else if (missingKeys) {
+    // "Actual map is missing the following keys: totalPages"; `actual` is the provider's keys as a JSON array.
+    const keys = parsedKeys(d.actual);
+    what = `expected keys including ${missingKeys[1]}, got ${keys ? keys.join(', ') || 'no keys' : 'an object without them'}`;
+  } else if (butGot) {
+    // "Expected an empty Map but received {...}" -> "expected an empty Map, got {...}"
+    what = `expected ${butGot[1]}, got ${butGot[2]}`;
   } else if (text) {
     // "Expected '12' (String) to be the same type as 12 (Integer)" -> "expected the same type as 12 (Integer), got '12' (String)"
     const rule = /^Expected (.+?) to (?:be )?(.+)$/s.exec(text);
@@ -384,4 +393,14 @@ export function describeMismatch(d: Record<string, unknown>): string {
     what = JSON.stringify(d);
   }
   return `${d.type ?? 'Mismatch'} ${where}${what}`;
+}
+
+/** Pact's `expected`/`actual` of a missing-keys mismatch: the keys, as a JSON array in a string. */
+function parsedKeys(value: unknown): string[] | undefined {
+  try {
+    const keys: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+    return Array.isArray(keys) && keys.every((k) => typeof k === 'string') ? keys : undefined;
+  } catch {
+    return undefined;
+  }
 }

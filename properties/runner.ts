@@ -12,7 +12,7 @@ import { datasetVariants, PROVIDER_STATES_PATH } from './datasets.ts';
 import { ENDPOINTS, type EndpointName, type ListingEndpoint } from './endpoints.ts';
 import { describeAnswer, isObject } from '../lib/http.ts';
 import { stateConflict, StateRun } from '../lib/state-run.ts';
-import { UnreachableError, type Exchange, type Query } from './http.ts';
+import { printableHeaders, UnreachableError, type Exchange, type Query } from './http.ts';
 import { DEFAULTS, deriveSeed, resolveOptions, type CheckDialect, type CheckOptions, type ResolvedOptions } from './options.ts';
 import { isSkip, ruleOf, type ListingProperty, type Rule } from './property.ts';
 import { Violation, type ViolationDetail } from './violation.ts';
@@ -58,6 +58,8 @@ export interface CheckReport {
   runs: number;
   maxPageSize: number;
   endpoints: EndpointName[];
+  /** The headers sent with every request (`--header`), credentials' values shown as `<yours>`. */
+  headers: Record<string, string>;
   results: PropertyResult[];
   notes: string[];
   requests: number;
@@ -121,7 +123,7 @@ export function replayCommand(
   for (const id of options.productIds ?? []) args.push('--product-id', id);
   for (const id of options.wishlistIds ?? []) args.push('--wishlist-id', id);
   // Credentials stay out of printed commands and reports: the reader adds their own.
-  for (const [name, value] of Object.entries(options.headers ?? {})) args.push('--header', `${name}: ${/^(authorization|cookie|proxy-authorization)$/i.test(name) ? '<yours>' : value}`);
+  for (const [name, value] of Object.entries(printableHeaders(options.headers))) args.push('--header', `${name}: ${value}`);
   const dataset = scope.dataset ?? options.dataset;
   if (dataset) args.push('--dataset', dataset);
   else if (options.varyDataset) args.push('--vary-dataset');
@@ -129,12 +131,17 @@ export function replayCommand(
   return args.map(shellQuote).join(' ');
 }
 
-function detailOf(error: unknown): ViolationDetail {
-  if (error instanceof Violation) return error.detail;
-  if (error instanceof UnreachableError) return { message: `the server did not answer: ${error.message}`, url: error.url };
+function detailOf(error: unknown, options: ResolvedOptions): ViolationDetail {
+  if (error instanceof Violation) return withHeaders(error.detail, options);
+  if (error instanceof UnreachableError) return withHeaders({ message: `the server did not answer: ${error.message}`, url: error.url }, options);
   // A fault of the suite itself: its message, not a stack trace (DEBUG=store-listing-kit adds it).
   const stack = /(^|,)\s*(store-listing-kit|\*)\s*(,|$)/.test(process.env.DEBUG ?? '') && error instanceof Error ? `\n${error.stack}` : '';
   return { message: `the check itself failed: ${error instanceof Error ? error.message : String(error)}${stack}` };
+}
+
+/** A violation's request as it was sent: with the run's headers, so that its curl line gets the same answer. */
+function withHeaders(detail: ViolationDetail, options: ResolvedOptions): ViolationDetail {
+  return detail.url && options.headers && Object.keys(options.headers).length ? { ...detail, headers: printableHeaders(options.headers) } : detail;
 }
 
 const PROBE_ATTEMPTS = 3;
@@ -196,13 +203,14 @@ async function probe(ctx: CheckContext): Promise<Map<Family, Blocker>> {
     if (Array.isArray(page) && page.length > hugePage(ctx.maxPageSize)) {
       blocked.set(family, {
         property: ctx.options.dialect === 'alphabite' ? 'limit-offset-honoured' : 'page-length',
-        violation: {
+        requests: attempts,
+        violation: withHeaders({
           message: `asked for at most ${ctx.maxPageSize} records (${sizeParam}=${ctx.maxPageSize}), the server answered a page of ${page.length}: it ignores the page size`,
           url: ex.url,
           field: `${recordsKey}.length`,
           expected: `at most ${ctx.maxPageSize}`,
           actual: page.length,
-        },
+        }, ctx.options),
       });
     }
   }
@@ -239,6 +247,8 @@ type Family = 'reviews' | 'wishlists';
 interface Blocker {
   property: string;
   violation: ViolationDetail;
+  /** The probe's requests that showed it (more than one when a 5xx was asked again). */
+  requests: number;
 }
 const familyOf = (e: EndpointName): Family => (e === 'reviews' || e === 'productReviews' ? 'reviews' : 'wishlists');
 
@@ -265,12 +275,12 @@ function resultBase(options: ResolvedOptions, property: ListingProperty, endpoin
   };
 }
 
-function blockedResult(options: ResolvedOptions, family: Family, property: ListingProperty, endpointName: EndpointName, { property: catcher, violation }: Blocker): PropertyResult {
+function blockedResult(options: ResolvedOptions, family: Family, property: ListingProperty, endpointName: EndpointName, { property: catcher, violation, requests }: Blocker): PropertyResult {
   const failed = endpointName === family && property.id === catcher;
   return {
     ...resultBase(options, property, endpointName),
     runs: failed ? 1 : 0,
-    requests: 0,
+    requests: failed ? requests : 0,
     durationMs: 0,
     ...(failed
       ? { status: 'failed' as const, violation, replay: replayCommand(options, { property: property.id, endpoint: endpointName }) }
@@ -302,12 +312,13 @@ export async function runListingProperties(input: CheckOptions, hooks: RunHooks 
     results.push(result);
     hooks.onResult?.(result);
   };
+  for (const [family, blocker] of blocked) {
+    // The probe's evidence is reported by its property even when the run chose other properties,
+    // or only a dataset variant (which is then not run: see below).
+    const catcher = catalog.find((p) => p.id === blocker.property)!;
+    if (options.dataset || !plannedChecks(options).some((c) => c.endpoint === family && c.property === catcher)) report(blockedResult(options, family, catcher, family, blocker));
+  }
   if (!options.dataset) {
-    for (const [family, blocker] of blocked) {
-      // The probe's evidence is reported by its property even when the run chose other properties.
-      const catcher = catalog.find((p) => p.id === blocker.property)!;
-      if (!plannedChecks(options).some((c) => c.endpoint === family && c.property === catcher)) report(blockedResult(options, family, catcher, family, blocker));
-    }
     for (const { property, endpoint } of plannedChecks(options)) {
       const blocker = blocked.get(familyOf(endpoint));
       report(blocker ? blockedResult(options, familyOf(endpoint), property, endpoint, blocker) : await runOne(ctx, property, endpoint));
@@ -323,6 +334,7 @@ export async function runListingProperties(input: CheckOptions, hooks: RunHooks 
     runs: options.runs,
     maxPageSize: options.maxPageSize,
     endpoints: options.endpoints,
+    headers: printableHeaders(options.headers),
     results,
     notes: ctx.notes,
     requests,
@@ -425,7 +437,7 @@ export async function runOne(
     built = await property.build(ctx, endpoint);
   } catch (error) {
     // Listing the whole set (which every case is compared with) broke a rule before any case ran.
-    const detail = detailOf(error);
+    const detail = detailOf(error, options);
     const violation = { ...detail, note: [detail.note, 'found while listing the whole set, before any generated case'].filter(Boolean).join('\n') };
     return finish({ status: 'failed', runs: 0, violation, replay: replayCommand(options, { property: property.id, endpoint: endpointName, dataset: variant.dataset }) });
   }
@@ -458,7 +470,7 @@ export async function runOne(
     shrinks: details.numShrinks,
     counterexample,
     counterexamplePath: details.counterexamplePath ?? undefined,
-    violation: detailOf(details.errorInstance),
+    violation: detailOf(details.errorInstance, options),
     replay: replayCommand(options, { property: property.id, endpoint: endpointName, path: details.counterexamplePath ?? undefined, dataset: variant.dataset }),
   });
 }

@@ -3,7 +3,7 @@
  * table and runs every line as a user would (a child process), so the document and the CLI
  * cannot drift apart: a row that stops being true fails here, and so does a table that loses rows.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -154,5 +154,21 @@ describe('the last resort (bin/store-listing-kit.js)', () => {
     const result = await runLate({ DEBUG: 'store-listing-kit' });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^error: boom from nowhere\nError: boom from nowhere\n\s+at /);
+  });
+});
+
+describe('a closed pipe is a normal end (`store-listing-kit fixtures | head`)', () => {
+  /** Runs the CLI with its standard output a pipe that is closed before it writes (as `| head -c 0` does). */
+  const closedPipe = (args: string[]) =>
+    new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+      child.stdout.destroy();
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      child.on('close', (code) => resolve({ code, stderr }));
+    });
+
+  it.each([[['fixtures', '--reviews', '200000']], [['openapi']], [['--help']]])('store-listing-kit %j: exit 0, nothing on stderr', async (args) => {
+    expect(await closedPipe(args)).toEqual({ code: 0, stderr: '' });
   });
 });
