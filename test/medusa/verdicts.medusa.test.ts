@@ -100,6 +100,25 @@ describe('verify --dialect alphabite (the SDK storefront\'s pacts), against the 
   }, 480_000);
 });
 
+describe('the quick start of docs/contracts.md ("Verify your Medusa backend in CI"), its commands as written', () => {
+  it('verify --dialect alphabite --provider wishlist and check --dialect alphabite --endpoints 4.2,4.3,4.4 pass (exit 0)', async () => {
+    const verify = await cli(['verify', '--dialect', 'alphabite', '--provider', 'wishlist', '--provider-base-url', medusa.baseUrl, '--provider-states-setup-url', medusa.statesUrl, ...headerArgs(medusa)]);
+    expect([verify.code, verify.stderr], summaryOf(verify)).toEqual([0, '']);
+    expect(summaryOf(verify)).toContain("PASS wishlist: honours the storefront's contract");
+    const check = await cli(['check', '--dialect', 'alphabite', '--endpoints', '4.2,4.3,4.4', '--base-url', medusa.baseUrl, '--runs', '10', '--seed', '1', ...headerArgs(medusa)]);
+    expect([check.code, check.stderr], check.stdout).toEqual([0, '']);
+    expect(check.stdout).not.toMatch(/^(FAIL|SKIP) /m);
+    expect(await seededCounts()).toEqual(SEEDED);
+  }, 480_000);
+
+  it('the documented path is the one the app serves, and the route answers 400 invalid_data to a state outside the vocabulary', async () => {
+    const doc = readFileSync(new URL('../../docs/contracts.md', import.meta.url), 'utf8');
+    expect(doc).toContain(`$BASE${MEDUSA_PROVIDER_STATES_PATH}`);
+    const res = await fetch(medusa.statesUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ state: 'reviews galore', params: {} }) });
+    expect([res.status, ((await res.json()) as { type: string }).type]).toEqual([400, 'invalid_data']);
+  });
+});
+
 describe('check --dialect alphabite and the spec\'s check --strict, against the real plugins and their emulation', () => {
   const check = (target: Target, options: Partial<CheckOptions>) => runListingProperties({ baseUrl: target.baseUrl, headers: target.headers, seed: 1, runs: 10, ...options });
 
