@@ -12,6 +12,7 @@
  * docs/contracts.md, "Verify your Medusa backend in CI".
  */
 import { stateByName, stateChangeSchema, STATE_NAMES, type StateKey } from '../lib/provider-states.ts';
+import { describeIssues } from '../lib/zod-issues.ts';
 import { CUSTOMER_ENV, ENABLE_ENV, MedusaProviderStates, StateSetupError, type ServiceResolver } from './provider-states.ts';
 
 export { CUSTOMER_ENV, ENABLE_ENV, ITEMS_PER_WISHLIST, MedusaProviderStates, MODULE_NAMES, StateSetupError } from './provider-states.ts';
@@ -53,7 +54,7 @@ export function providerStatesRoute(options: ProviderStatesRouteOptions = {}): (
     }
     const parsed = stateChangeSchema.safeParse(req.body ?? {});
     if (!parsed.success) {
-      answer(res, 400, { type: 'invalid_data', message: `${parsed.error.issues[0]?.message ?? 'bad state change'} (the body is { "state": "...", "params": { ... }, "action": "setup" | "teardown" })` });
+      answer(res, 400, { type: 'invalid_data', message: `state change body: ${describeIssues(parsed.error, req.body)} (it is { "state": "...", "params": { ... }, "action": "setup" | "teardown" })` });
       return;
     }
     const { state, params = {}, action = 'setup' } = parsed.data;
@@ -62,13 +63,12 @@ export function providerStatesRoute(options: ProviderStatesRouteOptions = {}): (
     let stateParams: unknown;
     if (action === 'setup') {
       if (!known) {
-        answer(res, 400, { type: 'invalid_data', message: `Unknown provider state '${state}'; the states are: ${STATE_NAMES.map((n) => `'${n}'`).join(', ')}` });
+        answer(res, 400, { type: 'invalid_data', message: `unknown provider state '${state}'; known states: ${STATE_NAMES.map((n) => `'${n}'`).join(', ')}` });
         return;
       }
       const checked = known.params.safeParse(params);
       if (!checked.success) {
-        const issue = checked.error.issues[0];
-        answer(res, 400, { type: 'invalid_data', message: `Bad params for '${state}': ${issue?.path.length ? `${issue.path.join('.')} ` : ''}${issue?.message ?? 'invalid'}` });
+        answer(res, 400, { type: 'invalid_data', message: `provider state '${state}': ${describeIssues(checked.error, params)}` });
         return;
       }
       [key, stateParams] = [known.key, checked.data];

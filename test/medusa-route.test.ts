@@ -126,11 +126,11 @@ describe('the provider-state route of store-listing-kit/medusa', () => {
     const before = snapshot();
     const post = caller(scope);
     for (const [body, message] of [
-      [{ params: {} }, /'state' must be a string/],
-      [{ state: 'reviews galore' }, /Unknown provider state 'reviews galore'; the states are: 'reviews exist'/],
-      [{ state: 'reviews exist', params: { count: -1 } }, /Bad params for 'reviews exist': count /],
-      [{ state: 'product has reviews', params: { product_id: 'nope', count: 1 } }, /product_id must be an id like 'prod_01/],
-      [{ state: 'no reviews exist', action: 'undo' }, /'action' must be 'setup' or 'teardown'/],
+      [{ params: {} }, /^state change body: field 'state': 'state' must be a string/],
+      [{ state: 'reviews galore' }, /^unknown provider state 'reviews galore'; known states: 'reviews exist'/],
+      [{ state: 'reviews exist', params: { count: -1 } }, /^provider state 'reviews exist': field 'count': .* \(got -1\)$/],
+      [{ state: 'product has reviews', params: { product_id: 'nope', count: 1 } }, /field 'product_id': must be an id like 'prod_01.* \(got "nope"\)$/],
+      [{ state: 'no reviews exist', action: 'undo' }, /field 'action': 'action' must be 'setup' or 'teardown'/],
     ] as const) {
       const answer = await post(body);
       expect([answer.status, answer.json.type], JSON.stringify(body)).toEqual([400, 'invalid_data']);
