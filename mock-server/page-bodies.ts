@@ -41,7 +41,7 @@ function range(count: number, query: ListingQuery): { from: number; to: number }
   if (query.window === 'all') return { from: 0, to: count };
   if (query.window.size === 0) return { from: 0, to: 0 };
   // The plugins take any integer (limit=9007199254740992 included): clamped to the listing, the slice is the same.
-  const start = Math.min(query.window.start, count);
+  const start = Math.min(query.window.listFrom ?? query.window.start, count);
   return pageSlice(count, start, Math.min(query.window.size, count - start + 1));
 }
 
@@ -77,6 +77,7 @@ export class PageBodies {
         const product = request.endpoint === 'productReviews' ? this.dataset.reviews.source.productIndexOf(request.id ?? '') : undefined;
         const indexes = this.#reviewIndexes(query, product);
         const { from, to } = range(indexes.length, query);
+        if (query.refuseRecords && to > from) return query.refuseRecords;
         const aggregate = query.aggregates ? this.#aggregate(product ?? -1) : undefined;
         const envelope = JSON.stringify(rules.envelope({ count: indexes.length, query, ...(aggregate ? { aggregate } : {}) }));
         return splice(envelope, head, to - from, this.#reviewWriter(indexes.subarray(from, to)));
@@ -84,7 +85,9 @@ export class PageBodies {
       case 'wishlists': {
         const table = this.dataset.wishlists;
         const recorded = this.#recorded;
-        const records = this.#ordered(table.count, query).map((w) =>
+        const positions = this.#ordered(table.count, query);
+        if (query.refuseRecords && positions.length > 0) return query.refuseRecords;
+        const records = positions.map((w) =>
           recorded ? recorded.wishlistJson(w) : memoized(this.#wishlists, w, () => JSON.stringify(this.dialect.project.wishlist(table.source.wishlist(w)))),
         );
         return splice(JSON.stringify(rules.envelope({ count: table.count, query })), head, records.length, (k, out) => out.push(records[k]!));
@@ -96,7 +99,9 @@ export class PageBodies {
         if (unknown !== undefined && unknown !== 'empty') return unknown;
         const count = wishlist < 0 ? 0 : table.source.itemCount(wishlist);
         const recorded = this.#recorded;
-        const records = this.#ordered(count, query).map((k) =>
+        const positions = this.#ordered(count, query);
+        if (query.refuseRecords && positions.length > 0) return query.refuseRecords;
+        const records = positions.map((k) =>
           recorded ? recorded.itemJson(wishlist, k) : memoized(this.#items, `${wishlist}:${k}`, () => JSON.stringify(this.dialect.project.item(table.source.item(wishlist, k)))),
         );
         return splice(JSON.stringify(rules.envelope({ count, query })), head, records.length, (k, out) => out.push(records[k]!));
