@@ -123,7 +123,7 @@ function matrix(): Case[] {
     add(q(P.productReviews, `fields=${fields}`));
     add(q(P.wishlists, `fields=${fields}`));
   }
-  for (const fields of ['id', 'title', 'id,wishlist_id', '', '%2Bwishlist_id', '-product_variant', '-wishlist', '%2Bproduct_id', 'product_variant.*,wishlist.*']) {
+  for (const fields of ['id', 'title', 'id,wishlist_id', '', '%2Bwishlist_id', '-product_variant', '-wishlist', '%2Bproduct_id', 'product_variant.*,wishlist.*', 'id,wishlist.customer_id', '-wishlist.*', '*wishlist']) {
     add(q(P.items, `fields=${fields}`));
     add(q(P.items, `fields=${fields}&limit=5&offset=${counts.items}`));
     add(q('/store/wishlists/wl_01NOTAWISHLIST00000000000/items', `fields=${fields}`));
