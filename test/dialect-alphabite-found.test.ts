@@ -2,7 +2,8 @@
  * What the differential test (test/medusa/differential.medusa.test.ts) found the real backend
  * answering otherwise than `serve --dialect alphabite`, now emulated (docs/dialects.md, "Not
  * emulated", the paragraph after the list): known publishable keys, `fields` that leave the
- * wishlist out on 4.4, dotted parameter names, offsets beyond 2^53 - 1. Over HTTP, without Medusa.
+ * wishlist out on 4.4, dotted parameter names, offsets beyond 2^53 - 1, `product_variant.product_id`
+ * on generated items. Over HTTP, without Medusa.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDialect } from '../lib/dialects/index.ts';
@@ -122,5 +123,15 @@ describe('an offset beyond 2^53 - 1', () => {
     const items = (await get(open.url, `/store/wishlists/${wishlistId}/items?limit=2&offset=100000000000000000000`, { headers: AS('pk_x') })).json;
     expect(items.data.map((i: { id: string }) => i.id)).toEqual((await get(open.url, `/store/wishlists/${wishlistId}/items?limit=2`, { headers: AS('pk_x') })).json.data.map((i: { id: string }) => i.id));
     expect(items.skip).toBe(1e20);
+  });
+});
+
+describe('a generated 4.4 item', () => {
+  it('carries product_variant.product_id after title, as Medusa adds it', async () => {
+    const { data } = (await get(open.url, `/store/wishlists/${wishlistId}/items`, { headers: AS('pk_x') })).json;
+    for (const item of data) {
+      expect(Object.keys(item.product_variant)).toEqual(['id', 'title', 'product_id', 'product']);
+      expect(item.product_variant.product_id).toBe(item.product_variant.product.id);
+    }
   });
 });

@@ -319,7 +319,8 @@ export function alphabiteDialect(options: AlphabiteOptions = {}): Dialect {
       item: (i) => {
         const { id, wishlist_id, product_variant_id, product_variant } = i as { id: string; wishlist_id: string; product_variant_id: string; product_variant: { id: string; title: string; product: { id: string; handle: string; thumbnail: string | null } } };
         const { product } = product_variant;
-        return { id, wishlist_id, product_variant_id, product_variant: { id: product_variant.id, title: product_variant.title, product: { id: product.id, handle: product.handle, thumbnail: product.thumbnail } } };
+        // Medusa adds the variant's foreign key product_id (after title) to the relation it selects.
+        return { id, wishlist_id, product_variant_id, product_variant: { id: product_variant.id, title: product_variant.title, product_id: product.id, product: { id: product.id, handle: product.handle, thumbnail: product.thumbnail } } };
       },
     },
   };
