@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDialect } from '../lib/dialects/index.ts';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
+import { startServe } from './support/cli-process.ts';
 import { get } from './support/http.ts';
 
 const KEYS = ['pk_store', 'pk_other_channel'];
@@ -62,6 +63,20 @@ describe('--publishable-key (startMockServer({ publishableKeys }))', () => {
     await expect(startMockServer({ publishableKeys: ['pk_x'] })).rejects.toThrow(/alphabite dialect only/);
     await expect(startMockServer({ dialect: 'alphabite', publishableKeys: ['pk x'] })).rejects.toThrow(/visible ASCII/);
     expect(() => createDialect('spec', { maxPageSize: 100, publishableKeys: ['pk_x'] })).toThrow(/alphabite dialect only/);
+  });
+});
+
+describe('serve --publishable-key', () => {
+  it('names the keys in its banner and refuses any other (repeatable)', async () => {
+    const serve = await startServe(['--dialect', 'alphabite', '--publishable-key', 'pk_a', '--publishable-key', 'pk_b']);
+    try {
+      expect(serve.stdout()).toContain('publishable keys: 2 known (pk_a, pk_b); any other key is refused');
+      expect((await get(serve.url, '/store/products/reviews', { headers: AS('pk_b') })).status).toBe(200);
+      expect((await get(serve.url, '/store/products/reviews', { headers: AS('pk_c') })).json).toEqual(UNKNOWN_KEY);
+    } finally {
+      serve.child.kill('SIGTERM');
+      await serve.exited;
+    }
   });
 });
 
