@@ -1,5 +1,5 @@
 import { InvalidArgumentError, Option } from 'commander';
-import { DEFAULT_SEED, DEFAULT_SIZES, SIZE_LIMITS, type DatasetSizes } from '../fixtures/generate.ts';
+import { DEFAULT_SEED, DEFAULT_SIZES, SIZE_LIMITS, describeSizeLimit, type DatasetSizes } from '../fixtures/generate.ts';
 import type { GenerateOptions } from '../fixtures/dataset.ts';
 import { parseHeaders } from '../lib/http.ts';
 
@@ -26,10 +26,22 @@ export function headerArg(value: string, previous: Record<string, string>): Reco
 
 export const MAX_SEED = 0xffffffff;
 
+/** A commander parser for a dataset size, with an error that says what is accepted and why. */
+function sizeIn(key: keyof DatasetSizes): (value: string) => number {
+  const parse = integerIn(SIZE_LIMITS[key].min, SIZE_LIMITS[key].max);
+  return (value: string) => {
+    try {
+      return parse(value);
+    } catch {
+      throw new InvalidArgumentError(`expected a whole number ${describeSizeLimit(key)}, got '${value}'.`);
+    }
+  };
+}
+
 /** The options that choose a generated dataset, shared by `serve` and `fixtures`. */
 export function datasetOptions(): Option[] {
   const size = (flag: string, key: keyof DatasetSizes, what: string) =>
-    new Option(`${flag} <n>`, what).argParser(integerIn(SIZE_LIMITS[key].min, SIZE_LIMITS[key].max)).default(DEFAULT_SIZES[key]);
+    new Option(`${flag} <n>`, `${what} (${SIZE_LIMITS[key].min} to ${SIZE_LIMITS[key].max})`).argParser(sizeIn(key)).default(DEFAULT_SIZES[key]);
   return [
     new Option('--seed <n>', 'seed of the generated dataset: the same seed gives the same bytes').argParser(integerIn(0, MAX_SEED)).default(DEFAULT_SEED),
     size('--reviews', 'reviews', 'number of reviews'),

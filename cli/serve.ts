@@ -83,7 +83,7 @@ export function registerServeCommand(program: Command): void {
     )
     .addOption(new Option('--host <host>', 'interface to listen on (0.0.0.0 for every interface)').default(DEFAULT_HOST))
     .addOption(new Option('--fixtures <file>', 'serve the records of a fixtures file (from `fixtures`) instead of generating them').conflicts(['seed', 'reviews', 'products', 'wishlists', 'maxItems']))
-    .addOption(new Option('--max-page-size <n>', `largest limit/take accepted (at least ${MIN_MAX_PAGE_SIZE}, the default limit)`).argParser(integerIn(MIN_MAX_PAGE_SIZE, MAX_MAX_PAGE_SIZE)).default(DEFAULT_MAX_PAGE_SIZE))
+    .addOption(new Option('--max-page-size <n>', `largest limit/take accepted (${MIN_MAX_PAGE_SIZE}, the default limit, to ${MAX_MAX_PAGE_SIZE}, the records one answer may hold)`).argParser(integerIn(MIN_MAX_PAGE_SIZE, MAX_MAX_PAGE_SIZE)).default(DEFAULT_MAX_PAGE_SIZE))
     .addOption(new Option('--cors-origin <origins>', "comma-separated origins allowed by CORS on the listings, each as a browser sends it ('http://localhost:3000': no path, no trailing slash, lower case), or '*' (default: any origin); never on /__admin").argParser(corsOriginsArg))
     .addOption(new Option('--latency <ms>', "delay every listing request: '300' or a range '100-400' (ms), drawn per request from the seed").argParser(latencyArg))
     .addOption(new Option('--error-rate <share>', 'answer this share of listing requests (0-1) with --error-status').argParser(rateArg).default(0))

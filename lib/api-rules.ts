@@ -17,8 +17,26 @@ export const DEFAULT_MAX_PAGE_SIZE = 1000;
  * other than the documented default, which no client and no contract expects.
  */
 export const MIN_MAX_PAGE_SIZE = Math.max(REVIEWS_DEFAULT_LIMIT, WISHLIST_DEFAULT_TAKE);
-/** The largest maximum page size a server may be given. */
-export const MAX_MAX_PAGE_SIZE = 1_000_000;
+/**
+ * The most records one answer of the mock holds: reviews, wishlists and wishlist items each count
+ * one, so a wishlist of the spec dialect counts one plus its embedded items. On the reference
+ * machine (2 shared cores) a page of this many records is written in well under a second, so every
+ * answer arrives promptly and no client waits long behind another's page. A request for more is
+ * refused with a 400 that says what to ask for instead (docs/API.md, docs/operations.md).
+ */
+export const MAX_ANSWER_RECORDS = 5_000;
+/**
+ * The most characters of JSON one answer holds (its bytes, for ASCII text). Generated records stay far below it (5,000 of them
+ * are about 3 MB); it bounds records given in full (a fixtures file) whose text is unusually long.
+ */
+export const MAX_ANSWER_CHARS = 32 * 1024 * 1024;
+/**
+ * The most items one wishlist may hold in the mock: a page of the default `take` of wishlists embeds
+ * every item of each (4.3 in the spec dialect), and must fit in one answer.
+ */
+export const MAX_WISHLIST_ITEMS = MAX_ANSWER_RECORDS / WISHLIST_DEFAULT_TAKE - 1;
+/** The largest maximum page size a server may be given: a page of that many records must fit in one answer. */
+export const MAX_MAX_PAGE_SIZE = MAX_ANSWER_RECORDS;
 
 /** Throws a RangeError, in one sentence, unless `value` is an allowed maximum page size. */
 export function assertMaxPageSize(value: number): void {

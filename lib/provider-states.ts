@@ -1,5 +1,6 @@
 import { z } from 'zod';
-export { PROVIDER_STATES_PATH } from './admin-paths.ts';
+import { MAX_WISHLIST_ITEMS } from './api-rules.ts';
+export { PROVIDER_STATES_PATH, STATE_LEASE_HEADER, STATE_RUN_HEADER } from './admin-paths.ts';
 
 /**
  * The provider-state vocabulary of the contracts: every state an interaction is given,
@@ -12,7 +13,10 @@ export { PROVIDER_STATES_PATH } from './admin-paths.ts';
  * Ids given as parameters are the ids the provider must give its records.
  */
 
-/** The largest `count` a state may ask for (keeps a state change quick on any provider). */
+/**
+ * The largest `count` a state may ask for (keeps a state change quick on any provider); a wishlist's
+ * items at most MAX_WISHLIST_ITEMS, so that the mock can list the wishlist with its items embedded.
+ */
 export const MAX_STATE_COUNT = 10_000;
 
 const count = z.number().int().min(0).max(MAX_STATE_COUNT);
@@ -31,7 +35,7 @@ export const STATES = {
   /** No wishlist at all (so any wishlist id is unknown). */
   noWishlistsExist: { name: 'no wishlists exist', params: z.strictObject({}) },
   /** Wishlist `wishlist_id` exists and holds exactly `count` items; other wishlists may exist too. */
-  wishlistHasItems: { name: 'wishlist has items', params: z.strictObject({ wishlist_id: prefixedId('wl'), count }) },
+  wishlistHasItems: { name: 'wishlist has items', params: z.strictObject({ wishlist_id: prefixedId('wl'), count: z.number().int().min(0).max(MAX_WISHLIST_ITEMS) }) },
 } as const;
 
 export type StateKey = keyof typeof STATES;

@@ -4,13 +4,16 @@
  * gets one never loads zod.
  */
 import { z } from 'zod';
-import { SIZE_LIMITS, type DatasetSizes } from '../fixtures/generate.ts';
+import { SIZE_LIMITS, describeSizeLimit, type DatasetSizes } from '../fixtures/generate.ts';
 import { MAX_DELAY_MS } from '../lib/fault-headers.ts';
 import { describeIssues } from '../lib/zod-issues.ts';
 import { invalidRequest } from './errors.ts';
 import { parseLatency } from './faults.ts';
 
-const sizeField = (key: keyof DatasetSizes) => z.number().int().min(SIZE_LIMITS[key].min).max(SIZE_LIMITS[key].max).optional();
+const sizeField = (key: keyof DatasetSizes) => {
+  const accepted = `must be a whole number ${describeSizeLimit(key)}`;
+  return z.number(accepted).int(accepted).min(SIZE_LIMITS[key].min, accepted).max(SIZE_LIMITS[key].max, accepted).optional();
+};
 
 /** The body of `POST /__admin/dataset`. */
 export const datasetChangeSchema = z

@@ -1,5 +1,6 @@
 import { pageSlice } from '../lib/paging.ts';
-import { isRefusal, type Dialect, type ListingQuery, type ListingRequest, type RatingAggregate, type Refusal } from '../lib/dialects/index.ts';
+import { MAX_ANSWER_CHARS, MAX_ANSWER_RECORDS } from '../lib/api-rules.ts';
+import { isRefusal, refusal, type Dialect, type EndpointRules, type ListingQuery, type ListingRequest, type RatingAggregate, type Refusal } from '../lib/dialects/index.ts';
 import type { Dataset, RecordedJson } from '../fixtures/dataset.ts';
 import { boundedMemo, memoized, type Memo } from './memo.ts';
 
@@ -22,18 +23,43 @@ export const RECORD_MEMO_BYTES = 48 * 1024 * 1024;
 /**
  * The envelope with the records spliced into its empty record array: `head` is where the array
  * opens, and `write(k, out)` appends the pieces of record k's JSON to `out`. One join makes the
- * whole body, a flat string (cheaper to encode than a tree of concatenations).
+ * whole body, a flat string (cheaper to encode than a tree of concatenations). Past
+ * MAX_ANSWER_CHARS it stops and answers `tooLong(k)`, k being the records that fitted.
  */
-function splice(emptyEnvelope: string, head: string, count: number, write: (k: number, out: string[]) => void): string {
+function splice(emptyEnvelope: string, head: string, count: number, write: (k: number, out: string[]) => void, tooLong: (fitted: number) => Refusal): string | Refusal {
   if (!emptyEnvelope.startsWith(head) || emptyEnvelope.charCodeAt(head.length) !== 93) throw new Error(`envelope does not start with ${head}]: ${emptyEnvelope.slice(0, 40)}`);
   if (count === 0) return emptyEnvelope;
   const out: string[] = [head];
+  let length = emptyEnvelope.length;
+  let measured = 1;
   for (let k = 0; k < count; k++) {
     if (k > 0) out.push(',');
     write(k, out);
+    for (; measured < out.length; measured++) length += out[measured]!.length;
+    if (length > MAX_ANSWER_CHARS) return tooLong(k);
   }
   out.push(emptyEnvelope.slice(head.length));
   return out.join('');
+}
+
+/** The 400 both dialects answer a request they cannot take (`invalid_data`, "Invalid request: ..."). */
+function tooLarge(detail: string): Refusal {
+  return refusal(400, { type: 'invalid_data', message: `Invalid request: ${detail}` });
+}
+
+const OVER_RECORDS = `more than the ${MAX_ANSWER_RECORDS} records one answer of the mock may hold`;
+const OVER_CHARS = `longer than the ${MAX_ANSWER_CHARS} characters of JSON one answer of the mock may hold`;
+
+/**
+ * The refusal of a page that would hold more than MAX_ANSWER_RECORDS records or MAX_ANSWER_CHARS
+ * characters (`problem` says which): it says what to ask for instead, `fit` records from the same start.
+ */
+function pageTooLarge(rules: EndpointRules, query: ListingQuery, problem: string, fit: number): Refusal {
+  if (!rules.paging || query.window === 'all') {
+    // Alphabite 4.1: the published route ignores limit and offset and lists every matching review.
+    return tooLarge(`${problem}; this route lists every matching review and ignores limit and offset (docs/dialects.md): narrow it with product_ids or rating, or page through one product's reviews on /store/reviews/product/{id} with limit and offset`);
+  }
+  return tooLarge(`${problem}: ask for ${rules.paging.size}=${Math.max(1, fit)} or less (from ${rules.paging.start}=${query.window.start})`);
 }
 
 /** Positions `[from, to)` of a listing of `count` records, or all of them; a page size of 0 (the plugins' `LIMIT 0`) is an empty page. */
@@ -67,7 +93,10 @@ export class PageBodies {
     this.#recorded = dataset.recorded?.dialect === dialect.name ? dataset.recorded : undefined;
   }
 
-  /** The JSON of the listing `request` asks for, read by its dialect as `query`; or the dialect's refusal (an unknown wishlist). */
+  /**
+   * The JSON of the listing `request` asks for, read by its dialect as `query`; or the dialect's
+   * refusal (an unknown wishlist), or a 400 for a page larger than one answer may hold.
+   */
   answer(request: ListingRequest, query: ListingQuery): string | Refusal {
     const rules = this.dialect.endpoints[request.endpoint];
     const head = (this.#heads[request.endpoint] ??= `{"${rules.recordsKey}":[`);
@@ -78,19 +107,25 @@ export class PageBodies {
         const indexes = this.#reviewIndexes(query, product);
         const { from, to } = range(indexes.length, query);
         if (query.refuseRecords && to > from) return query.refuseRecords;
+        const tooLong = (fit: number) => pageTooLarge(rules, query, `these ${to - from} reviews are ${OVER_CHARS}`, fit);
+        if (to - from > MAX_ANSWER_RECORDS) return pageTooLarge(rules, query, `this ${query.window === 'all' ? 'listing' : 'page'} holds ${to - from} reviews, ${OVER_RECORDS}`, MAX_ANSWER_RECORDS);
         const aggregate = query.aggregates ? this.#aggregate(product ?? -1) : undefined;
         const envelope = JSON.stringify(rules.envelope({ count: indexes.length, query, ...(aggregate ? { aggregate } : {}) }));
-        return splice(envelope, head, to - from, this.#reviewWriter(indexes.subarray(from, to)));
+        return splice(envelope, head, to - from, this.#reviewWriter(indexes.subarray(from, to)), tooLong);
       }
       case 'wishlists': {
         const table = this.dataset.wishlists;
+        const embeds = this.dialect.embedsWishlistItems;
+        const tooMany = this.#tooManyWishlists(rules, query, embeds);
+        if (tooMany) return tooMany;
         const recorded = this.#recorded;
         const positions = this.#ordered(table.count, query);
         if (query.refuseRecords && positions.length > 0) return query.refuseRecords;
         const records = positions.map((w) =>
-          recorded ? recorded.wishlistJson(w) : memoized(this.#wishlists, w, () => JSON.stringify(this.dialect.project.wishlist(table.source.wishlist(w)))),
+          recorded ? recorded.wishlistJson(w) : memoized(this.#wishlists, w, () => JSON.stringify(this.dialect.project.wishlist(table.source.wishlist(w, embeds)))),
         );
-        return splice(JSON.stringify(rules.envelope({ count: table.count, query })), head, records.length, (k, out) => out.push(records[k]!));
+        const tooLong = (k: number) => pageTooLarge(rules, query, `these ${records.length} wishlists are ${OVER_CHARS}`, k);
+        return splice(JSON.stringify(rules.envelope({ count: table.count, query })), head, records.length, (k, out) => out.push(records[k]!), tooLong);
       }
       case 'wishlistItems': {
         const table = this.dataset.wishlists;
@@ -98,15 +133,37 @@ export class PageBodies {
         const unknown = wishlist < 0 ? this.dialect.unknownWishlist(request, query) : undefined;
         if (unknown !== undefined && unknown !== 'empty') return unknown;
         const count = wishlist < 0 ? 0 : table.source.itemCount(wishlist);
+        const { from, to } = range(count, query);
+        if (to - from > MAX_ANSWER_RECORDS) return pageTooLarge(rules, query, `this page holds ${to - from} items, ${OVER_RECORDS}`, MAX_ANSWER_RECORDS);
         const recorded = this.#recorded;
         const positions = this.#ordered(count, query);
         if (query.refuseRecords && positions.length > 0) return query.refuseRecords;
         const records = positions.map((k) =>
           recorded ? recorded.itemJson(wishlist, k) : memoized(this.#items, `${wishlist}:${k}`, () => JSON.stringify(this.dialect.project.item(table.source.item(wishlist, k)))),
         );
-        return splice(JSON.stringify(rules.envelope({ count, query })), head, records.length, (k, out) => out.push(records[k]!));
+        const tooLong = (k: number) => pageTooLarge(rules, query, `these ${records.length} items are ${OVER_CHARS}`, k);
+        return splice(JSON.stringify(rules.envelope({ count, query })), head, records.length, (k, out) => out.push(records[k]!), tooLong);
       }
     }
+  }
+
+  /**
+   * The refusal of a page of wishlists that would hold more than MAX_ANSWER_RECORDS records: each
+   * wishlist counts one, and each item it embeds (`embeds`) one more. Reads item counts only.
+   */
+  #tooManyWishlists(rules: EndpointRules, query: ListingQuery, embeds: boolean): Refusal | undefined {
+    const table = this.dataset.wishlists;
+    const { from, to } = range(table.count, query);
+    if (to - from > MAX_ANSWER_RECORDS) return pageTooLarge(rules, query, `this page holds ${to - from} wishlists, ${OVER_RECORDS}`, MAX_ANSWER_RECORDS);
+    if (!embeds) return undefined;
+    let records = 0;
+    let fit = 0;
+    for (const w of this.#ordered(table.count, query)) {
+      records += 1 + table.source.itemCount(w);
+      if (records <= MAX_ANSWER_RECORDS) fit++;
+    }
+    if (records <= MAX_ANSWER_RECORDS) return undefined;
+    return pageTooLarge(rules, query, `these ${to - from} wishlists hold ${records} records with their embedded items, ${OVER_RECORDS}`, fit);
   }
 
   /** The indexes of one page of records numbered in API (= id = created_at) order, `-id` / `-created_at` reversing it. */
@@ -132,7 +189,7 @@ export class PageBodies {
       (i) =>
         (products === undefined || products.has(source.product[i]!)) &&
         (rating === undefined || source.rating[i] === rating) &&
-        (!verifiedPurchaseOnly || source.review(i).is_verified_purchase),
+        (!verifiedPurchaseOnly || source.isVerifiedPurchase(i)),
     );
   }
 

@@ -3,15 +3,17 @@ import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { assertMaxPageSize, DEFAULT_MAX_PAGE_SIZE } from '../lib/api-rules.ts';
 import { DEFAULT_DIALECT, type DialectName } from '../lib/dialects/index.ts';
-import { generateDataset, type Dataset, type GenerateOptions } from '../fixtures/dataset.ts';
+import { generateDataset, servingProblem, type Dataset, type GenerateOptions } from '../fixtures/dataset.ts';
+import { sizesProblem } from '../fixtures/generate.ts';
 import { createApp, listingAnswers } from './app.ts';
 import { corsPolicy } from './cors-policy.ts';
 import { withFastPath } from './fast-path.ts';
-import { createOps, generationOf, type Ops } from './admin.ts';
+import { createOps, type Ops } from './admin.ts';
 import type { FaultSettings } from './faults.ts';
 import type { Logger } from './logging.ts';
 import { guardRequests, installServerGuards, MAX_HEADER_BYTES } from './request-guards.ts';
-import { DatasetHolder } from './dataset-holder.ts';
+import { DatasetHolder, generationOf } from './dataset-holder.ts';
+import { assertStateLeaseMs } from './state-lease.ts';
 import type { MockCluster, MockClusterOptions } from './cluster.ts';
 import type { CoordinatorFactory } from './coordination.ts';
 
@@ -56,6 +58,11 @@ export interface MockServerOptions extends GenerateOptions {
   logger?: Logger;
   /** How long close() lets in-flight requests finish before cutting connections (default 10 s). */
   shutdownGraceMs?: number;
+  /**
+   * After how long without a state change a run's hold on the provider state lapses, tearing its
+   * state down (default 30 000 ms; docs/operations.md, "Provider states and reseeds").
+   */
+  stateLeaseMs?: number;
 }
 
 export interface MockServer {
@@ -63,7 +70,7 @@ export interface MockServer {
   readonly url: string;
   readonly port: number;
   readonly host: string;
-  /** The data being served; `replace` / `reset` change it for every client. */
+  /** The data being served; `replace` / `reset` change it for every client (outside the admin API's lease on provider states). */
   readonly dataset: DatasetHolder;
   readonly app: Express;
   readonly server: Server;
@@ -75,10 +82,12 @@ export interface MockServer {
 
 /** The dataset the options ask for: a given one, a fixtures file, or generated from the seed. */
 export async function resolveDataset(options: MockServerOptions): Promise<Dataset> {
-  if (options.dataset) return options.dataset;
   // Loaded only for a file: its validation (zod) is not on the start-up path of a generated dataset.
-  if (options.fixtures) return (await import('../fixtures/file.ts')).loadFixturesFile(options.fixtures);
-  return generateDataset(options);
+  const given = options.dataset ?? (options.fixtures ? await (await import('../fixtures/file.ts')).loadFixturesFile(options.fixtures) : undefined);
+  if (!given) return generateDataset(options);
+  const problem = servingProblem(given);
+  if (problem) throw new RangeError(`Cannot serve ${options.dataset ? 'the dataset given' : `fixtures file ${options.fixtures}`}: ${problem}`);
+  return given;
 }
 
 /**
@@ -89,9 +98,12 @@ export async function startMockServer(options?: MockServerOptions): Promise<Mock
 export async function startMockServer(options: MockClusterOptions): Promise<MockCluster>;
 export async function startMockServer(options: MockServerOptions | MockClusterOptions = {}): Promise<MockServer | MockCluster> {
   assertMaxPageSize(options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE);
+  const sizes = sizesProblem(options);
+  if (sizes) throw new RangeError(`Cannot serve the dataset asked for: ${sizes}`);
   // Refuses an origin a browser never sends (`http://localhost:3000/`), before any worker starts.
   corsPolicy(options.corsOrigin);
   assertPublishableKeys(options.publishableKeys, options.dialect ?? DEFAULT_DIALECT);
+  if (options.stateLeaseMs !== undefined) assertStateLeaseMs(options.stateLeaseMs);
   if ('workers' in options && options.workers !== undefined) return (await import('./cluster.ts')).startMockCluster(options);
   return startInProcess(options as MockServerOptions);
 }
@@ -101,10 +113,12 @@ export async function startMockServer(options: MockServerOptions | MockClusterOp
  * of a cluster (cluster-worker.ts gives it); by default this server is on its own.
  */
 export async function startInProcess(options: MockServerOptions, coordinate?: CoordinatorFactory): Promise<MockServer> {
-  const holder = new DatasetHolder(assertServable(await resolveDataset(options), options.dialect ?? DEFAULT_DIALECT));
+  const dataset = assertServable(await resolveDataset(options), options.dialect ?? DEFAULT_DIALECT);
+  const holder = new DatasetHolder(dataset, withMaxItems(generationOf(dataset.summary), options.maxItems));
   const host = options.host ?? '127.0.0.1';
   const ops = createOps({
-    generation: withMaxItems(generationOf(holder.initial.summary), options.maxItems),
+    generation: holder.initialGeneration,
+    ...(options.stateLeaseMs !== undefined ? { stateLeaseMs: options.stateLeaseMs } : {}),
     access: { token: options.adminToken, host },
     ...(options.faults ? { faults: options.faults } : {}),
     ...(options.faultSeed !== undefined ? { faultSeed: options.faultSeed } : {}),

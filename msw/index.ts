@@ -15,8 +15,8 @@ import { createDialect, DEFAULT_DIALECT, type DialectName, type ListingRequest }
 import { invalidData } from '../lib/dialects/spec.ts';
 import { faultBody, readFaultHeaders, retryAfter, UNKNOWN_ERROR_BODY } from '../lib/fault-headers.ts';
 import { QueryError, queryPairs } from '../lib/query.ts';
-import { generateDataset, type Dataset } from '../fixtures/dataset.ts';
-import type { DatasetSizes } from '../fixtures/generate.ts';
+import { generateDataset, servingProblem, type Dataset } from '../fixtures/dataset.ts';
+import { sizesProblem, type DatasetSizes } from '../fixtures/generate.ts';
 import { answerListing, PageBodies, type ListingAnswer } from '../mock-server/page-bodies.ts';
 
 export interface ListingHandlersOptions extends Partial<DatasetSizes> {
@@ -62,7 +62,11 @@ async function headerFault(headers: ListingRequest['headers']): Promise<HttpResp
 export function createListingHandlers(options: ListingHandlersOptions = {}): HttpHandler[] {
   const maxPageSize = options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE;
   assertMaxPageSize(maxPageSize);
+  const sizes = options.dataset ? undefined : sizesProblem(options);
+  if (sizes) throw new RangeError(`Cannot serve the dataset asked for: ${sizes}`);
   const dataset = options.dataset ?? generateDataset(options);
+  const problem = options.dataset ? servingProblem(options.dataset) : undefined;
+  if (problem) throw new RangeError(`Cannot serve the dataset given: ${problem}`);
   const { publishableKeys } = options;
   const bodies = new PageBodies(dataset, createDialect(options.dialect ?? DEFAULT_DIALECT, { maxPageSize, ...(publishableKeys ? { publishableKeys } : {}) }));
   const base = (options.baseUrl ?? '*').replace(/\/+$/, '');

@@ -11,6 +11,7 @@ import { CheckContext } from './context.ts';
 import { datasetVariants, PROVIDER_STATES_PATH } from './datasets.ts';
 import { ENDPOINTS, type EndpointName, type ListingEndpoint } from './endpoints.ts';
 import { describeAnswer, isObject } from '../lib/http.ts';
+import { stateConflict, StateRun } from '../lib/state-run.ts';
 import { UnreachableError, type Exchange, type Query } from './http.ts';
 import { DEFAULTS, deriveSeed, resolveOptions, type CheckDialect, type CheckOptions, type ResolvedOptions } from './options.ts';
 import { isSkip, ruleOf, type ListingProperty, type Rule } from './property.ts';
@@ -333,7 +334,9 @@ export async function runListingProperties(input: CheckOptions, hooks: RunHooks 
 
 /**
  * Runs the properties of each endpoint on the edge datasets of datasets.ts, installed through the
- * target's provider-state door, tearing each down afterwards. Answers the requests it made.
+ * target's provider-state door, tearing each down afterwards. The variants are one run (the door
+ * of the kit's mock lets one run at a time hold its provider state): a 409 from the door (another run
+ * holds it) is CannotRunError. Answers the requests it made.
  */
 async function runDatasetVariants(ctx: CheckContext, results: PropertyResult[], hooks: RunHooks): Promise<number> {
   const { options } = ctx;
@@ -342,40 +345,53 @@ async function runDatasetVariants(ctx: CheckContext, results: PropertyResult[], 
   if (options.dataset && variants.length === 0) {
     throw new CannotRunError(`unknown dataset '${options.dataset}'; known: ${all.map((v) => `'${v.label}'`).join(', ')}`);
   }
+  const door = new StateRun(new CheckContext(options).client.url(PROVIDER_STATES_PATH), 'check', options.timeoutMs, options.headers ?? {});
+  const refused = (answer: Exchange) => {
+    const conflict = stateConflict(answer);
+    if (conflict) throw new CannotRunError(conflict);
+  };
   let requests = 0;
-  for (const v of variants) {
-    const door = new CheckContext(options).client;
-    const setup = await door.post(PROVIDER_STATES_PATH, { state: v.state, params: v.params, action: 'setup' });
-    requests += 1;
-    if (setup.status === 404 || setup.status === 405) {
-      const note = `the target has no provider-state door (POST ${PROVIDER_STATES_PATH} answered ${setup.status}): the dataset was not varied`;
-      if (options.dataset) throw new CannotRunError(note);
-      ctx.noteOnce(note);
-      break;
-    }
-    if (setup.status !== 200) {
-      ctx.noteOnce(`provider state ${v.label} could not be set up (${setup.status}: ${setup.text.slice(0, 200)}): skipped`);
-      continue;
-    }
-    const variantOptions: ResolvedOptions = {
-      ...options,
-      endpoints: [v.endpoint],
-      runs: Math.max(5, Math.ceil(options.runs / 5)),
-      productIds: v.productIds,
-      wishlistIds: v.wishlistIds,
-    };
-    const vctx = new CheckContext(variantOptions);
-    try {
-      for (const { property, endpoint } of plannedChecks(variantOptions)) {
-        const result = await runOne(vctx, property, endpoint, { dataset: v.label, replayOptions: options });
-        results.push(result);
-        hooks.onResult?.(result);
-      }
-    } finally {
-      requests += vctx.client.requests;
-      await door.post(PROVIDER_STATES_PATH, { state: v.state, action: 'teardown' }).catch(() => undefined);
+  try {
+    for (const v of variants) {
+      const setup = await door.change(v.state, v.params, 'setup');
       requests += 1;
+      if (setup.status === 404 || setup.status === 405) {
+        const note = `the target has no provider-state door (POST ${PROVIDER_STATES_PATH} answered ${setup.status}): the dataset was not varied`;
+        if (options.dataset) throw new CannotRunError(note);
+        ctx.noteOnce(note);
+        break;
+      }
+      refused(setup);
+      if (setup.status !== 200) {
+        ctx.noteOnce(`provider state ${v.label} could not be set up (${setup.status}: ${setup.text.slice(0, 200)}): skipped`);
+        continue;
+      }
+      const variantOptions: ResolvedOptions = {
+        ...options,
+        endpoints: [v.endpoint],
+        runs: Math.max(5, Math.ceil(options.runs / 5)),
+        productIds: v.productIds,
+        wishlistIds: v.wishlistIds,
+      };
+      const vctx = new CheckContext(variantOptions);
+      try {
+        await door.holding(async () => {
+          for (const { property, endpoint } of plannedChecks(variantOptions)) {
+            const result = await runOne(vctx, property, endpoint, { dataset: v.label, replayOptions: options });
+            results.push(result);
+            hooks.onResult?.(result);
+          }
+        });
+      } finally {
+        requests += vctx.client.requests;
+        const teardown = await door.change(v.state, {}, 'teardown').catch(() => undefined);
+        requests += 1;
+        // Another run took the state over (this one's hold lapsed): what ran on it proves nothing.
+        if (teardown) refused(teardown);
+      }
     }
+  } finally {
+    await door.release();
   }
   return requests;
 }

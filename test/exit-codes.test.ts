@@ -67,16 +67,25 @@ async function deadPort(): Promise<number> {
 const rows = parseContract(readFileSync(DOC, 'utf8'));
 let mock: MockServer;
 let alphabite: MockServer;
+let held: MockServer;
 let broken: BrokenProvider;
 let fill: (text: string) => string;
 const results = new Map<string, Run>();
 
 beforeAll(async () => {
-  [mock, alphabite, broken] = await Promise.all([startMockServer({ seed: 1 }), startMockServer({ seed: 1, dialect: 'alphabite' }), startBrokenProvider(BREAKAGES.countAsString)]);
+  [mock, alphabite, held, broken] = await Promise.all([startMockServer({ seed: 1 }), startMockServer({ seed: 1, dialect: 'alphabite' }), startMockServer({ seed: 1, stateLeaseMs: 3_600_000 }), startBrokenProvider(BREAKAGES.countAsString)]);
+  // Another run holds $HELD's provider state (for the whole test: its hold lapses after an hour).
+  const hold = await fetch(`${held.url}/__admin/provider-states`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-provider-state-run': 'other-run' },
+    body: JSON.stringify({ state: 'wishlists exist', params: { count: 12 }, action: 'setup' }),
+  });
+  expect(hold.status).toBe(200);
   const values: Record<string, string> = {
     $MOCK_PORT: String(new URL(mock.url).port),
     $MOCK: mock.url,
     $ALPHABITE: alphabite.url,
+    $HELD: held.url,
     $BROKEN: broken.url,
     $DEAD: `http://127.0.0.1:${await deadPort()}`,
   };
@@ -91,7 +100,7 @@ beforeAll(async () => {
   await Promise.all(Array.from({ length: PARALLEL }, worker));
 }, 180_000);
 
-afterAll(() => Promise.all([mock?.close(), alphabite?.close(), broken?.close()]));
+afterAll(() => Promise.all([mock?.close(), alphabite?.close(), held?.close(), broken?.close()]));
 
 describe('docs/exit-codes.md', () => {
   it('covers every command, each code, and the cases the issue names', () => {

@@ -304,6 +304,8 @@ export function alphabiteDialect(options: AlphabiteOptions = {}): Dialect {
       wishlistItems: wishlistRules(ALPHABITE_QUERY_FIELDS.wishlistItems, 'skip-take', true),
     },
     recordsAsIs: false,
+    // includeWishlistItems is off by default: 4.3 shows no items (see `project.wishlist`).
+    embedsWishlistItems: false,
     // An unknown wishlist is an empty listing: the route filters items by wishlist_id and finds none.
     unknownWishlist: () => 'empty',
     project: {

@@ -110,6 +110,8 @@ export interface Dialect {
   project: { review(record: object): object; wishlist(record: object): object; item(record: object): object };
   /** True when `project` changes nothing: records are shown as the kit makes them (their JSON may then be made directly). */
   recordsAsIs: boolean;
+  /** True when 4.3 shows each wishlist with all its items: each item is then one more record of the answer. */
+  embedsWishlistItems: boolean;
 }
 
 export const DIALECT_NAMES = ['spec', 'alphabite'] as const;

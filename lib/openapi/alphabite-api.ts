@@ -5,7 +5,7 @@
  * numbers and the records as the dialect projects them (lib/dialects/alphabite-schemas.ts).
  * docs/dialects.md explains each difference from the spec.
  */
-import type { EndpointName } from '../api-rules.ts';
+import { MAX_ANSWER_RECORDS, type EndpointName } from '../api-rules.ts';
 import { ALPHABITE_DEFAULT_LIMIT, ALPHABITE_DEFAULT_OFFSET, ALPHABITE_QUERY_FIELDS, PUBLISHABLE_KEY_HEADER, type FieldType } from '../dialects/alphabite.ts';
 import { alphabiteEnvelopeSchemas, alphabiteErrorSchemas, alphabiteRecordSchemas } from '../dialects/alphabite-schemas.ts';
 import { errorBodySchema } from '../envelopes.ts';
@@ -74,7 +74,7 @@ const refusedBeforeAnything: Record<string, ExampleRequest> = { missingKey: { su
 function badRequest(examples: Record<string, ExampleRequest>): ResponseDoc {
   return {
     status: 400,
-    description: "`not_allowed` without the publishable key; `invalid_data` from Medusa's strict validation (unknown fields, non-numbers: at most three issues, joined by `; `).",
+    description: `\`not_allowed\` without the publishable key; \`invalid_data\` from Medusa's strict validation (unknown fields, non-numbers: at most three issues, joined by \`; \`), or, from the mock only, for a page of more than ${MAX_ANSWER_RECORDS} records, which the published plugins would answer (the message says what to ask for instead).`,
     body: ERROR,
     examples: { ...refusedBeforeAnything, ...examples },
   };

@@ -3,7 +3,7 @@
  * parameters with the bounds and defaults `read` enforces, the envelopes and records of
  * lib/envelopes.ts and lib/records.ts, and its refusals. The prose is docs/API.md's.
  */
-import { DEFAULT_REVIEW_ORDER, formatReviewOrder, REVIEW_ORDER_VALUES, type EndpointName } from '../api-rules.ts';
+import { DEFAULT_REVIEW_ORDER, formatReviewOrder, MAX_ANSWER_RECORDS, REVIEW_ORDER_VALUES, type EndpointName } from '../api-rules.ts';
 import { SPEC_ACCEPTED, specIntegerBounds } from '../dialects/spec.ts';
 import { envelopeSchemas, errorBodySchema } from '../envelopes.ts';
 import { recordSchemas } from '../records.ts';
@@ -40,7 +40,7 @@ const PATH_PARAMETERS: Partial<Record<EndpointName, ParameterDoc>> = {
 
 const badParameter: ResponseDoc = {
   status: 400,
-  description: '`invalid_data`: a bad, repeated or unknown parameter. The message names the parameter, the value received and what is accepted.',
+  description: `\`invalid_data\`: a bad, repeated or unknown parameter (the message names the parameter, the value received and what is accepted), or a page of wishlists that would hold more than ${MAX_ANSWER_RECORDS} records with their embedded items (the message says which \`take\` fits).`,
   body: ERROR,
   examples: {
     outOfRange: { summary: 'a page size out of range', query: [['limit', '0']] },
