@@ -19,6 +19,8 @@ export interface AppOptions {
   maxPageSize?: number;
   /** How the listings speak (default `spec`; `alphabite`: the published plugins). */
   dialect?: DialectName;
+  /** The alphabite dialect's publishable keys: another key is refused (default: any key is taken). */
+  publishableKeys?: readonly string[];
   /** The kept answers, when a fast path in front of the app shares them (server.ts). */
   answers?: ListingAnswers;
   /** Origins allowed by CORS; default any (`*`, without credentials). Explicit origins may send credentials. */
@@ -30,8 +32,9 @@ export interface AppOptions {
 }
 
 /** The kept answers of a server: its dataset, in its dialect. */
-export function listingAnswers(holder: DatasetHolder, options: Pick<AppOptions, 'dialect' | 'maxPageSize'>): ListingAnswers {
-  return new ListingAnswers(holder, createDialect(options.dialect ?? DEFAULT_DIALECT, { maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE }));
+export function listingAnswers(holder: DatasetHolder, options: Pick<AppOptions, 'dialect' | 'maxPageSize' | 'publishableKeys'>): ListingAnswers {
+  const { publishableKeys } = options;
+  return new ListingAnswers(holder, createDialect(options.dialect ?? DEFAULT_DIALECT, { maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE, ...(publishableKeys ? { publishableKeys } : {}) }));
 }
 
 /** The Express application: the four listings, CORS, and JSON errors for everything else. */

@@ -37,6 +37,11 @@ export interface MockServerOptions extends GenerateOptions {
   /** How the listings speak: `spec` (default) or `alphabite` (the published plugins, bugs included). */
   dialect?: DialectName;
   /**
+   * The alphabite dialect only: the backend's publishable keys. A request with another key gets
+   * Medusa's 400 `A valid publishable key is required...`; without this, any non-empty key is taken.
+   */
+  publishableKeys?: string[];
+  /**
    * Answer kept answers in front of Express (default true): same status, headers and bytes,
    * a fraction of the CPU (mock-server/fast-path.ts). `false` sends every request through Express.
    */
@@ -97,6 +102,7 @@ export async function startMockServer(options: MockServerOptions | MockClusterOp
   if (sizes) throw new RangeError(`Cannot serve the dataset asked for: ${sizes}`);
   // Refuses an origin a browser never sends (`http://localhost:3000/`), before any worker starts.
   corsPolicy(options.corsOrigin);
+  assertPublishableKeys(options.publishableKeys, options.dialect ?? DEFAULT_DIALECT);
   if (options.stateLeaseMs !== undefined) assertStateLeaseMs(options.stateLeaseMs);
   if ('workers' in options && options.workers !== undefined) return (await import('./cluster.ts')).startMockCluster(options);
   return startInProcess(options as MockServerOptions);
@@ -120,7 +126,11 @@ export async function startInProcess(options: MockServerOptions, coordinate?: Co
     ...(options.logger ? { logger: options.logger } : {}),
     ...(coordinate ? { coordinate } : {}),
   });
-  const answers = listingAnswers(holder, { dialect: options.dialect ?? DEFAULT_DIALECT, maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE });
+  const answers = listingAnswers(holder, {
+    dialect: options.dialect ?? DEFAULT_DIALECT,
+    maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE,
+    ...(options.publishableKeys ? { publishableKeys: options.publishableKeys } : {}),
+  });
   const app = createApp(holder, {
     ops,
     answers,
@@ -144,6 +154,15 @@ export async function startInProcess(options: MockServerOptions, coordinate?: Co
     ops,
     close: () => closeServer(server, options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS),
   };
+}
+
+/** Publishable keys are non-empty strings, and only the alphabite dialect reads them: refused up front otherwise. */
+export function assertPublishableKeys(keys: readonly string[] | undefined, dialect: DialectName): void {
+  if (keys === undefined) return;
+  if (!Array.isArray(keys) || keys.some((key) => typeof key !== 'string' || !/^[\x21-\x7e]{1,256}$/.test(key))) {
+    throw new TypeError('each publishable key must be 1 to 256 visible ASCII characters, without spaces');
+  }
+  if (keys.length > 0 && dialect !== 'alphabite') throw new TypeError('publishable keys are read by the alphabite dialect only: the spec dialect takes no key (use --dialect alphabite)');
 }
 
 /** A recording (`fixtures --from`) holds records as one dialect shows them: only that dialect can serve them. */

@@ -199,16 +199,22 @@ describe('check --header, --dataset and what the report counts', () => {
   }, 90_000);
 
   it('counts the request that found a failure on the FAIL line', async () => {
-    // A listing whose records are not under 'reviews': the probe's one request is the evidence.
+    // A listing whose records are not under 'reviews': each property fails on its own first request
+    // (listing the whole set), before any generated case, and counts that request.
     const notJson = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"items":[],"count":0}'));
     await new Promise<void>((resolve) => notJson.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(notJson.address() as AddressInfo).port}`;
       const run = await cli(['check', '--base-url', url, '--runs', '3', '--seed', '1', '--endpoints', 'reviews']);
       expect(run.code).toBe(1);
-      expect(run.stdout).toMatch(/^FAIL envelope-shape +4\.1 \/store\/products\/reviews +1 run, 1 request$/m);
-      expect(run.stdout).toMatch(/^SKIP page-length +4\.1 .* not run: 4\.1: the envelope must hold the page in an array 'reviews'/m);
-      expect(run.stdout).toMatch(/^FAILED: 0 passed, 1 failed, \d+ skipped · 1 request in /m);
+      const failLines = run.stdout.match(/^FAIL .*$/gm) ?? [];
+      expect(failLines.length).toBeGreaterThan(1);
+      expect(run.stdout).toMatch(/^FAIL envelope-shape +4\.1 \/store\/products\/reviews +0 runs, 1 request$/m);
+      for (const line of failLines) expect(line).toMatch(/ 0 runs, 1 request$/);
+      expect(run.stdout).toMatch(/broken: +the envelope must hold the page in an array 'reviews'/);
+      // The total counts those requests and the probe's own.
+      const total = new RegExp(`^FAILED: 0 passed, ${failLines.length} failed, \\d+ skipped · (\\d+) requests in `, 'm').exec(run.stdout);
+      expect(Number(total?.[1])).toBe(failLines.length + 1);
     } finally {
       await new Promise<void>((resolve) => notJson.close(() => resolve()));
     }
