@@ -1,10 +1,8 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { AlphabiteMedusaSdk, reviewsPlugin, wishlistPlugin } from '@alphabite/medusa-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROVIDERS, SDK_CONSUMER } from '../contracts/names.ts';
@@ -12,13 +10,13 @@ import { PACT_DIR, pactFilePath, writeSdkPacts, type SdkCaller } from '../contra
 import { SDK_EXAMPLE_BEARER, SDK_EXAMPLE_PUBLISHABLE_KEY, sdkInteractionsOf, type SdkInteraction } from '../contracts/sdk-interactions.ts';
 import { PROVIDER_STATES_PATH } from '../lib/provider-states.ts';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
+import { runCli, type CliRun } from './support/cli-process.ts';
 
 // The pacts of a storefront built on @alphabite/medusa-sdk (consumer alphabite-sdk-storefront):
 // generated through the real SDK against Pact's mock (so they hold the SDK's own requests), equal
 // to the committed ones (the drift guard), and replayed by `verify --dialect alphabite` against the
 // mock speaking the plugins' dialect, where exactly the interactions the plugins break fail.
 
-const BIN = fileURLToPath(new URL('../bin/store-listing-kit.js', import.meta.url));
 
 /** Each interaction's call made by the published SDK, as a storefront makes it (the token only where the wishlists need it). */
 const throughTheSdk: SdkCaller = async (baseUrl, interaction) => {
@@ -45,21 +43,8 @@ function readPactForComparison(file: string): unknown {
   return { ...pact, metadata: { pactSpecification: pact.metadata?.pactSpecification } };
 }
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function verifyCli(args: string[]): Promise<Run> {
-  const env: NodeJS.ProcessEnv = { ...process.env, PACT_DO_NOT_TRACK: 'true' };
-  for (const name of Object.keys(env)) if (name.startsWith('PACT_BROKER_')) delete env[name];
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, 'verify', ...args], { env, maxBuffer: 64 * 1024 * 1024, timeout: 90_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
-    });
-  });
-}
+type Run = CliRun;
+const verifyCli = (args: string[]) => runCli(['verify', ...args], 90_000);
 
 const summaryOf = (run: Run) => run.stdout.slice(run.stdout.indexOf('store-listing-kit verify: summary'));
 /** The interactions the summary lists as failing (each mismatch line names its interaction). */

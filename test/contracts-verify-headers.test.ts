@@ -1,32 +1,17 @@
-import { execFile } from 'node:child_process';
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROVIDER_STATES_PATH } from '../lib/provider-states.ts';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
+import { runCli, type CliRun } from './support/cli-process.ts';
 
 // `verify --header`: the headers reach the provider with every replayed request, and a provider
 // that refuses every request for its publishable key or customer token is "cannot run" (2), with
 // one sentence saying what to send, not 32 StatusMismatch lines and a broken contract (1).
 
-const BIN = fileURLToPath(new URL('../bin/store-listing-kit.js', import.meta.url));
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function verifyCli(args: string[]): Promise<Run> {
-  const env: NodeJS.ProcessEnv = { ...process.env, PACT_DO_NOT_TRACK: 'true' };
-  for (const name of Object.keys(env)) if (name.startsWith('PACT_BROKER_')) delete env[name];
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, 'verify', ...args], { env, maxBuffer: 64 * 1024 * 1024, timeout: 90_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
-    });
-  });
-}
+type Run = CliRun;
+const verifyCli = (args: string[]) => runCli(['verify', ...args], 90_000);
 
 const summaryOf = (run: Run) => run.stdout.slice(run.stdout.indexOf('store-listing-kit verify: summary'));
 

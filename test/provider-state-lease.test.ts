@@ -4,10 +4,8 @@
  * (the others get a 409 that says what to do), a killed run's hold lapses, and verify's and check's
  * command lines turn the 409 into exit 2 with one sentence.
  */
-import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateDataset } from '../fixtures/index.ts';
 import { STATE_LEASE_HEADER, STATE_RUN_HEADER } from '../lib/admin-paths.ts';
@@ -17,26 +15,12 @@ import { DatasetHolder } from '../mock-server/dataset-holder.ts';
 import { StateLease } from '../mock-server/state-lease.ts';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
 import { get } from './support/http.ts';
+import { runCli, type CliRun } from './support/cli-process.ts';
 
-const BIN = fileURLToPath(new URL('../bin/store-listing-kit.js', import.meta.url));
 const STATES = '/__admin/provider-states';
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** `store-listing-kit <args>` in a child process; never rejects. */
-function cli(args: string[]): Promise<Run> {
-  const env: NodeJS.ProcessEnv = { ...process.env, PACT_DO_NOT_TRACK: 'true' };
-  for (const name of Object.keys(env)) if (name.startsWith('PACT_BROKER_')) delete env[name];
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env, maxBuffer: 64 * 1024 * 1024, timeout: 120_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
-    });
-  });
-}
+type Run = CliRun;
+const cli = (args: string[]) => runCli([...args], 120_000);
 
 const send = (base: string, path: string, method: string, body?: unknown, run?: string) =>
   get(base, path, {

@@ -10,9 +10,7 @@
  *   - `verify` with the spec's pacts fails, every mismatch explained by a row of the
  *     spec-differences table of docs/dialects.md.
  */
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROVIDERS } from '../../contracts/names.ts';
 import { sdkInteractionsOf } from '../../contracts/sdk-interactions.ts';
@@ -25,8 +23,8 @@ import { runListingProperties } from '../../properties/runner.ts';
 import { ALPHABITE_CHECK_FAILURES, SPEC_CHECK_VERDICTS, failuresOf, verdictsOf } from '../support/alphabite-verdicts.ts';
 import { medusaFacts } from '../support/medusa-backend.ts';
 import { rowOf, rowsByInteraction } from '../support/spec-pact-differences.ts';
+import { runCli, type CliRun } from '../support/cli-process.ts';
 
-const BIN = fileURLToPath(new URL('../../bin/store-listing-kit.js', import.meta.url));
 const facts = medusaFacts();
 const shopper = facts.customers[0]!;
 
@@ -52,20 +50,8 @@ afterAll(async () => {
   await mock?.close();
 });
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-function cli(args: string[]): Promise<Run> {
-  const env: NodeJS.ProcessEnv = { ...process.env, PACT_DO_NOT_TRACK: 'true' };
-  for (const name of Object.keys(env)) if (name.startsWith('PACT_BROKER_')) delete env[name];
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env, maxBuffer: 64 * 1024 * 1024, timeout: 240_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
-    });
-  });
-}
+type Run = CliRun;
+const cli = (args: string[]) => runCli([...args], 240_000);
 const headerArgs = (t: Target) => Object.entries(t.headers).flatMap(([name, value]) => ['--header', `${name}: ${value}`]);
 const summaryOf = (run: Run) => run.stdout.slice(run.stdout.indexOf('store-listing-kit verify: summary'));
 /** The interactions the summary lists as failing (each mismatch line names its interaction). */

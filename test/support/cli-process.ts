@@ -1,5 +1,5 @@
 /** Runs `store-listing-kit serve` as a child process and waits for its start-up banner. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 
 const CLI = join(import.meta.dirname, '..', '..', 'bin', 'store-listing-kit.js');
@@ -43,3 +43,23 @@ export function startServe(args: string[], timeoutMs = 20_000, cli = CLI): Promi
   });
 }
 
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * `store-listing-kit <args>` in a child process, to its end; never rejects. Pact's usage tracking is
+ * off, and no PACT_BROKER_* variable of the caller's environment reaches it.
+ */
+export function runCli(args: string[], timeoutMs = 120_000): Promise<CliRun> {
+  const env: NodeJS.ProcessEnv = { ...process.env, PACT_DO_NOT_TRACK: 'true' };
+  for (const name of Object.keys(env)) if (name.startsWith('PACT_BROKER_')) delete env[name];
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI, ...args], { env, maxBuffer: 64 * 1024 * 1024, timeout: timeoutMs }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
+    });
+  });
+}
