@@ -80,8 +80,8 @@ export function registerCheckCommand(program: Command): void {
     .addOption(new Option('--replay-path <path>', 'replay exactly one shrunk counterexample, as printed with each failure (needs exactly one --properties and one --endpoints, and the same --seed)'))
     .addOption(new Option('--max-walk-pages <n>', 'a walk by nextPage stops after this many pages (and says so)').argParser(integerIn(1, 100_000)).default(DEFAULTS.maxWalkPages))
     .addOption(new Option('--max-reference-pages <n>', 'the whole set of a listing is fetched in at most this many pages of --max-page-size').argParser(integerIn(1, 100_000)).default(DEFAULTS.maxReferencePages))
-    .addOption(new Option('--vary-dataset', "also run each endpoint's properties on edge datasets (empty, 1, a page exactly full, one more) installed through the target's provider-state door (POST /__admin/provider-states); changes the target's data, tears it down after"))
-    .addOption(new Option('--dataset <label>', 'only this dataset variant, as printed with a failure (implies --vary-dataset, skips the main run)'))
+    .addOption(new Option('--vary-dataset', "also run each endpoint's properties on edge datasets (empty, 1, a page exactly full, one more) installed through the target's provider-state door (POST /__admin/provider-states); changes the target's data for every client while it runs, and tears it down after"))
+    .addOption(new Option('--dataset <label>', `only this dataset variant, by its label as printed with a failure, e.g. 'reviews exist {"count":0}' (implies --vary-dataset, skips the main run)`))
     .addOption(new Option('--timeout <ms>', 'per-request timeout').argParser(integerIn(1, 600_000)).default(DEFAULTS.timeoutMs))
     .addOption(new Option('--header <name: value>', "send this header with every request (repeatable), e.g. 'x-publishable-api-key: pk_...' or 'authorization: Bearer ...'").argParser(headerArg).default({}, 'none'))
     .addOption(new Option('--junit <file>', 'write a JUnit XML report'))
@@ -146,6 +146,8 @@ export async function runCheck(flags: CheckFlags): Promise<number> {
       return EXIT.cannotRun;
     }
   }
+  // Nothing held and nothing failed: the run judged nothing, and says why.
+  if (report.results.length === 0) return cannotRun(`no property ran${report.notes.length ? `: ${report.notes[0]}` : ' on the chosen endpoints, properties and dataset'}`);
   if (report.results.every((r) => r.status === 'skipped')) return cannotRun('every property was skipped (see the reasons above)');
   return report.passed ? EXIT.passed : EXIT.failed;
 }

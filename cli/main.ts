@@ -4,7 +4,7 @@ import { registerFixturesCommand } from './fixtures.ts';
 import { registerOpenApiCommand } from './openapi.ts';
 import { registerServeCommand } from './serve.ts';
 import { registerVerifyCommand } from './verify.ts';
-import { baseProgram, EXIT, withExitCodes } from './program.ts';
+import { baseProgram, endQuietlyWhenTheReaderLeaves, EXIT, withExitCodes } from './program.ts';
 
 // Pact's usage reporting needs the internet; the kit never sends it.
 process.env.PACT_DO_NOT_TRACK ??= 'true';
@@ -36,6 +36,7 @@ export function buildProgram(): Command {
 
 /** Runs the command line; errors reach bin/store-listing-kit.js, which turns them into exit codes. */
 export async function main(argv: string[]): Promise<void> {
+  endQuietlyWhenTheReaderLeaves();
   const program = buildProgram();
   if (argv.length <= 2) {
     // Commander would print the whole help on stderr; one sentence says what is missing.

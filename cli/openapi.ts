@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import { DEFAULT_MAX_PAGE_SIZE, MAX_MAX_PAGE_SIZE, MIN_MAX_PAGE_SIZE } from '../lib/api-rules.ts';
 import { DEFAULT_DIALECT, DIALECT_NAMES, type DialectName } from '../lib/dialects/index.ts';
 import { mockOpenApiDocument } from '../mock-server/openapi.ts';
-import { integerIn } from './options.ts';
+import { httpUrl, integerIn } from './options.ts';
 
 interface OpenApiFlags {
   dialect: DialectName;
@@ -17,7 +17,7 @@ export function registerOpenApiCommand(program: Command): void {
     .description('print the OpenAPI 3.1 document of the listings (JSON), as `serve` answers it at GET /openapi.json, with examples from the seed-1 dataset')
     .addOption(new Option('--dialect <name>', "the dialect described: 'spec' or 'alphabite' (the published plugins)").choices(DIALECT_NAMES).default(DEFAULT_DIALECT))
     .addOption(new Option('--max-page-size <n>', 'the largest limit/take the described server accepts').argParser(integerIn(MIN_MAX_PAGE_SIZE, MAX_MAX_PAGE_SIZE)).default(DEFAULT_MAX_PAGE_SIZE))
-    .addOption(new Option('--server-url <url>', 'the server the document names (default http://localhost:9000)'))
+    .addOption(new Option('--server-url <url>', 'the server the document names, an http(s) URL (default http://localhost:9000)').argParser(httpUrl))
     .action((flags: OpenApiFlags) => {
       const document = mockOpenApiDocument({ dialect: flags.dialect, maxPageSize: flags.maxPageSize, ...(flags.serverUrl ? { serverUrl: flags.serverUrl } : {}) });
       process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);

@@ -24,6 +24,18 @@ export function headerArg(value: string, previous: Record<string, string>): Reco
   }
 }
 
+/** A commander parser for an http(s) URL (without its trailing slashes), with an error that shows one. */
+export function httpUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidArgumentError(`'${value}' is not a URL (expected e.g. http://localhost:9000)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError(`'${value}' must be an http or https URL`);
+  return value.replace(/\/+$/, '');
+}
+
 export const MAX_SEED = 0xffffffff;
 
 /** A commander parser for a dataset size, with an error that says what is accepted and why. */

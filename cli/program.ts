@@ -55,3 +55,18 @@ export function withExitCodes(program: Command): Command {
   for (const command of [program, ...program.commands]) command.exitOverride(usageExitCode);
   return program;
 }
+
+/**
+ * A reader that closes the pipe early (`fixtures | head`) has had all it wanted: that is a normal end,
+ * not an error. The command stops there, silently, with the exit code it has reached (0 when none
+ * yet), for standard output and standard error alike. Any other write error goes to the last resort
+ * (bin/store-listing-kit.js): one `error:` line, exit 2. Called once by each entry's `main`.
+ */
+export function endQuietlyWhenTheReaderLeaves(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok);
+      throw error;
+    });
+  }
+}

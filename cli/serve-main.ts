@@ -1,4 +1,4 @@
-import { baseProgram } from './program.ts';
+import { baseProgram, endQuietlyWhenTheReaderLeaves } from './program.ts';
 import { registerServeCommand } from './serve.ts';
 
 /**
@@ -8,6 +8,7 @@ import { registerServeCommand } from './serve.ts';
  * when the first argument is `serve`.
  */
 export async function main(argv: string[]): Promise<void> {
+  endQuietlyWhenTheReaderLeaves();
   const program = baseProgram();
   registerServeCommand(program);
   await program.parseAsync(argv);

@@ -24,6 +24,7 @@ interface ServeFlags extends DatasetFlags {
   maxPageSize: number;
   corsOrigin?: string[];
   dialect: DialectName;
+  publishableKey?: string[];
   latency?: LatencyRange;
   errorRate: number;
   errorStatus: number;
@@ -59,6 +60,12 @@ function corsOriginsArg(value: string): string[] {
   return origins;
 }
 
+/** `--publishable-key <key>`, repeatable: the keys so far with this one added. */
+function publishableKeyArg(value: string, previous: string[] | undefined): string[] {
+  if (!/^[\x21-\x7e]{1,256}$/.test(value)) throw new InvalidArgumentError('expected a key of 1 to 256 visible ASCII characters, without spaces, such as pk_01H....');
+  return [...(previous ?? []), value];
+}
+
 function tokenArg(value: string): string {
   if (!/^[\x21-\x7e]{8,256}$/.test(value)) throw new InvalidArgumentError('expected 8 to 256 visible ASCII characters, without spaces.');
   return value;
@@ -92,11 +99,13 @@ export function registerServeCommand(program: Command): void {
       new Option('--dialect <name>', "how the listings speak: 'spec' (the listing spec) or 'alphabite' (the published @alphabite plugins that @alphabite/medusa-sdk talks to, bugs included; see docs/dialects.md)")
         .choices(DIALECT_NAMES)
         .default(DEFAULT_DIALECT),
-    );
+    )
+    .addOption(new Option('--publishable-key <key>', "with --dialect alphabite: a publishable key the backend has (repeatable); a request with another key gets Medusa's 400 (default: any key is taken)").argParser(publishableKeyArg));
   for (const option of datasetOptions()) command.addOption(option);
   command.action(async (flags: ServeFlags, cmd: Command) => {
     // commander reports a conflict only for options given on the command line; defaults never conflict.
     const fromFlags = { ...generateOptionsFrom(flags) };
+    if (flags.publishableKey && flags.dialect !== 'alphabite') cannotRun(`--publishable-key is read by the alphabite dialect only (the ${flags.dialect} dialect takes no key): add --dialect alphabite`);
     const logger = createLogger(flags.logLevel);
     const faults = faultSettings({ latency: flags.latency ?? null, errorRate: flags.errorRate, errorStatus: flags.errorStatus, headers: flags.faultHeaders });
     const serverOptions = {
@@ -111,6 +120,7 @@ export function registerServeCommand(program: Command): void {
       journalSize: flags.journalSize,
       shutdownGraceMs: flags.shutdownGrace,
       dialect: flags.dialect,
+      ...(flags.publishableKey ? { publishableKeys: flags.publishableKey } : {}),
     };
     if (flags.workers > 1) return serveWorkers({ ...serverOptions, workers: flags.workers, logLevel: flags.logLevel }, cmd);
     const mock = await startMockServer({ ...serverOptions, logger }).catch((error: Error) => cannotRun(error.message));
@@ -119,6 +129,7 @@ export function registerServeCommand(program: Command): void {
       url: mock.url,
       summary: mock.dataset.current.summary,
       dialect: flags.dialect,
+      publishableKeys: flags.publishableKey,
       cors: serverOptions.corsOrigin,
       admin: adminBanner(adminAccessMode(mock.ops.access), mock.url),
       faults: mock.ops.faults.active ? `latency ${formatLatency(faults.latency)}, error rate ${faults.errorRate} (status ${faults.errorStatus}), per-request headers ${faults.headers ? 'on' : 'off'}` : 'off',
@@ -129,11 +140,13 @@ export function registerServeCommand(program: Command): void {
 }
 
 /** The start-up banner: where, what data, which dialect, the endpoints, CORS, admin and faults. */
-function banner(facts: { heading: string; url: string; summary: DatasetSummary; dialect: DialectName; cors: string | string[] | undefined; admin: string; faults: string }): string[] {
+function banner(facts: { heading: string; url: string; summary: DatasetSummary; dialect: DialectName; publishableKeys: string[] | undefined; cors: string | string[] | undefined; admin: string; faults: string }): string[] {
+  const keys = facts.publishableKeys;
   return [
     facts.heading,
     `dataset: ${describeDataset(facts.summary)}`,
     `dialect: ${facts.dialect}: ${createDialect(facts.dialect, { maxPageSize: DEFAULT_MAX_PAGE_SIZE }).summary}`,
+    ...(keys ? [`publishable keys: ${keys.length} known (${keys.join(', ')}); any other key is refused`] : []),
     ...Object.values(PATHS).map((path) => `  GET ${facts.url}${path}`),
     `cors: ${describeCors(corsPolicy(facts.cors))}`,
     `admin: ${facts.admin}`,
@@ -154,6 +167,7 @@ async function serveWorkers(options: MockClusterOptions, cmd: Command): Promise<
     url: mock.url,
     summary: mock.summary,
     dialect: options.dialect ?? DEFAULT_DIALECT,
+    publishableKeys: options.publishableKeys,
     cors: options.corsOrigin,
     admin: `${adminBanner(mock.status.adminMode as ReturnType<typeof adminAccessMode>, mock.url)}; every worker applies a change before it answers`,
     faults: mock.status.faultsActive ? 'on (one sequence of draws for all workers)' : 'off',

@@ -2,8 +2,9 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { CONSUMER_OF_DIALECT, DEFAULT_CONSUMER_VERSION_SELECTORS, PACT_DIR, PROVIDERS, type ConsumerVersionSelector, type ProviderName } from '../contracts/names.ts';
 import { DIALECT_NAMES, type DialectName } from '../lib/dialects/types.ts';
 import type { ProviderResult, VerifyOptions } from '../contracts/verify.ts';
-import { headerArg } from './options.ts';
+import { rerunWithoutColour, wantsColour } from './plain-output.ts';
 import { cannotRun } from './program.ts';
+import { headerArg, httpUrl } from './options.ts';
 import { PROVIDER_STATES_PATH } from '../lib/provider-states.ts';
 
 interface VerifyFlags {
@@ -27,17 +28,6 @@ interface VerifyFlags {
   logLevel: NonNullable<VerifyOptions['logLevel']>;
   timeout?: number;
   header: Record<string, string>;
-}
-
-function httpUrl(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new InvalidArgumentError(`'${value}' is not a URL (expected e.g. http://localhost:9000)`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError(`'${value}' must be an http or https URL`);
-  return value.replace(/\/+$/, '');
 }
 
 function selectors(value: string): ConsumerVersionSelector[] {
@@ -120,6 +110,14 @@ export function registerVerifyCommand(program: Command): void {
         .default({}, 'none'),
     )
     .action(async (flags: VerifyFlags, cmd: Command) => {
+      // Pact's report is in colour whatever the output: into a pipe or a file, it goes through a child process that drops the escape codes.
+      if (!wantsColour()) {
+        const code = await rerunWithoutColour();
+        if (code !== undefined) {
+          process.exitCode = code;
+          return;
+        }
+      }
       // Pact (its native core: most of a second) loads only when the command runs, not for --help or other commands.
       const { VerifyConfigError, pactFilesFor, statesIn, verifyProviders } = await import('../contracts/verify.ts');
       const fail = (message: string): never => cmd.error(`error: ${message}`, { exitCode: 2 });

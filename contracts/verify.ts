@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Verifier, type VerifierOptions } from '@pact-foundation/pact';
 import { PATHS } from '../lib/api-rules.ts';
 import { describeAnswer, exchange, isObject, NoAnswerError, type Answer } from '../lib/http.ts';
+import { stateConflict, StateRun } from '../lib/state-run.ts';
 import { CONSUMER, PROVIDERS, type ProviderName } from './interactions.ts';
 import { PACT_DIR } from './pacts.ts';
 import { CONSUMER_OF_DIALECT } from './names.ts';
@@ -95,6 +96,12 @@ export class ProviderRefusedError extends VerifyConfigError {
   }
 }
 
+/**
+ * The state-change URL refused a state change with a 409: another run holds the provider state (the
+ * mock lets one run at a time set states). The verification cannot tell anything: it cannot run.
+ */
+export class StateConflictError extends VerifyConfigError {}
+
 /** The pact files in `dir` whose consumer is `consumer` (default: the spec's storefront) and whose provider is `provider`. */
 export function pactFilesFor(dir: string, provider: ProviderName, consumer: string = CONSUMER): string[] {
   let names: string[];
@@ -136,17 +143,20 @@ export function statesIn(files: string[]): string[] {
 }
 
 /**
- * State handlers that POST each state change to `url`, for any state name (a broker's pacts may
- * name states the kit does not know). A refused or failed change is recorded in `failures` rather
- * than thrown: Pact would print a stack of its own and carry on anyway.
+ * State handlers that POST each state change to the run's URL, for any state name (a broker's pacts
+ * may name states the kit does not know). A refused or failed change is recorded in `failures` rather
+ * than thrown: Pact would print a stack of its own and carry on anyway. A 409 (another run holds the
+ * provider state) is also recorded in `conflicts`.
  */
-function forwardingStateHandlers(url: string, timeoutMs: number, failures: string[]): NonNullable<VerifierOptions['stateHandlers']> {
+function forwardingStateHandlers(run: StateRun, failures: string[], conflicts: string[]): NonNullable<VerifierOptions['stateHandlers']> {
   const change = async (state: string, params: unknown, action: 'setup' | 'teardown') => {
     const what = `${action} of '${state}'${isObject(params) && Object.keys(params).length ? ` ${JSON.stringify(params)}` : ''}`;
     try {
-      const ex = await exchange(url, timeoutMs, { state, params: isObject(params) ? params : {}, action });
+      const ex = await run.change(state, isObject(params) ? params : {}, action);
       if (ex.status >= 200 && ex.status < 300) return isObject(ex.json) ? (ex.json as Record<string, never>) : undefined;
-      failures.push(`${what}: POST ${url} answered ${ex.status} ${ex.text.slice(0, 200)}`);
+      const conflict = stateConflict(ex);
+      if (conflict) conflicts.push(conflict);
+      failures.push(`${what}: POST ${run.url} answered ${ex.status} ${ex.text.slice(0, 200)}`);
     } catch (error) {
       failures.push(`${what}: ${(error as Error).message}`);
     }
@@ -164,12 +174,14 @@ function forwardingStateHandlers(url: string, timeoutMs: number, failures: strin
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 
-function verifierOptions(options: VerifyOptions, provider: ProviderName, stateFailures: string[]): VerifierOptions & { providerBaseUrl: string } {
-  const stateHandlers = options.stateHandlers
-    ? (options.stateHandlers as VerifierOptions['stateHandlers'])
-    : options.providerStatesSetupUrl
-      ? forwardingStateHandlers(options.providerStatesSetupUrl, options.timeout ?? DEFAULT_TIMEOUT_MS, stateFailures)
-      : undefined;
+/** The run's calls to the state-change URL, when the states are changed over HTTP. */
+function stateRunFor(options: VerifyOptions): StateRun | undefined {
+  if (options.stateHandlers || !options.providerStatesSetupUrl) return undefined;
+  return new StateRun(options.providerStatesSetupUrl, 'verify', options.timeout ?? DEFAULT_TIMEOUT_MS);
+}
+
+function verifierOptions(options: VerifyOptions, provider: ProviderName, run: StateRun | undefined, stateFailures: string[], conflicts: string[]): VerifierOptions & { providerBaseUrl: string } {
+  const stateHandlers = options.stateHandlers ? (options.stateHandlers as VerifierOptions['stateHandlers']) : run ? forwardingStateHandlers(run, stateFailures, conflicts) : undefined;
   const base: VerifierOptions & { providerBaseUrl: string } = {
     provider,
     providerBaseUrl: options.providerBaseUrl,
@@ -231,12 +243,14 @@ async function send(attempt: () => Promise<Answer>): Promise<Answer> {
 
 /**
  * Before anything is replayed: the provider answers a listing of each provider as JSON, and the
- * state-change URL (when there is one) answers a harmless teardown. Throws ProviderUnreachableError
- * with one sentence naming the URL and why; Pact itself would print hundreds of lines, or crash on a
- * reset connection. A listing refused for its publishable key or customer token (sent with
- * `options.headers`, as the replay sends them) is ProviderRefusedError: every interaction would be.
+ * state-change URL (when there is one) answers a harmless teardown (one with nothing set up: the
+ * mock changes nothing for it). Throws ProviderUnreachableError with one sentence naming the URL and
+ * why; Pact itself would print hundreds of lines, or crash on a reset connection. A listing refused
+ * for its publishable key or customer token (sent with `options.headers`, as the replay sends them)
+ * is ProviderRefusedError: every interaction would be. Throws StateConflictError when the teardown
+ * is refused because another run holds the provider state.
  */
-export async function preflight(options: VerifyOptions, stateForTeardown?: string): Promise<Map<ProviderName, string>> {
+export async function preflight(options: VerifyOptions, stateForTeardown?: string, run = stateRunFor(options)): Promise<Map<ProviderName, string>> {
   const ignoresPageSize = new Map<ProviderName, string>();
   const timeoutMs = options.timeout ?? DEFAULT_TIMEOUT_MS;
   const base = options.providerBaseUrl.replace(/\/+$/, '');
@@ -268,16 +282,18 @@ export async function preflight(options: VerifyOptions, stateForTeardown?: strin
       );
     }
   }
-  const url = options.providerStatesSetupUrl;
-  if (!url || options.stateHandlers) return ignoresPageSize;
+  if (!run) return ignoresPageSize;
+  const url = run.url;
   const state = stateForTeardown ?? statesIn(PROVIDERS.flatMap((p) => pactFilesFor(PACT_DIR, p, consumerOf(options))))[0] ?? 'reviews exist';
   let ex: Answer;
   try {
-    ex = await send(() => exchange(url, timeoutMs, { state, params: {}, action: 'teardown' }));
+    ex = await send(() => run.change(state, {}, 'teardown'));
   } catch (error) {
     if (error instanceof NoAnswerError) throw new ProviderUnreachableError(`the state-change URL does not answer: ${error.message}`);
     throw error;
   }
+  const conflict = stateConflict(ex);
+  if (conflict) throw new StateConflictError(conflict);
   if (ex.status < 200 || ex.status >= 300 || (ex.text.trim() !== '' && ex.json === undefined)) {
     throw new ProviderUnreachableError(
       `the state-change URL ${url} does not work: a teardown of '${state}' got ${describeAnswer(ex)} (it must answer 200 with a JSON object; see "What your service must implement")`,
@@ -291,28 +307,37 @@ export async function preflight(options: VerifyOptions, stateForTeardown?: strin
  * Checks first that the provider (and its state-change URL) answers: ProviderUnreachableError if not.
  */
 export async function verifyProviders(options: VerifyOptions): Promise<ProviderResult[]> {
+  const run = stateRunFor(options);
+  const conflicts: string[] = [];
   const configs = (options.providers ?? PROVIDERS).map((provider) => {
     const stateErrors: string[] = [];
-    return { provider, stateErrors, config: verifierOptions(options, provider, stateErrors) };
+    return { provider, stateErrors, config: verifierOptions(options, provider, run, stateErrors, conflicts) };
   });
   const files = configs.flatMap((c) => c.config.pactUrls ?? []);
-  const ignoresPageSize = await preflight(options, statesIn(files)[0]);
+  const ignoresPageSize = await preflight(options, statesIn(files)[0], run);
   const results: ProviderResult[] = [];
-  for (const { provider, config, stateErrors } of configs) {
-    const evidence = ignoresPageSize.get(provider);
-    if (evidence) {
-      results.push({ provider, ok: false, mismatches: [], error: evidence });
-      continue;
+  try {
+    for (const { provider, config, stateErrors } of configs) {
+      const evidence = ignoresPageSize.get(provider);
+      if (evidence) {
+        results.push({ provider, ok: false, mismatches: [], error: evidence });
+        continue;
+      }
+      const withStates = (r: ProviderResult): ProviderResult => (stateErrors.length ? { ...r, stateErrors } : r);
+      try {
+        await new Verifier(config).verifyProvider();
+        results.push(withStates({ provider, ok: stateErrors.length === 0, mismatches: [] }));
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        const mismatches = parseMismatches(message);
+        results.push(withStates({ provider, ok: false, mismatches, ...(mismatches.length === 0 ? { error: message } : {}) }));
+      }
+      // Interactions replayed on another run's data prove nothing either way.
+      if (conflicts.length) throw new StateConflictError(conflicts[0]!);
     }
-    const withStates = (r: ProviderResult): ProviderResult => (stateErrors.length ? { ...r, stateErrors } : r);
-    try {
-      await new Verifier(config).verifyProvider();
-      results.push(withStates({ provider, ok: stateErrors.length === 0, mismatches: [] }));
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      const mismatches = parseMismatches(message);
-      results.push(withStates({ provider, ok: false, mismatches, ...(mismatches.length === 0 ? { error: message } : {}) }));
-    }
+  } finally {
+    // The mock lets this run hold its provider state until it says it is done (or the hold lapses).
+    await run?.release();
   }
   return results;
 }
@@ -349,8 +374,17 @@ export function describeMismatch(d: Record<string, unknown>): string {
   const shown = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
   const hasValues = d.expected !== undefined && d.actual !== undefined && d.expected !== null && d.actual !== null;
   let what: string;
+  const missingKeys = text === undefined ? null : /^Actual map is missing the following keys: (.+)$/s.exec(text);
+  const butGot = text === undefined ? null : /^(?:Type mismatch: )?Expected (.+?),? but (?:received|was|got) (.+)$/s.exec(text);
   if (hasValues && (d.type === 'StatusMismatch' || text === undefined || /to be equal to/.test(text))) {
     what = `expected ${shown(d.expected)}, got ${shown(d.actual)}`;
+  } else if (missingKeys) {
+    // "Actual map is missing the following keys: totalPages"; `actual` is the provider's keys as a JSON array.
+    const keys = parsedKeys(d.actual);
+    what = `expected keys including ${missingKeys[1]}, got ${keys ? keys.join(', ') || 'no keys' : 'an object without them'}`;
+  } else if (butGot) {
+    // "Expected an empty Map but received {...}" -> "expected an empty Map, got {...}"
+    what = `expected ${butGot[1]}, got ${butGot[2]}`;
   } else if (text) {
     // "Expected '12' (String) to be the same type as 12 (Integer)" -> "expected the same type as 12 (Integer), got '12' (String)"
     const rule = /^Expected (.+?) to (?:be )?(.+)$/s.exec(text);
@@ -359,4 +393,14 @@ export function describeMismatch(d: Record<string, unknown>): string {
     what = JSON.stringify(d);
   }
   return `${d.type ?? 'Mismatch'} ${where}${what}`;
+}
+
+/** Pact's `expected`/`actual` of a missing-keys mismatch: the keys, as a JSON array in a string. */
+function parsedKeys(value: unknown): string[] | undefined {
+  try {
+    const keys: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+    return Array.isArray(keys) && keys.every((k) => typeof k === 'string') ? keys : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -28,3 +28,18 @@ export const OPENAPI_PATH = '/openapi.json';
 
 /** Where a provider answers Pact's state-change calls (`POST { state, params, action }`). */
 export const PROVIDER_STATES_PATH = ADMIN_PATHS.providerStates;
+
+/**
+ * The header with which a run names itself on its provider-state calls (the kit's `verify` and
+ * `check --vary-dataset` send it): the mock lets one run at a time hold its provider state, from
+ * its first setup to its release (mock-server/state-lease.ts).
+ */
+export const STATE_RUN_HEADER = 'x-provider-state-run';
+
+/**
+ * The header of the mock's answers to provider-state calls: after how many seconds without a
+ * state change a run's hold lapses. A run that sees it releases its hold when it ends
+ * (`DELETE` on the provider-states path) and, while it holds a state long, sends a heartbeat
+ * (`GET` on that path); to a service without it, a run sends neither.
+ */
+export const STATE_LEASE_HEADER = 'x-provider-state-lease-seconds';

@@ -11,6 +11,8 @@ export interface Answer {
   text: string;
   /** The parsed body, or undefined when it is not JSON. */
   json: unknown;
+  /** The answer's headers, by lower-case name. */
+  headers?: Record<string, string>;
 }
 
 /** No whole answer: refused, reset, timed out, redirected forever, or cut off mid-body. One sentence. */
@@ -28,27 +30,27 @@ const isTimeout = (error: unknown) => error instanceof Error && (error.name === 
 const reasonOf = (error: unknown) => (error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error));
 
 /**
- * A GET, or a POST of JSON when `body` is given; the timeout covers the body as well as the
- * headers. `headers` are sent with it (a publishable key, a bearer token).
+ * A GET, or a POST of JSON when `body` is given (or `method`, for a DELETE); the timeout covers
+ * the body as well as the headers. `headers` are sent with it (a publishable key, a bearer token).
  */
-export async function exchange(url: string, timeoutMs: number, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+export async function exchange(url: string, timeoutMs: number, body?: unknown, headers: Record<string, string> = {}, method?: 'GET' | 'POST' | 'DELETE'): Promise<Answer> {
   // A timer of our own, not AbortSignal.timeout: that one does not keep the process alive, so a
   // connection that never settles (a peer resetting every connection, seen now and then) would let
   // the event loop drain and the command end silently, exit 0, with no verdict at all.
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
   try {
-    return await exchangeWithin(url, timeoutMs, controller.signal, body, headers);
+    return await exchangeWithin(url, timeoutMs, controller.signal, body, headers, method ?? (body === undefined ? 'GET' : 'POST'));
   } finally {
     clearTimeout(timer);
   }
 }
 
-async function exchangeWithin(url: string, timeoutMs: number, signal: AbortSignal, body: unknown, headers: Record<string, string>): Promise<Answer> {
+async function exchangeWithin(url: string, timeoutMs: number, signal: AbortSignal, body: unknown, headers: Record<string, string>, method: string): Promise<Answer> {
   let response: Response;
   try {
     response = await fetch(url, {
-      method: body === undefined ? 'GET' : 'POST',
+      method,
       headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       signal,
@@ -71,7 +73,7 @@ async function exchangeWithin(url: string, timeoutMs: number, signal: AbortSigna
   } catch {
     json = undefined;
   }
-  return { url, status: response.status, contentType: response.headers.get('content-type'), text, json };
+  return { url, status: response.status, contentType: response.headers.get('content-type'), text, json, headers: Object.fromEntries(response.headers) };
 }
 
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

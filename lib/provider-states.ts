@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_WISHLIST_ITEMS } from './api-rules.ts';
-export { PROVIDER_STATES_PATH } from './admin-paths.ts';
+export { PROVIDER_STATES_PATH, STATE_LEASE_HEADER, STATE_RUN_HEADER } from './admin-paths.ts';
 
 /**
  * The provider-state vocabulary of the contracts: every state an interaction is given,

@@ -1,6 +1,6 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { DEFAULT_SEED, DEFAULT_SIZES } from '../fixtures/generate.ts';
-import type { DatasetSummary, GenerateOptions } from '../fixtures/dataset.ts';
+import type { GenerateOptions } from '../fixtures/dataset.ts';
 import { ADMIN_PREFIX } from '../lib/admin-paths.ts';
 import { adminAccessMode, adminGuard, type AdminAccessOptions } from './access.ts';
 import { ChangeApplier } from './changes.ts';
@@ -11,6 +11,8 @@ import { FaultInjector, faultSettings, type FaultSettings } from './faults.ts';
 import { DEFAULT_JOURNAL_SIZE, Journal } from './journal.ts';
 import { silentLogger, type Logger } from './logging.ts';
 import { jsonBody } from './json-body.ts';
+import { adminSchemasModule } from './lazy.ts';
+import { assertStateLeaseMs, DEFAULT_STATE_LEASE_MS } from './state-lease.ts';
 import { observeRequests, type RequestObserver } from './observe.ts';
 import { integerParam, queryPairs, strictQuery } from '../lib/query.ts';
 
@@ -18,11 +20,13 @@ import { integerParam, queryPairs, strictQuery } from '../lib/query.ts';
  * The admin API, under ADMIN_PREFIX (`/__admin`), and the operational pieces it drives:
  *
  *   GET    /__admin/health     liveness, uptime, memory, dataset version
- *   GET    /__admin/config     the server's settings, dataset, faults and admin access mode
+ *   GET    /__admin/config     the server's settings, dataset, provider-state lease, faults and admin access mode
  *   POST   /__admin/reset      back to the dataset the server started with
  *   POST   /__admin/dataset    reseed or resize: { seed?, reviews?, products?, wishlists?, maxItems? }
  *   GET    /__admin/journal    recent requests (?limit=n), oldest first; DELETE clears it
  *   GET    /__admin/faults     fault settings; PUT replaces them; DELETE turns them off
+ *   POST   /__admin/provider-states (and GET, DELETE): Pact's provider states, mounted by app.ts
+ *          (provider-states.ts, loaded on first use), under the lease of state-lease.ts
  *
  * Everything under the prefix (provider states too) passes the access guard (access.ts) first.
  * Admin requests are never delayed or failed by fault injection, and not journaled.
@@ -40,9 +44,8 @@ export interface Ops {
   readonly access: AdminAccessOptions;
   /** Facts about the server for `GET /__admin/config` (host, port, ...); the server fills them in. */
   readonly info: Record<string, unknown>;
-  /** How the dataset being served was generated, when it was (the base of a reseed). */
-  generation: GenerateOptions | undefined;
-  readonly initialGeneration: GenerateOptions | undefined;
+  /** After how long without a state change a run's hold on the provider state lapses (state-lease.ts). */
+  readonly stateLeaseMs: number;
   readonly startedAt: number;
   /** Requests the fast path in front of Express answered (mock-server/fast-path.ts). */
   readonly stats: { fastPathAnswers: number };
@@ -57,8 +60,10 @@ export interface OpsOptions {
   journalSize?: number;
   logger?: Logger;
   access?: AdminAccessOptions;
-  /** How the initial dataset was generated, if it was. */
+  /** How the initial dataset was generated, if it was (its seed is the default seed of fault draws). */
   generation?: GenerateOptions;
+  /** After how long without a state change a run's hold on the provider state lapses (default 30 s). */
+  stateLeaseMs?: number;
   info?: Record<string, unknown>;
   /**
    * The coordinator of a cluster worker (cluster-member.ts); default: this process alone.
@@ -68,14 +73,15 @@ export interface OpsOptions {
 }
 
 export function createOps(options: OpsOptions = {}): Ops {
+  const stateLeaseMs = options.stateLeaseMs ?? DEFAULT_STATE_LEASE_MS;
+  assertStateLeaseMs(stateLeaseMs);
   return {
     faults: new FaultInjector(options.faultSeed ?? options.generation?.seed ?? DEFAULT_SEED, options.faults),
     journal: new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE, options.coordinate !== undefined),
     logger: options.logger ?? silentLogger,
     access: options.access ?? {},
     info: { ...options.info },
-    generation: options.generation,
-    initialGeneration: options.generation,
+    stateLeaseMs,
     startedAt: Date.now(),
     stats: { fastPathAnswers: 0 },
     coordinate: options.coordinate ?? localCoordinator,
@@ -101,19 +107,6 @@ export function opsHandlers(holder: DatasetHolder, ops: Ops): OpsHandlers {
   admin.use(adminRoutes(holder, ops, coordinator));
   return { coordinator, observe: observeRequests(ops.journal, ops.logger), admin, faults: ops.faults.middleware() };
 }
-
-/** The generation options of a generated dataset, as far as its summary tells them (maxItems: the default). */
-export function generationOf(summary: DatasetSummary): GenerateOptions | undefined {
-  if (summary.source !== 'generated') return undefined;
-  return { seed: summary.seed ?? DEFAULT_SEED, reviews: summary.reviews, products: summary.products, wishlists: summary.wishlists };
-}
-
-/**
- * The admin bodies' schemas (zod), loaded on the first request that has a body to check: zod is
- * the largest module a running mock would otherwise load at start, for requests most runs never make.
- */
-let schemas: Promise<typeof import('./admin-schemas.ts')> | undefined;
-const adminSchemas = () => (schemas ??= import('./admin-schemas.ts'));
 
 function adminRoutes(holder: DatasetHolder, ops: Ops, coordinator: Coordinator): Router {
   const router = Router();
@@ -146,7 +139,8 @@ function adminRoutes(holder: DatasetHolder, ops: Ops, coordinator: Coordinator):
       logLevel: ops.logger.level,
       journalSize: ops.journal.capacity,
       admin: { access: adminAccessMode(ops.access) },
-      dataset: { ...datasetState(), generation: ops.generation ?? null },
+      dataset: { ...datasetState(), generation: holder.generation ?? null },
+      providerStates: await coordinator.stateLease(),
       faults: await faultState(),
     });
   });
@@ -159,8 +153,8 @@ function adminRoutes(holder: DatasetHolder, ops: Ops, coordinator: Coordinator):
 
   router.post('/dataset', json, async (req, res) => {
     noQuery(req);
-    const change = (await adminSchemas()).parseDatasetChange(req.body ?? {});
-    const base = ops.generation ?? {};
+    const change = (await adminSchemasModule()).parseDatasetChange(req.body ?? {});
+    const base = holder.generation ?? {};
     const generation: Required<GenerateOptions> = {
       seed: change.seed ?? base.seed ?? DEFAULT_SEED,
       reviews: change.reviews ?? base.reviews ?? DEFAULT_SIZES.reviews,
@@ -192,7 +186,7 @@ function adminRoutes(holder: DatasetHolder, ops: Ops, coordinator: Coordinator):
   router.put('/faults', json, async (req, res) => {
     noQuery(req);
     if (req.body === undefined) throw invalidRequest('the fault settings must be a JSON object sent with Content-Type: application/json');
-    await coordinator.apply({ kind: 'faults', settings: faultSettings((await adminSchemas()).parseFaultSettings(req.body)) });
+    await coordinator.apply({ kind: 'faults', settings: faultSettings((await adminSchemasModule()).parseFaultSettings(req.body)) });
     res.json(await faultState());
   });
 

@@ -1,4 +1,4 @@
-import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import cors from 'cors';
 import { DEFAULT_MAX_PAGE_SIZE } from '../lib/api-rules.ts';
 import { createDialect, DEFAULT_DIALECT, type DialectName } from '../lib/dialects/index.ts';
@@ -6,8 +6,11 @@ import type { DatasetHolder } from './dataset-holder.ts';
 import { errorHandler, routeNotFound } from './errors.ts';
 import { ListingAnswers, mountListings } from './listings.ts';
 import { ADMIN_PREFIX, OPENAPI_PATH } from '../lib/admin-paths.ts';
-import { createOps, generationOf, opsHandlers, type Ops } from './admin.ts';
+import { createOps, opsHandlers, type Ops } from './admin.ts';
 import { isAdminPath } from './access.ts';
+import type { Coordinator } from './coordination.ts';
+import { lazily, openApiModule, providerStatesModule } from './lazy.ts';
+import type { StateDoor } from './provider-states.ts';
 import { corsHeaderSetter, corsOptions, corsPolicy } from './cors-policy.ts';
 import { preflightOnly } from './request-guards.ts';
 
@@ -16,6 +19,8 @@ export interface AppOptions {
   maxPageSize?: number;
   /** How the listings speak (default `spec`; `alphabite`: the published plugins). */
   dialect?: DialectName;
+  /** The alphabite dialect's publishable keys: another key is refused (default: any key is taken). */
+  publishableKeys?: readonly string[];
   /** The kept answers, when a fast path in front of the app shares them (server.ts). */
   answers?: ListingAnswers;
   /** Origins allowed by CORS; default any (`*`, without credentials). Explicit origins may send credentials. */
@@ -27,8 +32,9 @@ export interface AppOptions {
 }
 
 /** The kept answers of a server: its dataset, in its dialect. */
-export function listingAnswers(holder: DatasetHolder, options: Pick<AppOptions, 'dialect' | 'maxPageSize'>): ListingAnswers {
-  return new ListingAnswers(holder, createDialect(options.dialect ?? DEFAULT_DIALECT, { maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE }));
+export function listingAnswers(holder: DatasetHolder, options: Pick<AppOptions, 'dialect' | 'maxPageSize' | 'publishableKeys'>): ListingAnswers {
+  const { publishableKeys } = options;
+  return new ListingAnswers(holder, createDialect(options.dialect ?? DEFAULT_DIALECT, { maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE, ...(publishableKeys ? { publishableKeys } : {}) }));
 }
 
 /** The Express application: the four listings, CORS, and JSON errors for everything else. */
@@ -45,7 +51,7 @@ export function createApp(holder: DatasetHolder, options: AppOptions = {}): Expr
   const policy = corsPolicy(options.corsOrigin);
   const preflight = preflightOnly(cors(corsOptions(policy)));
   const setCors = corsHeaderSetter(policy);
-  const ops = options.ops ?? createOps({ generation: generationOf(holder.initial.summary) });
+  const ops = options.ops ?? createOps({ generation: holder.initialGeneration });
   const { coordinator, observe, admin, faults } = opsHandlers(holder, ops);
   // What every request passes, in this order, in one layer (each layer is a dispatch per request):
   // CORS (not on /__admin), observation (journal, logs), fault injection (which leaves /__admin alone).
@@ -65,19 +71,28 @@ export function createApp(holder: DatasetHolder, options: AppOptions = {}): Expr
   mountListings(app, { answers });
   // The OpenAPI document of the dialect the listings speak (examples from the seed-1 dataset, whatever this one serves).
   app.get(OPENAPI_PATH, lazyOpenApiRoute({ dialect: answers.dialect.name, ...(answers.dialect.maxPageSize !== undefined ? { maxPageSize: answers.dialect.maxPageSize } : {}) }));
-  // Pact's state-change endpoint (POST /__admin/provider-states); any /__admin guard must be mounted before it.
-  // Applied through the coordinator: in a cluster, by every worker before the answer.
-  // Loaded on the first POST that gets this far (mock-server/provider-states.ts validates with zod, which
-  // nothing on a mock's start-up path needs); the router matches the path as if mounted here.
-  let states: Promise<RequestHandler> | undefined;
+  // Pact's state-change endpoint (POST, GET and DELETE /__admin/provider-states); any /__admin guard must be
+  // mounted before it. Applied through the coordinator, under its lease (one run at a time): in a cluster,
+  // by every worker before the answer. Loaded on the first POST, or /__admin request, that gets this far
+  // (mock-server/provider-states.ts validates with zod, which nothing on a mock's start-up path needs);
+  // the router matches the path as if mounted here.
+  const states = lazily(async () => (await providerStatesModule()).providerStatesRouter(holder, stateDoor(coordinator)));
   app.use((req, res, next) => {
-    if (req.method !== 'POST') return next();
-    states ??= import('./provider-states.ts').then((m) => m.providerStatesRouter(holder, async (change) => void (await coordinator.apply({ kind: 'providerState', change }))));
-    states.then((router) => router(req, res, next), next);
+    if (req.method !== 'POST' && !req.path.startsWith(ADMIN_PREFIX)) return next();
+    states().then((router) => router(req, res, next), next);
   });
   app.use(routeNotFound);
   app.use(errorHandler(options.onFault ?? ((error: unknown) => ops.logger.error({ err: error }, 'unexpected fault'))));
   return app;
+}
+
+/** The provider-state door of a server: its changes go through the coordinator, which keeps the lease. */
+function stateDoor(coordinator: Coordinator): StateDoor {
+  return {
+    change: async (change, run) => void (await coordinator.apply({ kind: 'providerState', change, ...(run !== undefined ? { run } : {}) })),
+    release: async (run) => void (await coordinator.apply({ kind: 'releaseState', ...(run !== undefined ? { run } : {}) })),
+    status: (run) => coordinator.stateLease(run),
+  };
 }
 
 /**
@@ -86,9 +101,6 @@ export function createApp(holder: DatasetHolder, options: AppOptions = {}): Expr
  * start-up path.
  */
 function lazyOpenApiRoute(options: Parameters<typeof import('./openapi.ts').openApiRoute>[0]): (req: Request, res: Response) => Promise<void> {
-  let route: Promise<(req: Request, res: Response) => void> | undefined;
-  return async (req, res) => {
-    route ??= import('./openapi.ts').then((openapi) => openapi.openApiRoute(options));
-    (await route)(req, res);
-  };
+  const route = lazily(async () => (await openApiModule()).openApiRoute(options));
+  return async (req, res) => (await route())(req, res);
 }

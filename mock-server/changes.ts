@@ -3,6 +3,7 @@ import type { Ops } from './admin.ts';
 import { buildBetweenRequests } from './dataset-builder.ts';
 import type { DatasetHolder } from './dataset-holder.ts';
 import type { FaultSettings } from './faults.ts';
+import { providerStatesModule } from './lazy.ts';
 import type { ValidStateChange } from './provider-states.ts';
 
 /**
@@ -13,13 +14,16 @@ import type { ValidStateChange } from './provider-states.ts';
 export type AdminChange =
   | { kind: 'reseed'; generation: Required<GenerateOptions> }
   | { kind: 'reset' }
-  | { kind: 'providerState'; change: ValidStateChange }
+  /** `run`: who asked (its X-Provider-State-Run header), for the lease (state-lease.ts); the change itself is the same for anyone. */
+  | { kind: 'providerState'; change: ValidStateChange; run?: string }
+  /** The end of a run's hold on the provider state: its release, or its lapse (`lapsed`); tears down the state installed, if any. */
+  | { kind: 'releaseState'; run?: string; lapsed?: { state: string | null; idleSeconds: number } }
   | { kind: 'faults'; settings: FaultSettings }
   | { kind: 'clearJournal' };
 
 /** The changes that swap the dataset; they are numbered (their ticket), and the last one asked wins. */
 export function changesDataset(change: AdminChange): boolean {
-  return change.kind === 'reseed' || change.kind === 'reset' || change.kind === 'providerState';
+  return change.kind === 'reseed' || change.kind === 'reset' || change.kind === 'providerState' || change.kind === 'releaseState';
 }
 
 /** What applying a change did in one process. */
@@ -64,26 +68,36 @@ export class ChangeApplier {
       case 'reset':
         if (!current()) return SUPERSEDED;
         holder.reset(ticket);
-        ops.generation = ops.initialGeneration;
         ops.logger.info({ dataset: holder.current.summary }, 'dataset reset');
         return DONE;
       case 'providerState': {
         if (!current()) return SUPERSEDED;
+        // A teardown serves again what was served before the setup (dataset and generation alike).
         if (change.change.action === 'teardown') {
-          holder.reset(ticket);
+          holder.restoreState(ticket);
           return DONE;
         }
         // Loaded on the first state change (its validation needs zod; a mock that is never verified never loads it).
-        const { stateDataset } = await import('./provider-states.ts');
+        const { stateDataset } = await providerStatesModule();
         if (!current()) return SUPERSEDED;
-        holder.replace(stateDataset(change.change), ticket);
+        holder.installState(stateDataset(change.change), ticket);
+        return DONE;
+      }
+      case 'releaseState': {
+        if (!current()) return SUPERSEDED;
+        const restored = holder.restoreState(ticket);
+        if (change.lapsed) {
+          ops.logger.warn(
+            { run: change.run ?? null, state: change.lapsed.state, dataset: holder.current.summary },
+            `provider state hold lapsed after ${change.lapsed.idleSeconds} s without a state change${restored ? '; the dataset served before it is back' : ''}`,
+          );
+        }
         return DONE;
       }
       case 'reseed': {
         const dataset = await buildBetweenRequests(generateDatasetInSteps(change.generation), () => !current());
         if (!dataset || !current()) return SUPERSEDED;
-        holder.replace(dataset, ticket);
-        ops.generation = change.generation;
+        holder.replace(dataset, ticket, change.generation);
         ops.logger.info({ dataset: holder.current.summary }, 'dataset replaced');
         return DONE;
       }

@@ -1,14 +1,17 @@
 import type { Worker } from 'node:cluster';
-import { changesDataset } from './changes.ts';
-import { isCoordination, type Ask, type AskReply, type BrokerMessage, type MemberMessage, type Task, type TaskResult } from './cluster-messages.ts';
-import { combineApplied } from './coordination.ts';
+import { changesDataset, type AdminChange } from './changes.ts';
+import { isCoordination, type AskReply, type BrokerMessage, type MemberMessage, type Task, type TaskResult } from './cluster-messages.ts';
+import { combineApplied, NOTHING_APPLIED } from './coordination.ts';
 import type { JournalSnapshot } from './journal.ts';
+import { DEFAULT_STATE_LEASE_MS, StateLease } from './state-lease.ts';
 
 /**
  * The primary's side of a cluster's coordination (workers: cluster-member.ts).
  *
  * - A change a worker received is given to every worker as a task, in the order the
  *   changes arrive here; the asking worker gets the reply when every worker has done it.
+ *   The lease on provider states (state-lease.ts) is kept here, where changes are ordered:
+ *   a change it refuses goes to no worker, and a hold that lapses is released in every one.
  *   Dataset changes are numbered here (their ticket), so that every worker knows which
  *   one was asked last, and ends up serving it.
  * - A journal question gathers every worker's entries.
@@ -26,6 +29,12 @@ export class ClusterBroker {
   #faultDraws = 0;
   #lastSeq = 0;
   readonly #tasks = new Map<number, { waiting: Set<Worker>; results: TaskResult[]; finish: (results: TaskResult[]) => void }>();
+  readonly #lease: StateLease;
+
+  /** `stateLeaseMs`: after how long without a state change a run's hold on the provider state lapses. */
+  constructor(stateLeaseMs = DEFAULT_STATE_LEASE_MS) {
+    this.#lease = new StateLease(stateLeaseMs, (release) => void this.#dispatch(release));
+  }
 
   /** Listens to a worker from its start (it may ask before the others are up). */
   attach(worker: Worker): void {
@@ -56,30 +65,41 @@ export class ClusterBroker {
     const reply = (answer: AskReply): void => void send(worker, { type: 'reply', id, reply: answer });
     if (ask.kind === 'faultDraw') return reply({ kind: 'faultDraw', n: this.#faultDraws++ });
     if (ask.kind === 'faultDraws') return reply({ kind: 'faultDraws', n: this.#faultDraws });
+    if (ask.kind === 'stateLease') return reply({ kind: 'stateLease', status: this.#lease.status(ask.run) });
     if (!this.#started) {
       this.#early.push([worker, message]);
       return;
     }
-    void this.#answer(ask).then(reply);
+    if (ask.kind === 'change') {
+      // Admitted here, synchronously: in the order the changes arrive, as they are dispatched.
+      const admission = this.#lease.admit(ask.change);
+      if ('refused' in admission) return reply({ kind: 'conflict', message: admission.refused });
+      if (!admission.apply) return reply({ kind: 'change', applied: NOTHING_APPLIED });
+      void this.#dispatch(admission.apply).then(reply);
+      return;
+    }
+    void this.#journal(ask.limit).then(reply);
   }
 
-  async #answer(ask: Extract<Ask, { kind: 'change' | 'journal' }>): Promise<AskReply> {
-    if (ask.kind === 'journal') {
-      const results = await this.#everyWorker({ kind: 'journal', limit: ask.limit });
-      const snapshots: JournalSnapshot[] = [];
-      for (const result of results) {
-        if (result.kind === 'failed') return result;
-        if (result.kind === 'journal') snapshots.push(result.snapshot);
-      }
-      return { kind: 'journal', snapshots };
-    }
-    const { change } = ask;
+  /** Has every worker apply a change the lease let through. */
+  async #dispatch(change: AdminChange): Promise<AskReply> {
     if (change.kind === 'faults') this.#faultDraws = 0;
     const ticket = changesDataset(change) ? ++this.#lastTicket : 0;
     const results = await this.#everyWorker({ kind: 'apply', change, ticket });
     const failed = results.find((r) => r.kind === 'failed');
     if (failed) return failed;
     return { kind: 'change', applied: combineApplied(results.flatMap((r) => (r.kind === 'apply' ? [r.applied] : []))) };
+  }
+
+  /** Every worker's most recent journal entries. */
+  async #journal(limit: number): Promise<AskReply> {
+    const results = await this.#everyWorker({ kind: 'journal', limit });
+    const snapshots: JournalSnapshot[] = [];
+    for (const result of results) {
+      if (result.kind === 'failed') return result;
+      if (result.kind === 'journal') snapshots.push(result.snapshot);
+    }
+    return { kind: 'journal', snapshots };
   }
 
   /** Gives every worker the task; resolves with their results when all have answered (or exited). */

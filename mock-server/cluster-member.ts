@@ -1,6 +1,6 @@
 import type { ChangeApplier } from './changes.ts';
 import { isCoordination, type Ask, type AskReply, type BrokerMessage, type MemberMessage, type Task, type TaskResult } from './cluster-messages.ts';
-import { supersededError, type CoordinatorFactory } from './coordination.ts';
+import { leaseConflictError, supersededError, type CoordinatorFactory } from './coordination.ts';
 import { mergeJournals } from './journal.ts';
 
 /**
@@ -78,9 +78,15 @@ export function clusterMember(workers: number): CoordinatorFactory {
       },
       async apply(change) {
         const reply = await asked({ kind: 'change', change });
+        if (reply.kind === 'conflict') throw leaseConflictError(reply.message);
         if (reply.kind !== 'change') throw failure(reply, 'change');
         if (reply.applied.superseded) throw supersededError();
         return reply.applied;
+      },
+      async stateLease(run) {
+        const reply = await asked({ kind: 'stateLease', ...(run !== undefined ? { run } : {}) });
+        if (reply.kind !== 'stateLease') throw failure(reply, 'stateLease');
+        return reply.status;
       },
       async journal(limit) {
         const reply = await asked({ kind: 'journal', limit });

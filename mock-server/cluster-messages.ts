@@ -1,5 +1,6 @@
 import type { AdminChange, Applied } from './changes.ts';
 import type { JournalSnapshot } from './journal.ts';
+import type { LeaseStatus } from './state-lease.ts';
 
 /**
  * The messages of a cluster's coordination (node:cluster IPC, JSON), between the workers
@@ -12,8 +13,10 @@ import type { JournalSnapshot } from './journal.ts';
 
 /** What a worker asks of the primary. */
 export type Ask =
-  /** Have every worker apply this (validated) change; reply when all have. */
+  /** Have every worker apply this (validated) change, if the lease on provider states lets it through; reply when all have. */
   | { kind: 'change'; change: AdminChange }
+  /** Who holds the provider state (renewing the hold of `run`, when it is the holder). */
+  | { kind: 'stateLease'; run?: string }
   /** The last `limit` journal entries of every worker. */
   | { kind: 'journal'; limit: number }
   /** The n of the next faulted request (the count shared by every worker). */
@@ -26,6 +29,9 @@ export type AskReply =
   | { kind: 'journal'; snapshots: JournalSnapshot[] }
   | { kind: 'faultDraw'; n: number }
   | { kind: 'faultDraws'; n: number }
+  | { kind: 'stateLease'; status: LeaseStatus }
+  /** The change was refused: another run holds the provider state (the 409's message). */
+  | { kind: 'conflict'; message: string }
   | { kind: 'failed'; message: string };
 
 /** What the primary has every worker do. */

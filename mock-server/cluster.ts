@@ -116,7 +116,7 @@ export async function startMockCluster(options: MockClusterOptions): Promise<Moc
   const workers: Worker[] = [];
   let closing = false;
   const graceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
-  const broker = new ClusterBroker();
+  const broker = new ClusterBroker(options.stateLeaseMs);
   const fork = () => {
     const worker = cluster.fork(env);
     broker.attach(worker);

@@ -1,6 +1,7 @@
 import { changesDataset, type AdminChange, type Applied, type ChangeApplier } from './changes.ts';
 import { ApiError } from './errors.ts';
 import type { JournalEntry } from './journal.ts';
+import { StateLease, type Admission, type LeaseStatus } from './state-lease.ts';
 
 /**
  * Where the admin API's changes and questions go. A single server answers them itself
@@ -18,9 +19,12 @@ export interface Coordinator {
   readonly workerPids: readonly number[] | undefined;
   /**
    * Applies a validated change in every server process; resolves when all have.
-   * Rejects with a 409 when a later dataset change overtook this one.
+   * Rejects with a 409 when another run holds the provider state (state-lease.ts), or when a
+   * later dataset change overtook this one.
    */
   apply(change: AdminChange): Promise<Applied>;
+  /** Who holds the provider state; a call from the run that holds it (`run`) renews its hold. */
+  stateLease(run?: string): Promise<LeaseStatus>;
   /** The most recent `limit` journal entries of every process, as one journal. */
   journal(limit: number): Promise<{ recorded: number; entries: JournalEntry[] }>;
   /** Requests fault injection has drawn for since the settings were last set. */
@@ -35,6 +39,14 @@ export function supersededError(): ApiError {
   return new ApiError(409, 'conflict', 'This dataset change was overtaken by a later one (reset, reseed or provider state) asked before it was in place; the later one is served.');
 }
 
+/** The answer of a change refused because another run holds the provider state (the same in one process and in a cluster). */
+export function leaseConflictError(message: string): ApiError {
+  return new ApiError(409, 'conflict', message);
+}
+
+/** A change the lease let through without anything to apply (a teardown with no state set up). */
+export const NOTHING_APPLIED: Applied = Object.freeze({ superseded: false, cleared: 0 });
+
 /** The outcome of a change over every process: superseded if it was anywhere, entries cleared summed. */
 export function combineApplied(outcomes: readonly Applied[]): Applied {
   return {
@@ -44,21 +56,32 @@ export function combineApplied(outcomes: readonly Applied[]): Applied {
 }
 
 /** One server process, coordinating with nobody. */
-export const localCoordinator: CoordinatorFactory = (applier) => ({
-  workers: 1,
-  pid: process.pid,
-  workerPids: undefined,
-  async apply(change) {
-    const applied = await applier.apply(change, changesDataset(change) ? applier.nextTicket() : 0);
-    if (applied.superseded) throw supersededError();
-    return applied;
-  },
-  async journal(limit) {
-    const { journal } = applier.ops;
-    return { recorded: journal.recorded, entries: journal.entries(limit) };
-  },
-  async faultDraws() {
-    return applier.ops.faults.seen;
-  },
-});
-
+export const localCoordinator: CoordinatorFactory = (applier) => {
+  const run = (change: AdminChange) => applier.apply(change, changesDataset(change) ? applier.nextTicket() : 0);
+  const lease = new StateLease(applier.ops.stateLeaseMs, (release) => {
+    run(release).catch((error: unknown) => applier.ops.logger.error({ err: error }, 'the release of a lapsed provider state failed'));
+  });
+  return {
+    workers: 1,
+    pid: process.pid,
+    workerPids: undefined,
+    async apply(change) {
+      const admission: Admission = lease.admit(change);
+      if ('refused' in admission) throw leaseConflictError(admission.refused);
+      if (!admission.apply) return NOTHING_APPLIED;
+      const applied = await run(admission.apply);
+      if (applied.superseded) throw supersededError();
+      return applied;
+    },
+    async stateLease(runId) {
+      return lease.status(runId);
+    },
+    async journal(limit) {
+      const { journal } = applier.ops;
+      return { recorded: journal.recorded, entries: journal.entries(limit) };
+    },
+    async faultDraws() {
+      return applier.ops.faults.seen;
+    },
+  };
+};

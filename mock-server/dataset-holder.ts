@@ -1,17 +1,33 @@
-import type { Dataset } from '../fixtures/dataset.ts';
+import type { Dataset, DatasetSummary, GenerateOptions } from '../fixtures/dataset.ts';
+import { DEFAULT_SEED } from '../fixtures/generate.ts';
 
 /**
- * The dataset a running server serves. Datasets are immutable; changing the data
- * (a reset, a provider state) swaps in a whole new one, and `version` grows with every
- * swap so that anything cached from a dataset can tell it is stale.
+ * The dataset a running server serves, with how it was generated (what `GET /__admin/config`
+ * reports, and what a reseed starts from). Datasets are immutable; changing the data (a reset,
+ * a reseed, a provider state) swaps in a whole new one, and `version` grows with every swap so
+ * that anything cached from a dataset can tell it is stale.
+ *
+ * A provider state is a swap that is undone: its setup remembers what was served before it
+ * (the dataset and its generation), and its teardown serves exactly that again. Further setups
+ * before the teardown (the next interaction's state) keep the first memory.
  */
 export class DatasetHolder {
   #current: Dataset;
+  #generation: GenerateOptions | undefined;
   #version = 0;
+  /** What was served before the provider state now installed; undefined when none is. */
+  #beforeState: { dataset: Dataset; generation: GenerateOptions | undefined } | undefined;
 
-  /** `initial` is what `reset()` returns to. */
-  constructor(readonly initial: Dataset) {
+  /**
+   * `initial` is what `reset()` returns to; `initialGeneration` how it was generated (default: as
+   * far as its summary tells, for a generated dataset; none for records from a file).
+   */
+  constructor(
+    readonly initial: Dataset,
+    readonly initialGeneration: GenerateOptions | undefined = generationOf(initial.summary),
+  ) {
     this.#current = initial;
+    this.#generation = initialGeneration;
   }
 
   get current(): Dataset {
@@ -22,17 +38,59 @@ export class DatasetHolder {
     return this.#version;
   }
 
-  /**
-   * Swaps in `dataset`. `version` (when given, and above the current one) becomes the new
-   * version: the admin API numbers dataset changes in the order they were asked, so that
-   * every worker of a cluster reports the same version for the same data.
-   */
-  replace(dataset: Dataset, version?: number): void {
-    this.#current = dataset;
-    this.#version = Math.max(this.#version + 1, version ?? 0);
+  /** How the dataset being served was generated; undefined for records (a file, a provider state). */
+  get generation(): GenerateOptions | undefined {
+    return this.#generation;
   }
 
-  reset(version?: number): void {
-    this.replace(this.initial, version);
+  /** A provider state is installed (set up and not torn down). */
+  get inProviderState(): boolean {
+    return this.#beforeState !== undefined;
   }
+
+  /**
+   * Swaps in `dataset`, generated with `generation` (when it was). `version` (when given, and
+   * above the current one) becomes the new version: the admin API numbers dataset changes in the
+   * order they were asked, so that every worker of a cluster reports the same version for the same
+   * data. A provider state installed before is over: its teardown will find nothing to restore.
+   */
+  replace(dataset: Dataset, version?: number, generation?: GenerateOptions): void {
+    this.#beforeState = undefined;
+    this.#swap(dataset, generation, version);
+  }
+
+  /** Back to the dataset the server started with (and out of any provider state). */
+  reset(version?: number): void {
+    this.replace(this.initial, version, this.initialGeneration);
+  }
+
+  /** Installs a provider state's dataset, remembering what was served before it (unless a state already is). */
+  installState(dataset: Dataset, version?: number): void {
+    this.#beforeState ??= { dataset: this.#current, generation: this.#generation };
+    this.#swap(dataset, undefined, version);
+  }
+
+  /**
+   * Tears the provider state down: serves again, exactly, what was served before its setup.
+   * Answers false, and changes nothing, when no state is installed.
+   */
+  restoreState(version?: number): boolean {
+    const before = this.#beforeState;
+    if (!before) return false;
+    this.#beforeState = undefined;
+    this.#swap(before.dataset, before.generation, version);
+    return true;
+  }
+
+  #swap(dataset: Dataset, generation: GenerateOptions | undefined, version: number | undefined): void {
+    this.#current = dataset;
+    this.#generation = generation;
+    this.#version = Math.max(this.#version + 1, version ?? 0);
+  }
+}
+
+/** The generation options of a generated dataset, as far as its summary tells them (maxItems: the default). */
+export function generationOf(summary: DatasetSummary): GenerateOptions | undefined {
+  if (summary.source !== 'generated') return undefined;
+  return { seed: summary.seed ?? DEFAULT_SEED, reviews: summary.reviews, products: summary.products, wishlists: summary.wishlists };
 }

@@ -68,7 +68,7 @@ function range(count: number, query: ListingQuery): { from: number; to: number }
   if (query.window === 'all') return { from: 0, to: count };
   if (query.window.size === 0) return { from: 0, to: 0 };
   // The plugins take any integer (limit=9007199254740992 included): clamped to the listing, the slice is the same.
-  const start = Math.min(query.window.start, count);
+  const start = Math.min(query.window.listFrom ?? query.window.start, count);
   return pageSlice(count, start, Math.min(query.window.size, count - start + 1));
 }
 
@@ -107,6 +107,7 @@ export class PageBodies {
         const product = request.endpoint === 'productReviews' ? this.dataset.reviews.source.productIndexOf(request.id ?? '') : undefined;
         const indexes = this.#reviewIndexes(query, product);
         const { from, to } = range(indexes.length, query);
+        if (query.refuseRecords && to > from) return query.refuseRecords;
         const tooLong = (fit: number) => pageTooLarge(rules, query, `these ${to - from} reviews are ${OVER_CHARS}`, fit);
         if (to - from > MAX_ANSWER_RECORDS) return pageTooLarge(rules, query, `this ${query.window === 'all' ? 'listing' : 'page'} holds ${to - from} reviews, ${OVER_RECORDS}`, MAX_ANSWER_RECORDS);
         const aggregate = query.aggregates ? this.#aggregate(product ?? -1) : undefined;
@@ -119,7 +120,9 @@ export class PageBodies {
         const tooMany = this.#tooManyWishlists(rules, query, embeds);
         if (tooMany) return tooMany;
         const recorded = this.#recorded;
-        const records = this.#ordered(table.count, query).map((w) =>
+        const positions = this.#ordered(table.count, query);
+        if (query.refuseRecords && positions.length > 0) return query.refuseRecords;
+        const records = positions.map((w) =>
           recorded ? recorded.wishlistJson(w) : memoized(this.#wishlists, w, () => JSON.stringify(this.dialect.project.wishlist(table.source.wishlist(w, embeds)))),
         );
         const tooLong = (k: number) => pageTooLarge(rules, query, `these ${records.length} wishlists are ${OVER_CHARS}`, k);
@@ -134,7 +137,9 @@ export class PageBodies {
         const { from, to } = range(count, query);
         if (to - from > MAX_ANSWER_RECORDS) return pageTooLarge(rules, query, `this page holds ${to - from} items, ${OVER_RECORDS}`, MAX_ANSWER_RECORDS);
         const recorded = this.#recorded;
-        const records = this.#ordered(count, query).map((k) =>
+        const positions = this.#ordered(count, query);
+        if (query.refuseRecords && positions.length > 0) return query.refuseRecords;
+        const records = positions.map((k) =>
           recorded ? recorded.itemJson(wishlist, k) : memoized(this.#items, `${wishlist}:${k}`, () => JSON.stringify(this.dialect.project.item(table.source.item(wishlist, k)))),
         );
         const tooLong = (k: number) => pageTooLarge(rules, query, `these ${records.length} items are ${OVER_CHARS}`, k);

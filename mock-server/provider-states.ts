@@ -1,22 +1,25 @@
-import { Router } from 'express';
-import { PROVIDER_STATES_PATH, STATES, STATE_NAMES, stateByName, stateChangeSchema, type StateChange, type StateKey, type StateParams } from '../lib/provider-states.ts';
+import { Router, type Request, type Response } from 'express';
+import { PROVIDER_STATES_PATH, STATES, STATE_LEASE_HEADER, STATE_NAMES, STATE_RUN_HEADER, stateByName, stateChangeSchema, type StateChange, type StateKey, type StateParams } from '../lib/provider-states.ts';
 import { describeIssues } from '../lib/zod-issues.ts';
 import { datasetFromRecords, generateDataset, type Dataset } from '../fixtures/dataset.ts';
 import type { Review, Wishlist } from '../lib/records.ts';
 import type { DatasetHolder } from './dataset-holder.ts';
 import { invalidRequest, quote } from './errors.ts';
 import { jsonBody } from './json-body.ts';
+import type { LeaseStatus } from './state-lease.ts';
 
 /**
  * The provider states of the contracts (lib/provider-states.ts), for the mock server.
  *
  * Each state is a pure function from its parameters to a whole dataset; setting a state
- * up installs that dataset (`holder.replace`), tearing it down restores the server's
- * own dataset (`holder.reset`). The same code serves two doors:
+ * up installs that dataset (`holder.installState`), tearing it down serves again exactly what
+ * was served before the setup (`holder.restoreState`: the dataset and its generation). The
+ * same code serves two doors:
  * - in-process, as state handlers for Pact's Verifier (`pactStateHandlers`);
  * - over HTTP, as the state-change endpoint that Pact's `providerStatesSetupUrl` calls
  *   (`providerStatesRouter`, mounted at PROVIDER_STATES_PATH), which is the pattern a
- *   provider in any language can copy.
+ *   provider in any language can copy. In a mock server, its changes go through the server's
+ *   coordinator and the lease on its provider state (state-lease.ts): one run at a time.
  */
 
 /** The seed every state's records are drawn from: the same state always builds the same records. */
@@ -66,7 +69,7 @@ function wishlistsWith(wishlistId: string, count: number): Wishlist[] {
 }
 
 /** A state change that passed validation: plain data, so that it can cross processes. */
-export type ValidStateChange = { action: 'teardown' } | { action: 'setup'; key: StateKey; params: Record<string, unknown> };
+export type ValidStateChange = { action: 'teardown' } | { action: 'setup'; key: StateKey; state: string; params: Record<string, unknown> };
 
 /**
  * Validates a state change. Throws the documented 400 (`invalid_data`) for an unknown
@@ -78,7 +81,7 @@ export function validateStateChange(change: StateChange): ValidStateChange {
   if ((change.action ?? 'setup') === 'teardown') return { action: 'teardown' };
   const parsed = state.params.safeParse(change.params ?? {});
   if (!parsed.success) throw invalidRequest(`provider state ${quote(change.state)}: ${describeIssues(parsed.error)}`);
-  return { action: 'setup', key: state.key, params: parsed.data as Record<string, unknown> };
+  return { action: 'setup', key: state.key, state: STATES[state.key].name, params: parsed.data as Record<string, unknown> };
 }
 
 /** The dataset a state's setup installs. */
@@ -93,14 +96,14 @@ export function stateAnswer(change: ValidStateChange): Record<string, unknown> {
 }
 
 /**
- * Validates a state change and applies it to the holder: setup installs the state's
- * dataset, teardown restores the server's own (`holder.reset`). Throws the documented 400
- * for an unknown state or bad parameters. Answers as `stateAnswer`.
+ * Validates a state change and applies it to the holder: setup installs the state's dataset,
+ * teardown serves again what was served before the setup. Throws the documented 400 for an
+ * unknown state or bad parameters. Answers as `stateAnswer`. (No lease: for one run in-process.)
  */
 export function applyStateChange(holder: DatasetHolder, change: StateChange): Record<string, unknown> {
   const valid = validateStateChange(change);
-  if (valid.action === 'teardown') holder.reset();
-  else holder.replace(stateDataset(valid));
+  if (valid.action === 'teardown') holder.restoreState();
+  else holder.installState(stateDataset(valid));
   return stateAnswer(valid);
 }
 
@@ -114,7 +117,7 @@ export function pactStateHandlers(holder: DatasetHolder): Record<string, { setup
     handlers[name] = {
       setup: async (params) => applyStateChange(holder, { state: name, params: (params ?? {}) as Record<string, unknown>, action: 'setup' }),
       teardown: async () => {
-        holder.reset();
+        holder.restoreState();
         return undefined;
       },
     };
@@ -122,21 +125,61 @@ export function pactStateHandlers(holder: DatasetHolder): Record<string, { setup
   return handlers;
 }
 
+/** How the state-change endpoint of a mock server changes its data: through its coordinator, under its lease (state-lease.ts). */
+export interface StateDoor {
+  /** Applies a validated change asked by `run` (undefined: a caller that names none); rejects with the 409 when another run holds the state. */
+  change(change: ValidStateChange, run: string | undefined): Promise<void>;
+  /** Ends `run`'s hold, tearing down the state it has set up; rejects with the 409 when another run holds it. */
+  release(run: string | undefined): Promise<void>;
+  /** Who holds the state; a call from the run that holds it renews its hold. */
+  status(run: string | undefined): Promise<LeaseStatus>;
+}
+
+/** The run a request names, by its X-Provider-State-Run header (undefined when it names none). */
+export function stateRunOf(req: Request): string | undefined {
+  const run = req.get(STATE_RUN_HEADER)?.trim();
+  if (run === undefined || run === '') return undefined;
+  if (run.length > 200) throw invalidRequest(`the ${STATE_RUN_HEADER} header names a run in at most 200 characters, got ${run.length}`);
+  return run;
+}
+
 /**
- * `POST PROVIDER_STATES_PATH` with `{ state, params, action }`: the door for `providerStatesSetupUrl`.
- * `apply` installs a validated change; by default on this holder, in a mock server through
- * its coordinator (mock-server/coordination.ts), so that every worker of a cluster has it
- * before the answer.
+ * The provider-state door, mounted at PROVIDER_STATES_PATH:
+ *
+ *   POST   { state, params, action }   Pact's state change (action: setup, the default, or teardown)
+ *   GET                                who holds the provider state; from the holder, a heartbeat
+ *   DELETE                             the end of the calling run's hold (its state torn down)
+ *
+ * With a `door` (a mock server's coordinator: in a cluster, every worker has a change before
+ * the answer), changes are leased to one run at a time, and every answer says after how long
+ * an idle hold lapses (STATE_LEASE_HEADER). Without one, changes go straight to this holder,
+ * for anyone, and only POST is served.
  */
-export function providerStatesRouter(holder: DatasetHolder, apply?: (change: ValidStateChange) => Promise<void>): Router {
+export function providerStatesRouter(holder: DatasetHolder, door?: StateDoor): Router {
   const router = Router();
+  const leased = async (res: Response, run: string | undefined) => {
+    const status = await door!.status(run);
+    res.set(STATE_LEASE_HEADER, String(status.lapseSeconds));
+    return status;
+  };
   router.post(PROVIDER_STATES_PATH, jsonBody('64kb'), async (req, res) => {
     const parsed = stateChangeSchema.safeParse(req.body);
     if (!parsed.success) throw invalidRequest(`state change body: ${describeIssues(parsed.error)}`);
-    if (!apply) return void res.json(applyStateChange(holder, parsed.data));
+    if (!door) return void res.json(applyStateChange(holder, parsed.data));
+    const run = stateRunOf(req);
     const valid = validateStateChange(parsed.data);
-    await apply(valid);
+    await door.change(valid, run);
+    await leased(res, undefined);
     res.json(stateAnswer(valid));
+  });
+  if (!door) return router;
+  router.get(PROVIDER_STATES_PATH, async (req, res) => {
+    res.json(await leased(res, stateRunOf(req)));
+  });
+  router.delete(PROVIDER_STATES_PATH, async (req, res) => {
+    const run = stateRunOf(req);
+    await door.release(run);
+    res.json(await leased(res, undefined));
   });
   return router;
 }

@@ -8,11 +8,12 @@ import { sizesProblem } from '../fixtures/generate.ts';
 import { createApp, listingAnswers } from './app.ts';
 import { corsPolicy } from './cors-policy.ts';
 import { withFastPath } from './fast-path.ts';
-import { createOps, generationOf, type Ops } from './admin.ts';
+import { createOps, type Ops } from './admin.ts';
 import type { FaultSettings } from './faults.ts';
 import type { Logger } from './logging.ts';
 import { guardRequests, installServerGuards, MAX_HEADER_BYTES } from './request-guards.ts';
-import { DatasetHolder } from './dataset-holder.ts';
+import { DatasetHolder, generationOf } from './dataset-holder.ts';
+import { assertStateLeaseMs } from './state-lease.ts';
 import type { MockCluster, MockClusterOptions } from './cluster.ts';
 import type { CoordinatorFactory } from './coordination.ts';
 
@@ -36,6 +37,11 @@ export interface MockServerOptions extends GenerateOptions {
   /** How the listings speak: `spec` (default) or `alphabite` (the published plugins, bugs included). */
   dialect?: DialectName;
   /**
+   * The alphabite dialect only: the backend's publishable keys. A request with another key gets
+   * Medusa's 400 `A valid publishable key is required...`; without this, any non-empty key is taken.
+   */
+  publishableKeys?: string[];
+  /**
    * Answer kept answers in front of Express (default true): same status, headers and bytes,
    * a fraction of the CPU (mock-server/fast-path.ts). `false` sends every request through Express.
    */
@@ -52,6 +58,11 @@ export interface MockServerOptions extends GenerateOptions {
   logger?: Logger;
   /** How long close() lets in-flight requests finish before cutting connections (default 10 s). */
   shutdownGraceMs?: number;
+  /**
+   * After how long without a state change a run's hold on the provider state lapses, tearing its
+   * state down (default 30 000 ms; docs/operations.md, "Provider states and reseeds").
+   */
+  stateLeaseMs?: number;
 }
 
 export interface MockServer {
@@ -59,7 +70,7 @@ export interface MockServer {
   readonly url: string;
   readonly port: number;
   readonly host: string;
-  /** The data being served; `replace` / `reset` change it for every client. */
+  /** The data being served; `replace` / `reset` change it for every client (outside the admin API's lease on provider states). */
   readonly dataset: DatasetHolder;
   readonly app: Express;
   readonly server: Server;
@@ -91,6 +102,8 @@ export async function startMockServer(options: MockServerOptions | MockClusterOp
   if (sizes) throw new RangeError(`Cannot serve the dataset asked for: ${sizes}`);
   // Refuses an origin a browser never sends (`http://localhost:3000/`), before any worker starts.
   corsPolicy(options.corsOrigin);
+  assertPublishableKeys(options.publishableKeys, options.dialect ?? DEFAULT_DIALECT);
+  if (options.stateLeaseMs !== undefined) assertStateLeaseMs(options.stateLeaseMs);
   if ('workers' in options && options.workers !== undefined) return (await import('./cluster.ts')).startMockCluster(options);
   return startInProcess(options as MockServerOptions);
 }
@@ -100,10 +113,12 @@ export async function startMockServer(options: MockServerOptions | MockClusterOp
  * of a cluster (cluster-worker.ts gives it); by default this server is on its own.
  */
 export async function startInProcess(options: MockServerOptions, coordinate?: CoordinatorFactory): Promise<MockServer> {
-  const holder = new DatasetHolder(assertServable(await resolveDataset(options), options.dialect ?? DEFAULT_DIALECT));
+  const dataset = assertServable(await resolveDataset(options), options.dialect ?? DEFAULT_DIALECT);
+  const holder = new DatasetHolder(dataset, withMaxItems(generationOf(dataset.summary), options.maxItems));
   const host = options.host ?? '127.0.0.1';
   const ops = createOps({
-    generation: withMaxItems(generationOf(holder.initial.summary), options.maxItems),
+    generation: holder.initialGeneration,
+    ...(options.stateLeaseMs !== undefined ? { stateLeaseMs: options.stateLeaseMs } : {}),
     access: { token: options.adminToken, host },
     ...(options.faults ? { faults: options.faults } : {}),
     ...(options.faultSeed !== undefined ? { faultSeed: options.faultSeed } : {}),
@@ -111,7 +126,11 @@ export async function startInProcess(options: MockServerOptions, coordinate?: Co
     ...(options.logger ? { logger: options.logger } : {}),
     ...(coordinate ? { coordinate } : {}),
   });
-  const answers = listingAnswers(holder, { dialect: options.dialect ?? DEFAULT_DIALECT, maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE });
+  const answers = listingAnswers(holder, {
+    dialect: options.dialect ?? DEFAULT_DIALECT,
+    maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE,
+    ...(options.publishableKeys ? { publishableKeys: options.publishableKeys } : {}),
+  });
   const app = createApp(holder, {
     ops,
     answers,
@@ -135,6 +154,15 @@ export async function startInProcess(options: MockServerOptions, coordinate?: Co
     ops,
     close: () => closeServer(server, options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS),
   };
+}
+
+/** Publishable keys are non-empty strings, and only the alphabite dialect reads them: refused up front otherwise. */
+export function assertPublishableKeys(keys: readonly string[] | undefined, dialect: DialectName): void {
+  if (keys === undefined) return;
+  if (!Array.isArray(keys) || keys.some((key) => typeof key !== 'string' || !/^[\x21-\x7e]{1,256}$/.test(key))) {
+    throw new TypeError('each publishable key must be 1 to 256 visible ASCII characters, without spaces');
+  }
+  if (keys.length > 0 && dialect !== 'alphabite') throw new TypeError('publishable keys are read by the alphabite dialect only: the spec dialect takes no key (use --dialect alphabite)');
 }
 
 /** A recording (`fixtures --from`) holds records as one dialect shows them: only that dialect can serve them. */

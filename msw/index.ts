@@ -26,6 +26,8 @@ export interface ListingHandlersOptions extends Partial<DatasetSizes> {
   dataset?: Dataset;
   /** `spec` (default) or `alphabite` (the published plugins, bugs included). */
   dialect?: DialectName;
+  /** The alphabite dialect only: the backend's publishable keys; another key is refused as Medusa does (default: any key). */
+  publishableKeys?: string[];
   /** The origin (and any path prefix) the storefront calls, e.g. `http://localhost:9000`; default any origin. */
   baseUrl?: string;
   /** The largest `limit`/`take` the spec dialect accepts (default 1000). */
@@ -65,7 +67,8 @@ export function createListingHandlers(options: ListingHandlersOptions = {}): Htt
   const dataset = options.dataset ?? generateDataset(options);
   const problem = options.dataset ? servingProblem(options.dataset) : undefined;
   if (problem) throw new RangeError(`Cannot serve the dataset given: ${problem}`);
-  const bodies = new PageBodies(dataset, createDialect(options.dialect ?? DEFAULT_DIALECT, { maxPageSize }));
+  const { publishableKeys } = options;
+  const bodies = new PageBodies(dataset, createDialect(options.dialect ?? DEFAULT_DIALECT, { maxPageSize, ...(publishableKeys ? { publishableKeys } : {}) }));
   const base = (options.baseUrl ?? '*').replace(/\/+$/, '');
 
   const handler = (endpoint: EndpointName) =>

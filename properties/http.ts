@@ -20,9 +20,20 @@ export function buildUrl(baseUrl: string, path: string, query: Query = []): stri
   return qs ? `${base}${path}?${qs}` : `${base}${path}`;
 }
 
-/** A shell-safe curl line for a GET. */
-export function curlLine(url: string): string {
-  return `curl -sS '${url.replace(/'/g, `'\\''`)}'`;
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** Headers whose value is a credential: printed commands and reports show `<yours>` instead. */
+const CREDENTIAL_HEADERS = /^(authorization|cookie|proxy-authorization)$/i;
+
+/** The headers as printed in commands and reports: every name, credentials' values as `<yours>`. */
+export function printableHeaders(headers: Record<string, string> | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers ?? {}).map(([name, value]) => [name, CREDENTIAL_HEADERS.test(name) ? '<yours>' : value]));
+}
+
+/** A shell-safe curl line for a GET, with the headers sent with it (as printableHeaders gives them). */
+export function curlLine(url: string, headers: Record<string, string> = {}): string {
+  const flags = Object.entries(headers).map(([name, value]) => `-H ${shellQuote(`${name}: ${value}`)} `);
+  return `curl -sS ${flags.join('')}${shellQuote(url)}`;
 }
 
 export interface ClientOptions {

@@ -2,6 +2,7 @@
 import type { DialectName } from '../lib/dialects/types.ts';
 import type { EndpointName } from './endpoints.ts';
 import { ALL_ENDPOINTS } from './endpoints.ts';
+import { datasetVariants } from './datasets.ts';
 
 /** Which rules judge the target: the listing spec (default) or the published plugins' dialect (docs/dialects.md). */
 export type CheckDialect = DialectName;
@@ -87,6 +88,7 @@ export function resolveOptions(options: CheckOptions): ResolvedOptions {
     if (options.strict) throw new Error('--strict adds the spec\'s [kit] rules, which do not apply to --dialect alphabite: leave it out');
   }
   if (options.replayPath !== undefined) checkReplayPath(options.replayPath, endpoints, options.properties);
+  if (options.dataset !== undefined) checkDataset(options.dataset, endpoints);
   return {
     baseUrl: options.baseUrl,
     endpoints,
@@ -122,6 +124,14 @@ function checkReplayPath(path: string, endpoints: EndpointName[], properties: st
       `--replay-path replays one case of one property on one endpoint: give it with exactly one --properties and one --endpoints (the failure's 'replay:' command has both)`,
     );
   }
+}
+
+/** A dataset label names one of the variants, on an endpoint the run checks: refused before anything is sent. */
+function checkDataset(label: string, endpoints: EndpointName[]): void {
+  const all = datasetVariants();
+  const variant = all.find((v) => v.label === label);
+  if (!variant) throw new Error(`unknown dataset '${label}'; known: ${all.map((v) => `'${v.label}'`).join(', ')}`);
+  if (!endpoints.includes(variant.endpoint)) throw new Error(`dataset '${label}' is for the endpoint ${variant.endpoint}, which --endpoints leaves out`);
 }
 
 /** A stable per-(property, endpoint) seed, so that running a subset replays the same cases. */

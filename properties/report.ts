@@ -4,6 +4,7 @@ import type { CheckReport, PropertyResult } from './runner.ts';
 import { show } from './violation.ts';
 
 const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
+const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
 export function headerLine(r: Pick<CheckReport, 'baseUrl' | 'seed' | 'strict' | 'runs' | 'maxPageSize' | 'endpoints'> & Partial<Pick<CheckReport, 'dialect'>>): string {
   const rules = r.dialect === 'alphabite' ? "dialect alphabite: the plugins' [dialect] rules and a storefront's [storefront] needs" : r.strict ? 'strict: [spec] and [kit] rules' : '[spec] rules only (add --strict for [kit] rules)';
@@ -15,7 +16,7 @@ export function resultLine(r: PropertyResult): string {
   const mark = r.status === 'passed' ? 'PASS' : r.status === 'failed' ? 'FAIL' : 'SKIP';
   const what = `${pad(r.property, 36)} ${pad(`${r.section} ${r.path}`, 42)}${r.dataset ? ` [dataset: ${r.dataset}]` : ''}`;
   if (r.status === 'skipped') return `${mark} ${what} ${r.skipReason}`;
-  const runs = `${r.runs} run${r.runs === 1 ? '' : 's'}, ${r.requests} requests${r.interrupted ? ' (time limit reached)' : ''}`;
+  const runs = `${count(r.runs, 'run')}, ${count(r.requests, 'request')}${r.interrupted ? ' (time limit reached)' : ''}`;
   return `${mark} ${what} ${runs}${r.rule === 'kit' ? ' [kit]' : ''}`;
 }
 
@@ -31,12 +32,18 @@ export function failureText(r: PropertyResult): string {
   }
   if (v) {
     lines.push(`  broken:   ${v.message}`);
-    if (v.url) lines.push(`  request:  GET ${v.url}`, `  curl:     ${curlLine(v.url)}`);
+    if (v.url) lines.push(`  request:  GET ${v.url}`, `  curl:     ${curlLine(v.url, v.headers)}`);
     if (v.field !== undefined) lines.push(`  field:    ${v.field}`, `  expected: ${show(v.expected)}`, `  actual:   ${show(v.actual)}`);
     if (v.note) lines.push(`  note:     ${v.note.split('\n').join('\n            ')}`);
   }
   if (r.replay) lines.push(`  replay:   ${r.replay}`);
   return lines.join('\n');
+}
+
+/** `OK` when no property failed and at least one held; a run where every property was skipped judged nothing. */
+function verdict(report: CheckReport): string {
+  if (report.results.some((r) => r.status === 'failed')) return 'FAILED';
+  return report.results.some((r) => r.status === 'passed') ? 'OK' : 'NOTHING CHECKED';
 }
 
 export function summaryText(report: CheckReport): string {
@@ -46,7 +53,7 @@ export function summaryText(report: CheckReport): string {
   if (failures.length) lines.push('', ...failures.flatMap((f) => [failureText(f), '']));
   if (report.notes.length) lines.push('notes:', ...report.notes.map((x) => `  - ${x}`));
   lines.push(
-    `${report.passed ? 'OK' : 'FAILED'}: ${n('passed')} passed, ${n('failed')} failed, ${n('skipped')} skipped · ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)}s · seed ${report.seed}`,
+    `${verdict(report)}: ${n('passed')} passed, ${n('failed')} failed, ${n('skipped')} skipped · ${count(report.requests, 'request')} in ${(report.durationMs / 1000).toFixed(1)}s · seed ${report.seed}`,
     `replay this run: ${report.replay}`,
   );
   return lines.join('\n');
@@ -63,7 +70,7 @@ export function jsonReport(report: CheckReport): string {
       ...report,
       results: report.results.map((r) => ({
         ...r,
-        ...(r.violation?.url ? { request: `GET ${r.violation.url}`, curl: curlLine(r.violation.url) } : {}),
+        ...(r.violation?.url ? { request: `GET ${r.violation.url}`, curl: curlLine(r.violation.url, r.violation.headers) } : {}),
         // JSON cannot tell an absent value from null: the texts as printed keep the difference.
         ...(r.violation && 'field' in r.violation && r.violation.field !== undefined
           ? { expectedText: show(r.violation.expected), actualText: show(r.violation.actual) }

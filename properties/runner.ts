@@ -11,7 +11,8 @@ import { CheckContext } from './context.ts';
 import { datasetVariants, PROVIDER_STATES_PATH } from './datasets.ts';
 import { ENDPOINTS, type EndpointName, type ListingEndpoint } from './endpoints.ts';
 import { describeAnswer, isObject } from '../lib/http.ts';
-import { UnreachableError, type Exchange, type Query } from './http.ts';
+import { stateConflict, StateRun } from '../lib/state-run.ts';
+import { printableHeaders, UnreachableError, type Exchange, type Query } from './http.ts';
 import { DEFAULTS, deriveSeed, resolveOptions, type CheckDialect, type CheckOptions, type ResolvedOptions } from './options.ts';
 import { isSkip, ruleOf, type ListingProperty, type Rule } from './property.ts';
 import { Violation, type ViolationDetail } from './violation.ts';
@@ -57,6 +58,8 @@ export interface CheckReport {
   runs: number;
   maxPageSize: number;
   endpoints: EndpointName[];
+  /** The headers sent with every request (`--header`), credentials' values shown as `<yours>`. */
+  headers: Record<string, string>;
   results: PropertyResult[];
   notes: string[];
   requests: number;
@@ -120,7 +123,7 @@ export function replayCommand(
   for (const id of options.productIds ?? []) args.push('--product-id', id);
   for (const id of options.wishlistIds ?? []) args.push('--wishlist-id', id);
   // Credentials stay out of printed commands and reports: the reader adds their own.
-  for (const [name, value] of Object.entries(options.headers ?? {})) args.push('--header', `${name}: ${/^(authorization|cookie|proxy-authorization)$/i.test(name) ? '<yours>' : value}`);
+  for (const [name, value] of Object.entries(printableHeaders(options.headers))) args.push('--header', `${name}: ${value}`);
   const dataset = scope.dataset ?? options.dataset;
   if (dataset) args.push('--dataset', dataset);
   else if (options.varyDataset) args.push('--vary-dataset');
@@ -128,12 +131,17 @@ export function replayCommand(
   return args.map(shellQuote).join(' ');
 }
 
-function detailOf(error: unknown): ViolationDetail {
-  if (error instanceof Violation) return error.detail;
-  if (error instanceof UnreachableError) return { message: `the server did not answer: ${error.message}`, url: error.url };
+function detailOf(error: unknown, options: ResolvedOptions): ViolationDetail {
+  if (error instanceof Violation) return withHeaders(error.detail, options);
+  if (error instanceof UnreachableError) return withHeaders({ message: `the server did not answer: ${error.message}`, url: error.url }, options);
   // A fault of the suite itself: its message, not a stack trace (DEBUG=store-listing-kit adds it).
   const stack = /(^|,)\s*(store-listing-kit|\*)\s*(,|$)/.test(process.env.DEBUG ?? '') && error instanceof Error ? `\n${error.stack}` : '';
   return { message: `the check itself failed: ${error instanceof Error ? error.message : String(error)}${stack}` };
+}
+
+/** A violation's request as it was sent: with the run's headers, so that its curl line gets the same answer. */
+function withHeaders(detail: ViolationDetail, options: ResolvedOptions): ViolationDetail {
+  return detail.url && options.headers && Object.keys(options.headers).length ? { ...detail, headers: printableHeaders(options.headers) } : detail;
 }
 
 const PROBE_ATTEMPTS = 3;
@@ -195,13 +203,14 @@ async function probe(ctx: CheckContext): Promise<Map<Family, Blocker>> {
     if (Array.isArray(page) && page.length > hugePage(ctx.maxPageSize)) {
       blocked.set(family, {
         property: ctx.options.dialect === 'alphabite' ? 'limit-offset-honoured' : 'page-length',
-        violation: {
+        requests: attempts,
+        violation: withHeaders({
           message: `asked for at most ${ctx.maxPageSize} records (${sizeParam}=${ctx.maxPageSize}), the server answered a page of ${page.length}: it ignores the page size`,
           url: ex.url,
           field: `${recordsKey}.length`,
           expected: `at most ${ctx.maxPageSize}`,
           actual: page.length,
-        },
+        }, ctx.options),
       });
     }
   }
@@ -238,6 +247,8 @@ type Family = 'reviews' | 'wishlists';
 interface Blocker {
   property: string;
   violation: ViolationDetail;
+  /** The probe's requests that showed it (more than one when a 5xx was asked again). */
+  requests: number;
 }
 const familyOf = (e: EndpointName): Family => (e === 'reviews' || e === 'productReviews' ? 'reviews' : 'wishlists');
 
@@ -264,12 +275,12 @@ function resultBase(options: ResolvedOptions, property: ListingProperty, endpoin
   };
 }
 
-function blockedResult(options: ResolvedOptions, family: Family, property: ListingProperty, endpointName: EndpointName, { property: catcher, violation }: Blocker): PropertyResult {
+function blockedResult(options: ResolvedOptions, family: Family, property: ListingProperty, endpointName: EndpointName, { property: catcher, violation, requests }: Blocker): PropertyResult {
   const failed = endpointName === family && property.id === catcher;
   return {
     ...resultBase(options, property, endpointName),
     runs: failed ? 1 : 0,
-    requests: 0,
+    requests: failed ? requests : 0,
     durationMs: 0,
     ...(failed
       ? { status: 'failed' as const, violation, replay: replayCommand(options, { property: property.id, endpoint: endpointName }) }
@@ -301,12 +312,13 @@ export async function runListingProperties(input: CheckOptions, hooks: RunHooks 
     results.push(result);
     hooks.onResult?.(result);
   };
+  for (const [family, blocker] of blocked) {
+    // The probe's evidence is reported by its property even when the run chose other properties,
+    // or only a dataset variant (which is then not run: see below).
+    const catcher = catalog.find((p) => p.id === blocker.property)!;
+    if (options.dataset || !plannedChecks(options).some((c) => c.endpoint === family && c.property === catcher)) report(blockedResult(options, family, catcher, family, blocker));
+  }
   if (!options.dataset) {
-    for (const [family, blocker] of blocked) {
-      // The probe's evidence is reported by its property even when the run chose other properties.
-      const catcher = catalog.find((p) => p.id === blocker.property)!;
-      if (!plannedChecks(options).some((c) => c.endpoint === family && c.property === catcher)) report(blockedResult(options, family, catcher, family, blocker));
-    }
     for (const { property, endpoint } of plannedChecks(options)) {
       const blocker = blocked.get(familyOf(endpoint));
       report(blocker ? blockedResult(options, familyOf(endpoint), property, endpoint, blocker) : await runOne(ctx, property, endpoint));
@@ -322,6 +334,7 @@ export async function runListingProperties(input: CheckOptions, hooks: RunHooks 
     runs: options.runs,
     maxPageSize: options.maxPageSize,
     endpoints: options.endpoints,
+    headers: printableHeaders(options.headers),
     results,
     notes: ctx.notes,
     requests,
@@ -333,7 +346,9 @@ export async function runListingProperties(input: CheckOptions, hooks: RunHooks 
 
 /**
  * Runs the properties of each endpoint on the edge datasets of datasets.ts, installed through the
- * target's provider-state door, tearing each down afterwards. Answers the requests it made.
+ * target's provider-state door, tearing each down afterwards. The variants are one run (the door
+ * of the kit's mock lets one run at a time hold its provider state): a 409 from the door (another run
+ * holds it) is CannotRunError. Answers the requests it made.
  */
 async function runDatasetVariants(ctx: CheckContext, results: PropertyResult[], hooks: RunHooks): Promise<number> {
   const { options } = ctx;
@@ -342,40 +357,53 @@ async function runDatasetVariants(ctx: CheckContext, results: PropertyResult[], 
   if (options.dataset && variants.length === 0) {
     throw new CannotRunError(`unknown dataset '${options.dataset}'; known: ${all.map((v) => `'${v.label}'`).join(', ')}`);
   }
+  const door = new StateRun(new CheckContext(options).client.url(PROVIDER_STATES_PATH), 'check', options.timeoutMs, options.headers ?? {});
+  const refused = (answer: Exchange) => {
+    const conflict = stateConflict(answer);
+    if (conflict) throw new CannotRunError(conflict);
+  };
   let requests = 0;
-  for (const v of variants) {
-    const door = new CheckContext(options).client;
-    const setup = await door.post(PROVIDER_STATES_PATH, { state: v.state, params: v.params, action: 'setup' });
-    requests += 1;
-    if (setup.status === 404 || setup.status === 405) {
-      const note = `the target has no provider-state door (POST ${PROVIDER_STATES_PATH} answered ${setup.status}): the dataset was not varied`;
-      if (options.dataset) throw new CannotRunError(note);
-      ctx.noteOnce(note);
-      break;
-    }
-    if (setup.status !== 200) {
-      ctx.noteOnce(`provider state ${v.label} could not be set up (${setup.status}: ${setup.text.slice(0, 200)}): skipped`);
-      continue;
-    }
-    const variantOptions: ResolvedOptions = {
-      ...options,
-      endpoints: [v.endpoint],
-      runs: Math.max(5, Math.ceil(options.runs / 5)),
-      productIds: v.productIds,
-      wishlistIds: v.wishlistIds,
-    };
-    const vctx = new CheckContext(variantOptions);
-    try {
-      for (const { property, endpoint } of plannedChecks(variantOptions)) {
-        const result = await runOne(vctx, property, endpoint, { dataset: v.label, replayOptions: options });
-        results.push(result);
-        hooks.onResult?.(result);
-      }
-    } finally {
-      requests += vctx.client.requests;
-      await door.post(PROVIDER_STATES_PATH, { state: v.state, action: 'teardown' }).catch(() => undefined);
+  try {
+    for (const v of variants) {
+      const setup = await door.change(v.state, v.params, 'setup');
       requests += 1;
+      if (setup.status === 404 || setup.status === 405) {
+        const note = `the target has no provider-state door (POST ${PROVIDER_STATES_PATH} answered ${setup.status}): the dataset was not varied`;
+        if (options.dataset) throw new CannotRunError(note);
+        ctx.noteOnce(note);
+        break;
+      }
+      refused(setup);
+      if (setup.status !== 200) {
+        ctx.noteOnce(`provider state ${v.label} could not be set up (${setup.status}: ${setup.text.slice(0, 200)}): skipped`);
+        continue;
+      }
+      const variantOptions: ResolvedOptions = {
+        ...options,
+        endpoints: [v.endpoint],
+        runs: Math.max(5, Math.ceil(options.runs / 5)),
+        productIds: v.productIds,
+        wishlistIds: v.wishlistIds,
+      };
+      const vctx = new CheckContext(variantOptions);
+      try {
+        await door.holding(async () => {
+          for (const { property, endpoint } of plannedChecks(variantOptions)) {
+            const result = await runOne(vctx, property, endpoint, { dataset: v.label, replayOptions: options });
+            results.push(result);
+            hooks.onResult?.(result);
+          }
+        });
+      } finally {
+        requests += vctx.client.requests;
+        const teardown = await door.change(v.state, {}, 'teardown').catch(() => undefined);
+        requests += 1;
+        // Another run took the state over (this one's hold lapsed): what ran on it proves nothing.
+        if (teardown) refused(teardown);
+      }
     }
+  } finally {
+    await door.release();
   }
   return requests;
 }
@@ -409,7 +437,7 @@ export async function runOne(
     built = await property.build(ctx, endpoint);
   } catch (error) {
     // Listing the whole set (which every case is compared with) broke a rule before any case ran.
-    const detail = detailOf(error);
+    const detail = detailOf(error, options);
     const violation = { ...detail, note: [detail.note, 'found while listing the whole set, before any generated case'].filter(Boolean).join('\n') };
     return finish({ status: 'failed', runs: 0, violation, replay: replayCommand(options, { property: property.id, endpoint: endpointName, dataset: variant.dataset }) });
   }
@@ -442,7 +470,7 @@ export async function runOne(
     shrinks: details.numShrinks,
     counterexample,
     counterexamplePath: details.counterexamplePath ?? undefined,
-    violation: detailOf(details.errorInstance),
+    violation: detailOf(details.errorInstance, options),
     replay: replayCommand(options, { property: property.id, endpoint: endpointName, path: details.counterexamplePath ?? undefined, dataset: variant.dataset }),
   });
 }

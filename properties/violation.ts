@@ -9,6 +9,8 @@ export interface ViolationDetail {
   message: string;
   /** The exact URL of the request that shows it. */
   url?: string;
+  /** The headers sent with that request (`--header`), credentials' values shown as `<yours>`. */
+  headers?: Record<string, string>;
   /** The field that differs, as a path into the body (e.g. `nextPage`, `reviews.length`). */
   field?: string;
   expected?: unknown;

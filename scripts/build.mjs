@@ -2,23 +2,39 @@
 // into dist/ with tsc (tsconfig.build.json), then copies the committed pacts beside the compiled
 // contracts. `--incremental` keeps dist/ and recompiles only what changed (the test suite's
 // global set-up); without it dist/ is rebuilt from nothing, so no stale module is ever packed.
+//
+// A build from nothing goes to a folder of its own (dist.next/), which then takes dist/'s place in
+// one rename: a mock running from dist/ meanwhile (npm pack, npm install run `prepare`) never meets
+// a half-deleted or half-written tree. Node keeps the failure of a module whose imports were
+// missing for good, so a lazily loaded module caught half-way would fail until the mock restarts.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = `${root}dist`;
+const next = `${root}dist.next`;
+const old = `${root}dist.old`;
 
-export function build({ incremental = false } = {}) {
-  if (!incremental) rmSync(dist, { recursive: true, force: true });
+function compile(outDir, { incremental }) {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, encoding: 'utf8' });
+  const args = [tsc, '-p', 'tsconfig.build.json', '--outDir', outDir, '--tsBuildInfoFile', `${outDir}/.tsbuildinfo`];
+  const result = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8' });
   // Type errors still emit (that is `npm run typecheck`'s job to refuse); no output at all is a failure.
   if (result.status !== 0) process.stderr.write(result.stdout + result.stderr);
-  if (!existsSync(`${dist}/cli/main.js`)) throw new Error(`tsc produced no build (exit ${result.status})`);
+  if (!existsSync(`${outDir}/cli/main.js`)) throw new Error(`tsc produced no build (exit ${result.status})`);
   if (!incremental && result.status !== 0) throw new Error(`tsc failed (exit ${result.status})`);
-  cpSync(`${root}contracts/pacts`, `${dist}/contracts/pacts`, { recursive: true });
+  cpSync(`${root}contracts/pacts`, `${outDir}/contracts/pacts`, { recursive: true });
+}
+
+export function build({ incremental = false } = {}) {
+  if (incremental) return compile(dist, { incremental });
+  for (const leftover of [next, old]) rmSync(leftover, { recursive: true, force: true });
+  compile(next, { incremental });
+  if (existsSync(dist)) renameSync(dist, old);
+  renameSync(next, dist);
+  rmSync(old, { recursive: true, force: true });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -1,6 +1,8 @@
 // `npm run test:medusa [-- <vitest arguments>]`: the tests under test/medusa/ against a real backend,
 // Medusa 2 with the published plugins (medusa-app/). In order, each step timed:
 //   1. install medusa-app from its package-lock.json (skipped when node_modules already matches it);
+//      then build the kit (dist/) and link it in as medusa-app/node_modules/store-listing-kit, for the
+//      app's provider-state route (medusa-app/src/api/kit/provider-states/route.js);
 //   2. PostgreSQL: with DATABASE_URL, that server (where this user may create databases); else a private cluster in a temporary folder on a
 //      free port on 127.0.0.1 (`initdb` + `pg_ctl`, run as the `postgres` user when this runs as
 //      root), installing Debian's `postgresql` first when it is missing and this runs as root;
@@ -18,7 +20,7 @@
 // test/vitest.medusa.config.ts <file>.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, openSync, closeSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync, openSync, closeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -137,6 +139,17 @@ async function installApp() {
   // installs the locked versions and leaves the lockfile alone.
   await run('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: appDir });
   writeFileSync(stamp, want);
+}
+
+// ---- 1b. the kit, as the app's dependency ----
+// The app's provider-state route is `store-listing-kit/medusa`: the kit built here, linked in (not a
+// dependency in medusa-app/package.json, so its lockfile stays the registry's). The link resolves to
+// this checkout, whose node_modules serve the kit's own dependencies.
+async function linkKit() {
+  await run(process.execPath, [join(root, 'scripts', 'build.mjs'), '--incremental'], { log: join(work, 'build.log') });
+  const link = join(appDir, 'node_modules', 'store-listing-kit');
+  rmSync(link, { recursive: true, force: true });
+  symlinkSync(join('..', '..'), link, 'dir');
 }
 
 // ---- 2. PostgreSQL ----
@@ -280,6 +293,7 @@ function runTests(fixture, extraArgs) {
 
 async function main() {
   await step('install medusa-app', installApp);
+  await step('build the kit and link it into medusa-app', linkKit);
   const serverUrl = process.env.DATABASE_URL
     ? (say(`PostgreSQL from DATABASE_URL: ${redact(process.env.DATABASE_URL)}`), process.env.DATABASE_URL)
     : await step('start PostgreSQL', startPrivateCluster);
@@ -295,6 +309,10 @@ async function main() {
     AUTH_CORS: 'http://127.0.0.1',
     MEDUSA_DISABLE_TELEMETRY: 'true',
     DO_NOT_TRACK: '1',
+    // the provider-state route (store-listing-kit/medusa) on; its wishlists belong to the first
+    // customer scripts/medusa-store-seed.mjs registers, whose token the tests send
+    STORE_LISTING_KIT_PROVIDER_STATES: '1',
+    STORE_LISTING_KIT_STATES_CUSTOMER: 'shopper@store-listing-kit.test',
   };
   delete env.REDIS_URL;
   await step('medusa db:migrate', () => run(medusaBin, ['db:migrate'], { cwd: appDir, env, log: join(work, 'migrate.log') }));

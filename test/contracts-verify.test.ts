@@ -1,5 +1,5 @@
-import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { closeSync, cpSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -98,11 +98,11 @@ describe('the mock server honours the pacts', () => {
 describe('verify fails against providers that differ in shape, and names the mismatch the right way round', () => {
   // expected = what the contract wants, got = what the provider sent.
   const cases: Array<{ name: string; rewrite: (b: Envelope) => Envelope; provider: 'product-reviews' | 'wishlist'; expected: RegExp[] }> = [
-    { name: 'a renamed envelope key (totalPages -> total_pages)', rewrite: BREAKAGES.renamedKey, provider: 'product-reviews', expected: [/missing the following keys: totalPages/] },
+    { name: 'a renamed envelope key (totalPages -> total_pages)', rewrite: BREAKAGES.renamedKey, provider: 'product-reviews', expected: [/BodyMismatch \$: expected keys including totalPages, got count, currentPage, limit, nextPage, offset, prevPage, reviews, total_pages$/m] },
     { name: 'a counter sent as a string (count: "12")', rewrite: BREAKAGES.countAsString, provider: 'wishlist', expected: [/BodyMismatch \$\.count: expected 12, got "12"/] },
     { name: 'limit echoed as 20 where the contract asks for 5', rewrite: BREAKAGES.limitAlways20, provider: 'product-reviews', expected: [/BodyMismatch \$\.limit: expected 5, got 20/] },
-    { name: 'a missing prevPage on the reviews envelope', rewrite: BREAKAGES.missingPrevPage, provider: 'product-reviews', expected: [/missing the following keys: prevPage/] },
-    { name: 'skip and take not echoed', rewrite: BREAKAGES.skipTakeNotEchoed, provider: 'wishlist', expected: [/missing the following keys: .*skip/, /missing the following keys: .*take/] },
+    { name: 'a missing prevPage on the reviews envelope', rewrite: BREAKAGES.missingPrevPage, provider: 'product-reviews', expected: [/BodyMismatch \$: expected keys including prevPage, got count, currentPage, limit, nextPage, offset, reviews, totalPages$/m] },
+    { name: 'skip and take not echoed', rewrite: BREAKAGES.skipTakeNotEchoed, provider: 'wishlist', expected: [/BodyMismatch \$: expected keys including skip, take, got count, currentPage, data, nextPage, prevPage, totalPages$/m] },
   ];
   let providers: BrokenProvider[] = [];
   let runs: Run[] = [];
@@ -132,6 +132,12 @@ describe('verify fails against providers that differ in shape, and names the mis
     expect(describeMismatch(pact)).toBe('BodyMismatch $.limit: expected 5, got 20');
     const typed = { mismatch: "Expected '12' (String) to be the same type as 12 (Integer)", path: '$.count', type: 'BodyMismatch' };
     expect(describeMismatch(typed)).toBe("BodyMismatch $.count: expected the same type as 12 (Integer), got '12' (String)");
+    // As Pact 16 reports a missing key: `expected` and `actual` are the key lists.
+    const missing = { actual: '["count","total_pages"]', expected: '["count","totalPages"]', mismatch: 'Actual map is missing the following keys: totalPages', path: '$', type: 'BodyMismatch' };
+    expect(describeMismatch(missing)).toBe('BodyMismatch $: expected keys including totalPages, got count, total_pages');
+    expect(describeMismatch({ ...missing, actual: '[]' })).toBe('BodyMismatch $: expected keys including totalPages, got no keys');
+    const list = { mismatch: 'Expected a List with 5 elements but received 3 elements', path: '$.reviews', type: 'BodyMismatch' };
+    expect(describeMismatch(list)).toBe('BodyMismatch $.reviews: expected a List with 5 elements, got 3 elements');
   });
 });
 
@@ -167,6 +173,38 @@ describe('store-listing-kit verify (the CLI)', () => {
       expect(summaryOf(run)).toMatch(/- state change setup of 'wishlists exist' \{"count":\d+\}: POST \S+ answered 500/);
     } finally {
       await door.close();
+    }
+  });
+
+  it("writes no colour into a pipe or a file, though Pact's core colours its report", async () => {
+    const broken = await startBrokenProvider(BREAKAGES.countAsString);
+    const dir = mkdtempSync(join(tmpdir(), 'slk-verify-out-'));
+    try {
+      const file = join(dir, 'out.txt');
+      const fd = openSync(file, 'w');
+      const args = [BIN, 'verify', '--provider-base-url', broken.url, '--provider', 'wishlist'];
+      const toFile = await new Promise<number | null>((resolve) => {
+        const child = spawn(process.execPath, args, { env: withoutBroker(), stdio: ['ignore', fd, 'pipe'] });
+        child.on('close', (code) => resolve(code));
+      });
+      closeSync(fd);
+      const [piped, noColor] = await Promise.all([
+        verifyCli(['--provider-base-url', broken.url, '--provider', 'wishlist']),
+        new Promise<Run>((resolve) =>
+          execFile(process.execPath, args, { env: { ...withoutBroker(), NO_COLOR: '1' } }, (error, stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, stdout, stderr })),
+        ),
+      ]);
+      const written = readFileSync(file, 'utf8');
+      for (const [code, out] of [[toFile, written], [piped.code, piped.stdout + piped.stderr], [noColor.code, noColor.stdout + noColor.stderr]] as const) {
+        expect(code).toBe(1);
+        expect(out).toContain('Verifying a pact between storefront and wishlist');
+        expect(out).toMatch(/has a matching body \(FAILED\)/);
+        expect(out).toContain('store-listing-kit verify: summary');
+        expect(out).not.toMatch(/\u001b\[/);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await broken.close();
     }
   });
 

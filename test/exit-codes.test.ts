@@ -3,7 +3,7 @@
  * table and runs every line as a user would (a child process), so the document and the CLI
  * cannot drift apart: a row that stops being true fails here, and so does a table that loses rows.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -67,16 +67,25 @@ async function deadPort(): Promise<number> {
 const rows = parseContract(readFileSync(DOC, 'utf8'));
 let mock: MockServer;
 let alphabite: MockServer;
+let held: MockServer;
 let broken: BrokenProvider;
 let fill: (text: string) => string;
 const results = new Map<string, Run>();
 
 beforeAll(async () => {
-  [mock, alphabite, broken] = await Promise.all([startMockServer({ seed: 1 }), startMockServer({ seed: 1, dialect: 'alphabite' }), startBrokenProvider(BREAKAGES.countAsString)]);
+  [mock, alphabite, held, broken] = await Promise.all([startMockServer({ seed: 1 }), startMockServer({ seed: 1, dialect: 'alphabite' }), startMockServer({ seed: 1, stateLeaseMs: 3_600_000 }), startBrokenProvider(BREAKAGES.countAsString)]);
+  // Another run holds $HELD's provider state (for the whole test: its hold lapses after an hour).
+  const hold = await fetch(`${held.url}/__admin/provider-states`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-provider-state-run': 'other-run' },
+    body: JSON.stringify({ state: 'wishlists exist', params: { count: 12 }, action: 'setup' }),
+  });
+  expect(hold.status).toBe(200);
   const values: Record<string, string> = {
     $MOCK_PORT: String(new URL(mock.url).port),
     $MOCK: mock.url,
     $ALPHABITE: alphabite.url,
+    $HELD: held.url,
     $BROKEN: broken.url,
     $DEAD: `http://127.0.0.1:${await deadPort()}`,
   };
@@ -91,7 +100,7 @@ beforeAll(async () => {
   await Promise.all(Array.from({ length: PARALLEL }, worker));
 }, 180_000);
 
-afterAll(() => Promise.all([mock?.close(), alphabite?.close(), broken?.close()]));
+afterAll(() => Promise.all([mock?.close(), alphabite?.close(), held?.close(), broken?.close()]));
 
 describe('docs/exit-codes.md', () => {
   it('covers every command, each code, and the cases the issue names', () => {
@@ -145,5 +154,21 @@ describe('the last resort (bin/store-listing-kit.js)', () => {
     const result = await runLate({ DEBUG: 'store-listing-kit' });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^error: boom from nowhere\nError: boom from nowhere\n\s+at /);
+  });
+});
+
+describe('a closed pipe is a normal end (`store-listing-kit fixtures | head`)', () => {
+  /** Runs the CLI with its standard output a pipe that is closed before it writes (as `| head -c 0` does). */
+  const closedPipe = (args: string[]) =>
+    new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+      child.stdout.destroy();
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      child.on('close', (code) => resolve({ code, stderr }));
+    });
+
+  it.each([[['fixtures', '--reviews', '200000']], [['openapi']], [['--help']]])('store-listing-kit %j: exit 0, nothing on stderr', async (args) => {
+    expect(await closedPipe(args)).toEqual({ code: 0, stderr: '' });
   });
 });

@@ -7,7 +7,9 @@ import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isoTimestamp, writeIsoTimestamp } from '../fixtures/iso.ts';
-import { FixturesError, generateDataset, parseFixtures, writeFixtures, type Dataset } from '../fixtures/index.ts';
+import { FixturesError, generateDataset, loadFixturesFile, parseFixtures, writeFixtures, type Dataset } from '../fixtures/index.ts';
+import { assertFitsInMemory } from '../fixtures/file.ts';
+import { JsonObjectSplitter, JsonSplitError } from '../fixtures/json-split.ts';
 import { decodeBase32, encodeBase32, ID_WIDTH, INDEX_WIDTH, indexedId, indexOfId, randomBase32 } from '../fixtures/ids.ts';
 import { startMockServer } from '../mock-server/server.ts';
 import { get } from './support/http.ts';
@@ -115,6 +117,153 @@ describe('fixtures files', () => {
     }
     expect(() => parseFixtures('{"reviews": [', 'data.json')).toThrowError(/^Cannot load fixtures file data\.json: not valid JSON/);
     expect(() => parseFixtures('{}', 'x.json')).toThrow(FixturesError);
+  });
+});
+
+/** What the splitter makes of `text` fed in `chunks` pieces: the object, rebuilt from its fields and elements. */
+function split(text: string, cuts: number[]): unknown {
+  const entries: Array<[string, unknown]> = [];
+  const arrays = new Map<string, unknown[]>();
+  const splitter = new JsonObjectSplitter(['reviews', 'wishlists'], {
+    field: (key, value) => entries.push([key, value]),
+    arrayStart: (key) => {
+      arrays.set(key, []);
+      entries.push([key, arrays.get(key)]);
+    },
+    element: (key, index, value) => {
+      expect(index).toBe(arrays.get(key)!.length);
+      arrays.get(key)!.push(value);
+    },
+  });
+  let at = 0;
+  for (const cut of [...cuts.filter((c) => c < text.length)].sort((a, b) => a - b)) {
+    splitter.push(text.slice(at, cut));
+    at = cut;
+  }
+  splitter.push(text.slice(at));
+  splitter.end();
+  return Object.fromEntries(entries);
+}
+
+describe('reading a fixtures file a record at a time (fixtures/json-split.ts)', () => {
+  const objects = fc.record(
+    { reviews: fc.array(fc.jsonValue({ maxDepth: 3 }), { maxLength: 6 }), wishlists: fc.oneof(fc.array(fc.jsonValue({ maxDepth: 3 }), { maxLength: 6 }), fc.jsonValue({ maxDepth: 2 })), other: fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 4 }) },
+    { requiredKeys: [] },
+  ).map(({ other, ...lists }) => ({ ...Object.fromEntries(Object.entries(other ?? {}).filter(([k]) => k !== 'reviews' && k !== 'wishlists')), ...lists }));
+  const layouts = fc.constantFrom<Array<string | number | undefined>>(undefined, 0, 1, 2, '\t', ' \r\n ');
+  const texts = fc.tuple(objects, layouts).map(([object, indent]) => JSON.stringify(object, null, indent as never));
+  const cuts = fc.array(fc.nat({ max: 400 }), { maxLength: 12 });
+
+  it('reads what JSON.parse reads, in any layout, cut into chunks anywhere', () => {
+    fc.assert(
+      fc.property(texts, cuts, (text, at) => {
+        expect(split(text, at)).toEqual(JSON.parse(text));
+      }),
+      { numRuns: 500, seed: 19 },
+    );
+  });
+
+  it('refuses what JSON.parse refuses: a character dropped, added or changed anywhere', () => {
+    const broken = fc.tuple(texts, fc.nat(), fc.constantFrom('', '"', '\\', ',', ':', '{', '}', '[', ']', 'x', '1', ' ')).map(([text, at, c]) => {
+      const i = at % (text.length + 1);
+      return text.slice(0, i) + c + text.slice(i + (at % 2));
+    });
+    fc.assert(
+      fc.property(broken, cuts, (text, at) => {
+        let expected: unknown;
+        try {
+          expected = JSON.parse(text);
+        } catch {
+          expect(() => split(text, at)).toThrow(JsonSplitError);
+          return;
+        }
+        let got: unknown;
+        try {
+          got = split(text, at);
+        } catch (error) {
+          // What JSON.parse lets through that a fixtures file may not hold: another root, a repeated field.
+          expect((error as Error).message).toMatch(/not one JSON object|appears more than once/);
+          return;
+        }
+        expect(got).toEqual(expected);
+      }),
+      { numRuns: 1000, seed: 23 },
+    );
+  });
+
+  it('names the line and what it expected', () => {
+    const cases: Array<[string, RegExp]> = [
+      ['', /^not valid JSON: the file is empty$/],
+      ['{"format": "x",\n"reviews": [\n{"id": 1},\n{"id": 2}', /^not valid JSON: the file ends at line 4, before the object is closed/],
+      ['{"reviews": [\n{"id": 1},\n{"id": 2,}\n]}', /^not valid JSON at line 3, in reviews\[1\] \(/],
+      ['{"reviews": [1,]}', /^not valid JSON at line 1: expected a value in "reviews", got '\]'$/],
+      ['{"a": 1} {}', /^not valid JSON at line 1: expected nothing after the closing }, got '\{'$/],
+      ['{a: 1}', /^not valid JSON at line 1: expected a field name in double quotes or '\}', got 'a'$/],
+      ['{"a" 1}', /^not valid JSON at line 1: expected ':' after the field name "a", got '1'$/],
+      ['[{"reviews": []}]', /^the file holds an array, not one JSON object/],
+      ['{"reviews": [], "reviews": []}', /^field 'reviews' appears more than once/],
+    ];
+    for (const [text, message] of cases) expect(() => split(text, []), text).toThrowError(message);
+    // A byte-order mark, as some editors write, is not content.
+    expect(split('\ufeff{"a": [1]}', [])).toEqual({ a: [1] });
+  });
+});
+
+describe('fixtures files as docs/cli.md describes them', () => {
+  it('loads a file many read chunks long, record by record, the same records as generated', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'slk-big-'));
+    const file = join(dir, 'big.json');
+    // About 3.5 MB: several of the 1 MB chunks the loader reads, records cut at chunk ends.
+    await run(process.execPath, [CLI, 'fixtures', '--seed', '8', '--reviews', '6000', '--wishlists', '60', '--output', file]);
+    const loaded = await loadFixturesFile(file);
+    const generated = generateDataset({ seed: 8, reviews: 6000, wishlists: 60 });
+    expect(loaded.summary).toMatchObject({ source: 'records', seed: 8, reviews: 6000, wishlists: 60, wishlistItems: generated.summary.wishlistItems });
+    for (const i of [0, 1, 1234, 3000, 5999]) expect(loaded.reviews.source.review(i)).toEqual(generated.reviews.source.review(i));
+    for (const w of [0, 59]) expect(loaded.wishlists.source.wishlist(w)).toEqual(generated.wishlists.source.wishlist(w));
+  });
+
+  it('refuses up front a file whose records would not fit in the heap, saying how to allow more', async () => {
+    const MB = 2 ** 20;
+    const heap = { heap_size_limit: 4144 * MB, used_heap_size: 20 * MB };
+    expect(() => assertFitsInMemory('big.json', 562 * MB, heap)).not.toThrow();
+    expect(() => assertFitsInMemory('huge.json', 5600 * MB, heap)).toThrowError(
+      /^Cannot load fixtures file huge\.json: its 5600 MB of records need about 7840 MB of memory, more than this Node process may use \(4144 MB\); allow more with NODE_OPTIONS=--max-old-space-size=8192, or serve a generated dataset/,
+    );
+    // As a user meets it: a process allowed little heap, a file of 40,000 reviews (22 MB).
+    const dir = await mkdtemp(join(tmpdir(), 'slk-heap-'));
+    const file = join(dir, 'mid.json');
+    await run(process.execPath, [CLI, 'fixtures', '--reviews', '40000', '--output', file]);
+    const failure = await run(process.execPath, ['--max-old-space-size=48', CLI, 'serve', '--port', '0', '--fixtures', file]).then(
+      () => undefined,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failure?.code).toBe(2);
+    expect(failure?.stderr).toMatch(new RegExp(`^error: Cannot load fixtures file ${file}: its 22 MB of records need about 3\\d MB of memory, .* NODE_OPTIONS=--max-old-space-size=1024, `));
+  });
+
+  it('serves the hand-written file of docs/cli.md', async () => {
+    const doc = await readFile(join(import.meta.dirname, '..', 'docs', 'cli.md'), 'utf8');
+    const text = /### Fixtures files[\s\S]*?```json\n([\s\S]*?)\n```/.exec(doc)![1]!;
+    const dataset = parseFixtures(text, 'docs/cli.md');
+    expect(dataset.summary).toMatchObject({ reviews: 1, products: 2, wishlists: 1, wishlistItems: 1 });
+    const mock = await startMockServer({ dataset });
+    try {
+      const reviews = await get(mock.url, '/store/reviews/product/prod_01MUG');
+      expect(reviews.status).toBe(200);
+      expect(JSON.parse(reviews.text)).toMatchObject({ count: 1, reviews: [JSON.parse(text).reviews[0]] });
+      const items = await get(mock.url, '/store/wishlists/wl_01HANDWRITTEN/items');
+      expect(JSON.parse(items.text)).toMatchObject({ count: 1, data: [{ id: 'wli_01HANDWRITTEN0001' }] });
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('refuses a file without its format, saying what a fixtures file is', () => {
+    expect(() => parseFixtures('{"reviews": [], "wishlists": []}', 'mine.json')).toThrowError(
+      /^Cannot load fixtures file mine\.json: field 'format': .*store-listing-kit\/fixtures@1.* \(a fixtures file is one JSON object .*see "Fixtures files" in docs\/cli\.md\)$/,
+    );
+    // A file that is another program's JSON stops at its format, before its records are read.
+    expect(() => parseFixtures('{"format": "other", "reviews": [{"bad": true}], "wishlists": []}', 'x.json')).toThrowError(/field 'format'/);
   });
 });
 

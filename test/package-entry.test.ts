@@ -126,6 +126,12 @@ describe('each part loads only what it needs', () => {
     expect(checked.packages).toContain('zod');
   });
 
+  it('the Medusa route loads zod and nothing else: no @medusajs package, no Express, no Pact', async () => {
+    const { packages, output } = await packagesLoadedBy(`const m = await import('store-listing-kit/medusa'); console.log(typeof m.POST);`);
+    expect(output.trim()).toBe('function');
+    expect(packages).toEqual(['zod']);
+  });
+
   it('the contracts entry loads Pact; the vitest helper loads vitest, an optional peer dependency', async () => {
     expect((await packagesLoadedBy(`await import('store-listing-kit/contracts');`)).packages).toContain('@pact-foundation/pact');
     expect(pkg.peerDependenciesMeta?.vitest?.optional).toBe(true);

@@ -138,6 +138,109 @@ describe('store-listing-kit check', () => {
   }, 60_000);
 });
 
+/**
+ * A target that wants a publishable key: without `x-publishable-api-key: pk_test` every request is
+ * a 400 `not_allowed`; with it, GETs go to `upstream`. Its provider-state door fails every change.
+ */
+async function startGate(upstream: string): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    if (req.method === 'POST') {
+      req.resume().on('end', () => send(500, { type: 'unknown_error', message: 'the door is broken' }));
+      return;
+    }
+    if (req.headers['x-publishable-api-key'] !== 'pk_test') return send(400, { type: 'not_allowed', message: 'A valid publishable key is required' });
+    fetch(`${upstream}${req.url}`).then(
+      async (answer) => res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' }).end(await answer.text()),
+      () => send(502, { type: 'unknown_error', message: 'upstream' }),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('check --header, --dataset and what the report counts', () => {
+  let broken: ReferenceServer;
+  let gate: Awaited<ReturnType<typeof startGate>>;
+  let dir: string;
+  beforeAll(async () => {
+    broken = await startReferenceServer({ bug: 'offset-off-by-one' });
+    gate = await startGate(broken.url);
+    dir = mkdtempSync(join(tmpdir(), 'slk-check-h-'));
+  });
+  afterAll(async () => {
+    await Promise.all([gate?.close(), broken?.close()]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('prints the curl line with the headers it sent (credentials as <yours>), in the console and the JSON report, and that line gets the answer reported', async () => {
+    const json = join(dir, 'report.json');
+    const headers = ['--header', 'x-publishable-api-key: pk_test', '--header', 'Authorization: Bearer s3cret'];
+    const run = await cli(['check', '--base-url', gate.url, ...headers, '--runs', '10', '--seed', '5', '--endpoints', '4.3', '--properties', 'page-length', '--json', json]);
+    expect(run.code).toBe(1);
+    expect(`${run.stdout}${readFileSync(json, 'utf8')}`).not.toContain('s3cret');
+    const curl = /^ {2}curl: {5}(.+)$/m.exec(run.stdout)![1]!;
+    expect(curl).toMatch(new RegExp(`^curl -sS -H 'x-publishable-api-key: pk_test' -H 'authorization: <yours>' '${gate.url}/store/wishlists\\?take=\\d+&skip=\\d+'$`));
+    const report = JSON.parse(readFileSync(json, 'utf8'));
+    expect(report.headers).toEqual({ 'x-publishable-api-key': 'pk_test', authorization: '<yours>' });
+    const failure = report.results.find((r: { status: string }) => r.status === 'failed');
+    expect(failure.curl).toBe(curl);
+    expect(failure.violation.headers).toEqual(report.headers);
+    // What the curl line sends, sent again: the listing answers (without the header it was a 400).
+    const url = /'(http[^']+)'$/.exec(curl)![1]!;
+    const sent = Object.fromEntries([...curl.matchAll(/-H '([^:]+): ([^']*)'/g)].map((m) => [m[1]!, m[2]!]));
+    expect((await fetch(url)).status).toBe(400);
+    const again = await fetch(url, { headers: sent });
+    expect(again.status).toBe(200);
+    expect(String(((await again.json()) as { data: unknown[] }).data.length)).toBe(failure.actualText);
+  }, 90_000);
+
+  it('counts the request that found a failure on the FAIL line', async () => {
+    // A listing whose records are not under 'reviews': each property fails on its own first request
+    // (listing the whole set), before any generated case, and counts that request.
+    const notJson = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"items":[],"count":0}'));
+    await new Promise<void>((resolve) => notJson.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(notJson.address() as AddressInfo).port}`;
+      const run = await cli(['check', '--base-url', url, '--runs', '3', '--seed', '1', '--endpoints', 'reviews']);
+      expect(run.code).toBe(1);
+      const failLines = run.stdout.match(/^FAIL .*$/gm) ?? [];
+      expect(failLines.length).toBeGreaterThan(1);
+      expect(run.stdout).toMatch(/^FAIL envelope-shape +4\.1 \/store\/products\/reviews +0 runs, 1 request$/m);
+      for (const line of failLines) expect(line).toMatch(/ 0 runs, 1 request$/);
+      expect(run.stdout).toMatch(/broken: +the envelope must hold the page in an array 'reviews'/);
+      // The total counts those requests and the probe's own.
+      const total = new RegExp(`^FAILED: 0 passed, ${failLines.length} failed, \\d+ skipped · (\\d+) requests in `, 'm').exec(run.stdout);
+      expect(Number(total?.[1])).toBe(failLines.length + 1);
+    } finally {
+      await new Promise<void>((resolve) => notJson.close(() => resolve()));
+    }
+  }, 60_000);
+
+  it('refuses an unknown --dataset, or one for an endpoint left out, before sending anything (2)', async () => {
+    const [unknown, leftOut] = await Promise.all([
+      cli(['check', '--base-url', gate.url, '--dataset', 'empty']),
+      cli(['check', '--base-url', gate.url, '--dataset', 'reviews exist {"count":0}', '--endpoints', 'wishlists']),
+    ]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^error: cannot run the check: unknown dataset 'empty'; known: 'reviews exist \{"count":0\}', /);
+    expect(leftOut.code).toBe(2);
+    expect(leftOut.stderr).toBe(`error: cannot run the check: dataset 'reviews exist {"count":0}' is for the endpoint reviews, which --endpoints leaves out\n`);
+    for (const run of [unknown, leftOut]) expect(run.stdout).not.toMatch(/^(OK|PASS|SKIP)/m);
+  }, 60_000);
+
+  it('judges nothing when the dataset cannot be installed: no OK, one sentence saying why (2)', async () => {
+    const run = await cli(['check', '--base-url', gate.url, '--header', 'x-publishable-api-key: pk_test', '--dataset', 'reviews exist {"count":0}']);
+    expect(run.code).toBe(2);
+    expect(run.stdout).not.toMatch(/^OK/m);
+    expect(run.stdout).toMatch(/^NOTHING CHECKED: 0 passed, 0 failed, 0 skipped/m);
+    expect(run.stderr).toMatch(/^error: cannot run the check: no property ran: provider state reviews exist \{"count":0\} could not be set up \(500: .*the door is broken.*\): skipped\n$/);
+  }, 60_000);
+});
+
 describe('check option parsing', () => {
   it('accepts endpoint names and spec sections, and names the accepted ones otherwise', () => {
     expect(parseEndpointList('4.1, wishlists,4.1')).toEqual(['reviews', 'wishlists']);

@@ -1,6 +1,6 @@
 /** `workers: N` (node:cluster): several processes on one port answer the bytes one server answers, and change as one. */
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { MockCluster } from '../mock-server/cluster.ts';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
 
@@ -13,12 +13,12 @@ interface Answer {
  * One request on a new connection: the cluster's round robin hands each new connection to
  * the next worker, so consecutive calls alternate between the workers.
  */
-function fresh(base: string, path: string, method = 'GET', body?: unknown): Promise<Answer> {
+function fresh(base: string, path: string, method = 'GET', body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     // A change without a body says it comes from a script (X-Requested-By), as the admin API asks.
-    const headers = payload ? { 'content-type': 'application/json' } : method === 'GET' ? {} : { 'x-requested-by': 'scale-workers.test' };
-    const req = request(`${base}${path}`, { method, agent: false, headers }, (res) => {
+    const script = payload ? { 'content-type': 'application/json' } : method === 'GET' ? {} : { 'x-requested-by': 'scale-workers.test' };
+    const req = request(`${base}${path}`, { method, agent: false, headers: { ...script, ...headers } }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (text += chunk));
@@ -78,7 +78,7 @@ describe('startMockServer({ workers })', () => {
   let cluster: MockCluster;
 
   beforeAll(async () => {
-    [single, cluster] = await Promise.all([startMockServer(options), startMockServer({ ...options, workers: 2, port: 0 })]);
+    [single, cluster] = await Promise.all([startMockServer(options), startMockServer({ ...options, workers: 2, port: 0, stateLeaseMs: 5000 })]);
   });
   afterAll(async () => {
     await cluster?.close();
@@ -168,6 +168,29 @@ describe('startMockServer({ workers })', () => {
     for (let i = 0; i < 4; i++) expect((await json(fresh(cluster.url, '/store/products/reviews?limit=1'))).count).toBe(3000);
     await expectSameAnswers(cluster.url, single.url);
   });
+
+  it('one run at a time holds the provider state, whichever worker each call reaches; a hold that lapses is torn down in every worker', async () => {
+    const run = (name: string) => ({ 'x-provider-state-run': name });
+    const state = { state: 'reviews exist', params: { count: 7 }, action: 'setup' };
+    expect((await fresh(cluster.url, '/__admin/provider-states', 'POST', state, run('run-a'))).status).toBe(200);
+    // Consecutive connections reach both workers: each refuses the other run, and the reseed.
+    for (let i = 0; i < 2; i++) {
+      const refused = await fresh(cluster.url, '/__admin/provider-states', 'POST', { ...state, params: { count: 9 } }, run('run-b'));
+      expect(refused.status, refused.body).toBe(409);
+      expect(JSON.parse(refused.body)).toEqual({ type: 'conflict', message: expect.stringMatching(/^another run holds the mock's provider state \(run 'run-a' has 'reviews exist' set up/) });
+    }
+    for (let i = 0; i < 2; i++) expect((await fresh(cluster.url, '/__admin/dataset', 'POST', { seed: 5 })).status).toBe(409);
+    for (let i = 0; i < 4; i++) expect((await json(fresh(cluster.url, '/store/products/reviews?limit=1'))).count).toBe(7);
+    expect((await json(fresh(cluster.url, '/__admin/provider-states'))).hold).toMatchObject({ run: 'run-a', state: 'reviews exist' });
+
+    // run-a goes quiet: its hold lapses, and every worker serves the data from before its state.
+    await vi.waitFor(async () => expect((await json(fresh(cluster.url, '/__admin/provider-states'))).hold).toBeNull(), { timeout: 30_000, interval: 200 });
+    for (let i = 0; i < 4; i++) expect((await json(fresh(cluster.url, '/store/products/reviews?limit=1'))).count).toBe(3000);
+    await expectSameAnswers(cluster.url, single.url);
+    expect((await fresh(cluster.url, '/__admin/provider-states', 'POST', state, run('run-b'))).status).toBe(200);
+    expect((await fresh(cluster.url, '/__admin/provider-states', 'DELETE', undefined, run('run-b'))).status).toBe(200);
+    for (let i = 0; i < 4; i++) expect((await json(fresh(cluster.url, '/store/products/reviews?limit=1'))).count).toBe(3000);
+  }, 60_000);
 
   it('the journal and the config speak for every worker, whichever answers', async () => {
     await fresh(cluster.url, '/store/wishlists');

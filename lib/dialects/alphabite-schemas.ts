@@ -34,6 +34,8 @@ const item = z.object({
   product_variant: z.object({
     id: variantShape.id,
     title: variantShape.title,
+    /** The variant's product, as Medusa adds the foreign key of a selected relation. */
+    product_id: productShape.id,
     product: z.object({ id: productShape.id, handle: productShape.handle, thumbnail: productShape.thumbnail }),
   }),
 });

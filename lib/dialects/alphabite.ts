@@ -107,9 +107,15 @@ function parseField(name: string, type: FieldType, value: Value, out: Parsed): v
   }
 }
 
-/** Medusa's strict `validateAndTransformQuery`: 400 `invalid_data` naming at most three issues. */
+/**
+ * Medusa's strict `validateAndTransformQuery`: 400 `invalid_data` naming at most three issues.
+ * Before it, `normalizeQuery` reads a dotted name `a.b` as field `a` and refuses a deeper one
+ * (`a.b.c`) with a 500 `invalid_argument` (@medusajs/framework 2.x, http/utils/validate-query.js).
+ */
 function validate(schema: ReadonlyArray<readonly [string, FieldType]>, pairs: QueryPairs): Map<string, unknown> | Refusal {
-  const query = medusaQuery(pairs);
+  const deep = pairs.find(([name]) => name.split('.').length > 2);
+  if (deep) return refusal(500, { type: 'invalid_argument', message: `Key accessor more than 2 levels deep: ${deep[0]}` });
+  const query = medusaQuery(pairs.map(([name, value]) => [name.includes('.') ? name.slice(0, name.indexOf('.')) : name, value]));
   const parsed: Parsed = { values: new Map(), issues: [] };
   for (const [name, type] of schema) {
     const value = query.get(name);
@@ -127,7 +133,7 @@ const UNKNOWN_ERROR = refusal(500, { code: 'unknown_error', type: 'unknown_error
 const EMPTY_500 = refusal(500, null);
 
 /** Columns the mock can sort by; any other `order` is a column the database does not have (500). */
-const SORTABLE = {
+export const ALPHABITE_SORTABLE = {
   reviews: ['id', 'created_at', 'updated_at', 'rating'],
   wishlists: ['id', 'created_at'],
 } as const;
@@ -140,11 +146,16 @@ function orderOf(raw: unknown, columns: readonly string[]): ListingOrder | 'unkn
   return columns.includes(field) ? { field: field as ListingOrder['field'], descending } : 'unknown column';
 }
 
-/** limit/offset as validated; a negative one reaches the database, which refuses it. */
-function windowOf(values: Map<string, unknown>): { start: number; size: number } | 'negative' {
+/**
+ * limit/offset as validated; a negative one reaches the database, which refuses it. An offset
+ * beyond Number.MAX_SAFE_INTEGER does not reach the query (seen on the running backend): the
+ * records start from the first, while the envelope echoes the offset.
+ */
+function windowOf(values: Map<string, unknown>): { start: number; size: number; listFrom?: number } | 'negative' {
   const size = (values.get('limit') as number | undefined) ?? ALPHABITE_DEFAULT_LIMIT;
   const start = (values.get('offset') as number | undefined) ?? ALPHABITE_DEFAULT_OFFSET;
-  return size < 0 || start < 0 ? 'negative' : { start, size };
+  if (size < 0 || start < 0) return 'negative';
+  return start > Number.MAX_SAFE_INTEGER ? { start, size, listFrom: 0 } : { start, size };
 }
 
 const bearer = (headers: ListingRequest['headers']) => /^Bearer\s+\S+/i.test(String(headers.authorization ?? ''));
@@ -192,7 +203,7 @@ const productReviews: EndpointRules = {
     const values = validate(ALPHABITE_QUERY_FIELDS.productReviews, request.query);
     if (!(values instanceof Map)) return values;
     const window = windowOf(values);
-    const order = orderOf(values.get('order'), SORTABLE.reviews);
+    const order = orderOf(values.get('order'), ALPHABITE_SORTABLE.reviews);
     if (window === 'negative' || order === 'unknown column') return UNKNOWN_ERROR;
     return { window, order, filters: reviewFilters(values), aggregates: Boolean(values.get('include_aggregated_counts')) };
   },
@@ -201,6 +212,32 @@ const productReviews: EndpointRules = {
     return { data: [], ...reviewsPagination({ count, take: size, skip: start }), ...(aggregate ?? {}) };
   },
 };
+
+/** The 4.4 route's default fields (the plugin's `defaultItemsFields` and `wishlist.*`, which the route reads and strips). */
+const ITEM_DEFAULT_FIELDS = ['id', 'wishlist_id', 'product_variant.id', 'product_variant.title', 'product_variant.product.id', 'product_variant.product.handle', 'product_variant.product.thumbnail', 'wishlist.*'];
+
+/**
+ * Whether `fields` keeps the wishlist selected, as Medusa's `FieldParser` reads it (@medusajs/framework
+ * 2.x, http/utils/field-filtering): one field without a modifier (`+`, ` `, `-`, `*`, `.*`), or an
+ * empty list, replaces the defaults; otherwise `+f` adds and `-f` removes (with its subfields).
+ */
+function selectsWishlist(fields: string): boolean {
+  const custom = fields.split(',').filter(Boolean);
+  const strip = (f: string) => f.replace(/^[+ \t-]+/, '').trim();
+  const replaces = custom.length === 0 || custom.some((f) => !(f.startsWith('-') || f.startsWith('+') || f.startsWith(' ') || f.startsWith('*') || f.endsWith('.*')));
+  let selected: string[];
+  if (replaces) selected = custom.map(strip);
+  else {
+    selected = [...ITEM_DEFAULT_FIELDS];
+    for (const f of custom) {
+      if (f.startsWith('-')) {
+        const name = strip(f);
+        selected = selected.filter((s) => s.replace(/^\*/, '') !== name && !s.replace(/^\*/, '').startsWith(`${name}.`));
+      } else selected.push(strip(f));
+    }
+  }
+  return selected.some((f) => /^\*?wishlist(\.|$)/.test(f));
+}
 
 /** The wishlist plugin's `getPagination` (no `take`/`skip` keys: the routes write those themselves, `take || 5`). */
 function wishlistRules(schema: ReadonlyArray<readonly [string, FieldType]>, keyOrder: 'take-skip' | 'skip-take', checkGuest: boolean): EndpointRules {
@@ -215,9 +252,13 @@ function wishlistRules(schema: ReadonlyArray<readonly [string, FieldType]>, keyO
         return refusal(401, { type: 'unauthorized', message: 'Guest wishlists are now allowed' });
       }
       const window = windowOf(values);
-      const order = orderOf(values.get('order'), SORTABLE.wishlists);
+      const order = orderOf(values.get('order'), ALPHABITE_SORTABLE.wishlists);
       if (window === 'negative' || order === 'unknown column') return EMPTY_500;
-      return { window, order, filters: {}, aggregates: false };
+      // 4.4 reads `wishlist_items[0].wishlist.customer_id`: with fields that leave the wishlist out, a
+      // page with records fails there (TypeError, caught: an empty 500); an empty page does not.
+      const fields = values.get('fields') as string | undefined;
+      const failsOnRecords = checkGuest && fields !== undefined && !selectsWishlist(fields);
+      return { window, order, filters: {}, aggregates: false, ...(failsOnRecords ? { refuseRecords: EMPTY_500 } : {}) };
     },
     envelope: ({ count, query }) => {
       const { start, size } = windowOfQuery(query);
@@ -227,18 +268,30 @@ function wishlistRules(schema: ReadonlyArray<readonly [string, FieldType]>, keyO
   };
 }
 
-export function alphabiteDialect(): Dialect {
+export interface AlphabiteOptions {
+  /**
+   * The publishable keys the backend has: any other key is refused as Medusa refuses an unknown
+   * one. None (the default): any non-empty key is taken.
+   */
+  publishableKeys?: readonly string[];
+}
+
+/** Medusa's answers when the key is missing and when it names no key of the store (`ensurePublishableApiKeyMiddleware`). */
+const MISSING_KEY = refusal(400, {
+  type: 'not_allowed',
+  message: `Publishable API key required in the request header: ${PUBLISHABLE_KEY_HEADER}. You can manage your keys in settings in the dashboard.`,
+});
+const UNKNOWN_KEY = refusal(400, { type: 'not_allowed', message: 'A valid publishable key is required to proceed with the request' });
+
+export function alphabiteDialect(options: AlphabiteOptions = {}): Dialect {
+  const keys = options.publishableKeys?.length ? new Set(options.publishableKeys) : undefined;
   return {
     name: 'alphabite',
     summary: 'the published plugins @alphabite/medusa-reviews 0.7.2 and @alphabite/medusa-wishlist 0.7.4 (limit/offset everywhere, their envelopes and bugs)',
     guard: (request) => {
       const key = request.headers[PUBLISHABLE_KEY_HEADER];
-      if (!key) {
-        return refusal(400, {
-          type: 'not_allowed',
-          message: `Publishable API key required in the request header: ${PUBLISHABLE_KEY_HEADER}. You can manage your keys in settings in the dashboard.`,
-        });
-      }
+      if (!key) return MISSING_KEY;
+      if (keys && !(typeof key === 'string' && keys.has(key))) return UNKNOWN_KEY;
       // GET /store/wishlists: authenticate("customer", ["bearer"]) before validation; a session cookie is not enough.
       if (request.endpoint === 'wishlists' && !bearer(request.headers)) return refusal(401, { message: 'Unauthorized' });
       return undefined;
@@ -268,7 +321,8 @@ export function alphabiteDialect(): Dialect {
       item: (i) => {
         const { id, wishlist_id, product_variant_id, product_variant } = i as { id: string; wishlist_id: string; product_variant_id: string; product_variant: { id: string; title: string; product: { id: string; handle: string; thumbnail: string | null } } };
         const { product } = product_variant;
-        return { id, wishlist_id, product_variant_id, product_variant: { id: product_variant.id, title: product_variant.title, product: { id: product.id, handle: product.handle, thumbnail: product.thumbnail } } };
+        // Medusa adds the variant's foreign key product_id (after title) to the relation it selects.
+        return { id, wishlist_id, product_variant_id, product_variant: { id: product_variant.id, title: product_variant.title, product_id: product.id, product: { id: product.id, handle: product.handle, thumbnail: product.thumbnail } } };
       },
     },
   };

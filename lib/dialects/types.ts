@@ -47,12 +47,21 @@ export interface ListingFilters {
 
 /** What to list, once a dialect has read the request. */
 export interface ListingQuery {
-  /** Records `start + 1 … start + size`; `all` lists every matching record (a plugin bug kept on purpose). */
-  window: { start: number; size: number } | 'all';
+  /**
+   * Records `start + 1 … start + size`; `all` lists every matching record (a plugin bug kept on
+   * purpose). `listFrom`, when given, is where the records start instead of `start`, which the
+   * envelope still echoes (alphabite: an offset beyond 2^53 - 1 lists from the first record).
+   */
+  window: { start: number; size: number; listFrom?: number } | 'all';
   order: ListingOrder;
   filters: ListingFilters;
   /** 4.2 in the alphabite dialect: add the product's rating aggregate. */
   aggregates: boolean;
+  /**
+   * Answered instead of a page that holds records (an empty page is still answered): alphabite's
+   * 4.4 when `fields` leaves out the wishlist the route reads from the first record.
+   */
+  refuseRecords?: Refusal;
 }
 
 /** A product's rating aggregate (alphabite 4.2 with `include_aggregated_counts`). */

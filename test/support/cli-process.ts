@@ -14,8 +14,9 @@ export interface ServeProcess {
   exited: Promise<number | string>;
 }
 
-export function startServe(args: string[], timeoutMs = 20_000): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** `cli`: the command's script (default: this checkout's bin/store-listing-kit.js). */
+export function startServe(args: string[], timeoutMs = 20_000, cli = CLI): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [cli, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));

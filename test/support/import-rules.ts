@@ -6,6 +6,7 @@
  *   lib  <-  contracts
  *   lib  <-  properties
  *   lib  <-  fixtures (not its barrel)  <-  msw  (and the answer core, mock-server/page-bodies.ts)
+ *   lib  <-  medusa  (the provider-state route of a Medusa app)
  *
  * `lib/` is the protocol layer: pure, zod only, no Node built-ins (it must run in a browser).
  * The contracts and the property suite check *any* implementation, so they never load the
@@ -37,6 +38,8 @@ export const LAYERS: Record<string, LayerRule> = {
   properties: { folders: ['lib', 'properties'], packages: ['zod', 'fast-check', 'vitest'], builtins: true },
   // The MSW handlers run in browsers: no Node built-ins, and not the fixtures barrel (fixtures/file.ts uses node:fs).
   msw: { folders: ['lib', 'fixtures', 'msw'], packages: ['msw'], builtins: false, files: ['mock-server/page-bodies.ts'], notFiles: ['fixtures/index.ts', 'fixtures/file.ts'] },
+  // The provider-state route runs inside a Medusa app: the protocol layer only, no @medusajs package (the container is duck-typed).
+  medusa: { folders: ['lib', 'medusa'], packages: ['zod'], builtins: false },
 };
 
 export interface ImportViolation {

@@ -1,0 +1,156 @@
+/**
+ * What a backend team on the published plugins sees in CI (docs/contracts.md, "Verify your Medusa
+ * backend in CI"), run against the real Medusa (`npm run test:medusa`) with its provider states
+ * served by `store-listing-kit/medusa` (medusa-app/src/api/kit/provider-states/route.js), and
+ * against `serve --dialect alphabite`, side by side: the same verdicts from both, pinned.
+ *   - `verify --dialect alphabite` (the SDK storefront's pacts) fails exactly the interactions the
+ *     plugins break, each named in its summary;
+ *   - `check --dialect alphabite` fails exactly ALPHABITE_CHECK_FAILURES, and the spec's
+ *     `check --strict` gives SPEC_CHECK_VERDICTS (test/support/alphabite-verdicts.ts);
+ *   - `verify` with the spec's pacts fails, every mismatch explained by a row of the
+ *     spec-differences table of docs/dialects.md.
+ */
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROVIDERS } from '../../contracts/names.ts';
+import { sdkInteractionsOf } from '../../contracts/sdk-interactions.ts';
+import { verifyProviders, type Mismatch } from '../../contracts/verify.ts';
+import { PROVIDER_STATES_PATH } from '../../lib/provider-states.ts';
+import { MEDUSA_PROVIDER_STATES_PATH } from '../../medusa/index.ts';
+import { startMockServer, type MockServer } from '../../mock-server/server.ts';
+import type { CheckOptions } from '../../properties/options.ts';
+import { runListingProperties } from '../../properties/runner.ts';
+import { ALPHABITE_CHECK_FAILURES, SPEC_CHECK_VERDICTS, failuresOf, verdictsOf } from '../support/alphabite-verdicts.ts';
+import { medusaFacts } from '../support/medusa-backend.ts';
+import { rowOf, rowsByInteraction } from '../support/spec-pact-differences.ts';
+
+const BIN = fileURLToPath(new URL('../../bin/store-listing-kit.js', import.meta.url));
+const facts = medusaFacts();
+const shopper = facts.customers[0]!;
+
+interface Target {
+  name: string;
+  baseUrl: string;
+  statesUrl: string;
+  headers: Record<string, string>;
+}
+const medusa: Target = {
+  name: 'Medusa with the plugins',
+  baseUrl: facts.baseUrl,
+  statesUrl: `${facts.baseUrl}${MEDUSA_PROVIDER_STATES_PATH}`,
+  headers: { 'x-publishable-api-key': facts.publishableKey, authorization: `Bearer ${shopper.token}` },
+};
+let mock: MockServer;
+let emulation: Target;
+beforeAll(async () => {
+  mock = await startMockServer({ seed: 1, dialect: 'alphabite' });
+  emulation = { name: 'serve --dialect alphabite', baseUrl: mock.url, statesUrl: `${mock.url}${PROVIDER_STATES_PATH}`, headers: { 'x-publishable-api-key': 'pk_test', authorization: 'Bearer token' } };
+});
+afterAll(async () => {
+  await mock?.close();
+});
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+function cli(args: string[]): Promise<Run> {
+  const env: NodeJS.ProcessEnv = { ...process.env, PACT_DO_NOT_TRACK: 'true' };
+  for (const name of Object.keys(env)) if (name.startsWith('PACT_BROKER_')) delete env[name];
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { env, maxBuffer: 64 * 1024 * 1024, timeout: 240_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
+    });
+  });
+}
+const headerArgs = (t: Target) => Object.entries(t.headers).flatMap(([name, value]) => ['--header', `${name}: ${value}`]);
+const summaryOf = (run: Run) => run.stdout.slice(run.stdout.indexOf('store-listing-kit verify: summary'));
+/** The interactions the summary lists as failing (each mismatch line names its interaction). */
+const failingIn = (summary: string) => new Set([...summary.matchAll(/^ {4}- Given .+? - (.+)$/gm)].map((m) => m[1]!));
+
+/** What each state change left behind must be gone: the seeded listings answer as before. */
+async function seededCounts(): Promise<number[]> {
+  const get = async (path: string) => (await (await fetch(`${facts.baseUrl}${path}`, { headers: medusa.headers })).json()) as { data: unknown[]; count: number };
+  const wishlists = facts.wishlists.filter((w) => w.customer_id === shopper.id);
+  return [(await get('/store/products/reviews')).data.length, (await get('/store/wishlists?limit=100')).count, (await get(`/store/wishlists/${wishlists[0]!.id}/items?limit=100`)).count];
+}
+const SEEDED = [facts.reviews.length, facts.wishlists.filter((w) => w.customer_id === shopper.id).length, facts.wishlists.filter((w) => w.customer_id === shopper.id)[0]!.itemIds.length];
+
+describe('verify --dialect alphabite (the SDK storefront\'s pacts), against the real plugins and their emulation', () => {
+  it('both pass every interaction the plugins honour and fail exactly those they break, each named in the summary; the states are undone', async () => {
+    const broken = PROVIDERS.flatMap((p) => sdkInteractionsOf(p)).filter((i) => i.brokenBy).map((i) => i.description);
+    expect(broken.length).toBeGreaterThan(0);
+    const failing: Record<string, Set<string>> = {};
+    for (const target of [medusa, emulation]) {
+      const run = await cli(['verify', '--dialect', 'alphabite', '--provider-base-url', target.baseUrl, '--provider-states-setup-url', target.statesUrl, ...headerArgs(target)]);
+      const summary = summaryOf(run);
+      expect([run.code, run.stderr], `${target.name}:\n${summary}`).toEqual([1, '']);
+      expect(summary, target.name).toMatch(/FAIL product-reviews: \d+ mismatch\(es\)\n/);
+      expect(summary, target.name).not.toMatch(/state change/);
+      expect(summary, target.name).toContain('PASS wishlist');
+      expect(summary, target.name).toMatch(/reviews\.list\(\{ limit: 5, offset: 5 \}\).*\n\s+BodyMismatch \$\.count: expected 12, got 0/);
+      failing[target.name] = failingIn(summary);
+    }
+    expect(failing[medusa.name]).toEqual(new Set(broken));
+    expect(failing[medusa.name]).toEqual(failing[emulation.name]);
+    expect(await seededCounts()).toEqual(SEEDED);
+  }, 480_000);
+});
+
+describe('the quick start of docs/contracts.md ("Verify your Medusa backend in CI"), its commands as written', () => {
+  it('verify --dialect alphabite --provider wishlist and check --dialect alphabite --endpoints 4.2,4.3,4.4 pass (exit 0)', async () => {
+    const verify = await cli(['verify', '--dialect', 'alphabite', '--provider', 'wishlist', '--provider-base-url', medusa.baseUrl, '--provider-states-setup-url', medusa.statesUrl, ...headerArgs(medusa)]);
+    expect([verify.code, verify.stderr], summaryOf(verify)).toEqual([0, '']);
+    expect(summaryOf(verify)).toContain("PASS wishlist: honours the storefront's contract");
+    const check = await cli(['check', '--dialect', 'alphabite', '--endpoints', '4.2,4.3,4.4', '--base-url', medusa.baseUrl, '--runs', '10', '--seed', '1', ...headerArgs(medusa)]);
+    expect([check.code, check.stderr], check.stdout).toEqual([0, '']);
+    expect(check.stdout).not.toMatch(/^(FAIL|SKIP) /m);
+    expect(await seededCounts()).toEqual(SEEDED);
+  }, 480_000);
+
+  it('the documented path is the one the app serves, and the route answers 400 invalid_data to a state outside the vocabulary', async () => {
+    const doc = readFileSync(new URL('../../docs/contracts.md', import.meta.url), 'utf8');
+    expect(doc).toContain(`$BASE${MEDUSA_PROVIDER_STATES_PATH}`);
+    const res = await fetch(medusa.statesUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ state: 'reviews galore', params: {} }) });
+    expect([res.status, ((await res.json()) as { type: string }).type]).toEqual([400, 'invalid_data']);
+  });
+});
+
+describe('check --dialect alphabite and the spec\'s check --strict, against the real plugins and their emulation', () => {
+  const check = (target: Target, options: Partial<CheckOptions>) => runListingProperties({ baseUrl: target.baseUrl, headers: target.headers, seed: 1, runs: 10, ...options });
+
+  it('--dialect alphabite: both fail exactly the plugins\' bugs that hurt a storefront (ALPHABITE_CHECK_FAILURES), and nothing is skipped', async () => {
+    const [real, emulated] = [await check(medusa, { dialect: 'alphabite' }), await check(emulation, { dialect: 'alphabite' })];
+    expect(failuresOf(real.results).sort()).toEqual([...ALPHABITE_CHECK_FAILURES].sort());
+    expect(verdictsOf(real.results)).toEqual(verdictsOf(emulated.results));
+    expect(real.results.filter((r) => r.status === 'skipped')).toEqual([]);
+  }, 240_000);
+
+  it('--strict (the spec\'s rules): both give SPEC_CHECK_VERDICTS', async () => {
+    const [real, emulated] = [await check(medusa, { strict: true }), await check(emulation, { strict: true })];
+    expect(verdictsOf(real.results)).toEqual(SPEC_CHECK_VERDICTS);
+    expect(verdictsOf(emulated.results)).toEqual(SPEC_CHECK_VERDICTS);
+  }, 240_000);
+});
+
+describe('verify with the spec\'s pacts, against the real plugins and their emulation', () => {
+  it('both fail, each failing interaction for the same rows of the spec-differences table of docs/dialects.md, and no mismatch outside it', async () => {
+    const rows: Record<string, Record<string, string>> = {};
+    for (const target of [medusa, emulation]) {
+      const results = await verifyProviders({ providerBaseUrl: target.baseUrl, providerStatesSetupUrl: target.statesUrl, headers: target.headers, logLevel: 'error' });
+      expect(results.map((r) => [r.provider, r.ok, r.error, r.stateErrors]), target.name).toEqual(PROVIDERS.map((p) => [p, false, undefined, undefined]));
+      const mismatches: Mismatch[] = results.flatMap((r) => r.mismatches);
+      expect(mismatches.filter((m) => rowOf(m) === undefined).map((m) => `${m.interaction}: ${m.detail}`), target.name).toEqual([]);
+      rows[target.name] = rowsByInteraction(mismatches);
+    }
+    expect(rows[medusa.name]).toEqual(rows[emulation.name]);
+    const cited = new Set(Object.values(rows[medusa.name]!).flatMap((r) => r.split(', ').map(Number)));
+    expect([...cited].sort((a, b) => a - b)).toEqual([3, 5, 7, 8, 9, 10, 12, 21, 22, 23, 24]);
+    const table = readFileSync(new URL('../../docs/dialects.md', import.meta.url), 'utf8');
+    for (const row of cited) expect(table, `row ${row} of docs/dialects.md`).toMatch(new RegExp(`^\\| ${row} \\|`, 'm'));
+    expect(await seededCounts()).toEqual(SEEDED);
+  }, 480_000);
+});
