@@ -1,10 +1,12 @@
 import { Router, type Request, type Response } from 'express';
 import { ENDPOINT_NAMES, PATHS, type EndpointName } from '../lib/api-rules.ts';
-import type { Dialect, ListingRequest, Refusal } from '../lib/dialects/index.ts';
+import { isRefusal, type Dialect, type ListingRequest, type Refusal } from '../lib/dialects/index.ts';
+import type { Steps } from '../fixtures/steps.ts';
 import { queryPairs } from '../lib/query.ts';
 import type { DatasetHolder } from './dataset-holder.ts';
 import { boundedMemo } from './memo.ts';
-import { answerListing, PageBodies, type ListingAnswer } from './page-bodies.ts';
+import { buildBetweenRequests } from './dataset-builder.ts';
+import { answerListing, answerRead, PageBodies, readListing, type ListingAnswer } from './page-bodies.ts';
 import { toBody, type Body } from './response-body.ts';
 
 export interface ListingOptions {
@@ -86,6 +88,30 @@ export class ListingAnswers {
     return answer;
   }
 
+  /** Builds in flight, by what they build (see `build`). */
+  #building = new Map<string, Promise<void>>();
+
+  /**
+   * Runs `pending` (what `PageBodies.preparing` says an answer needs) between requests, in slices
+   * (dataset-builder.ts), so that the other clients are answered meanwhile; requests that need the
+   * same build while it runs wait for that one.
+   */
+  build(pending: { key: string; steps: Steps<void> }): Promise<void> {
+    const key = `${this.#version}:${pending.key}`;
+    let built = this.#building.get(key);
+    if (!built) {
+      built = buildBetweenRequests(pending.steps).then(
+        () => void this.#building.delete(key),
+        (error: unknown) => {
+          this.#building.delete(key);
+          throw error;
+        },
+      );
+      this.#building.set(key, built);
+    }
+    return built;
+  }
+
   #reset(): void {
     this.#version = this.holder.version;
     this.#bodies = new PageBodies(this.holder.current, this.dialect);
@@ -137,7 +163,7 @@ export function mountListings(app: Pick<Router, 'get'>, options: ListingOptions)
 
   // Only a 200 answer is kept (when asked a second time): a refusal never is.
   for (const endpoint of ENDPOINT_NAMES) {
-    app.get(PATHS[endpoint], (req, res) => {
+    app.get(PATHS[endpoint], async (req, res) => {
       const key = keyOf(req);
       const params = req.params as { product_id?: string; id?: string };
       const request = listingRequest(endpoint, params.product_id ?? params.id, req);
@@ -148,8 +174,14 @@ export function mountListings(app: Pick<Router, 'get'>, options: ListingOptions)
         const blocked = dialect.guard(request);
         return blocked ? sendRefusal(res, blocked) : sendBody(req, res, hit);
       }
-      // The rules in their one order (guard, read, list), as the MSW handlers apply them too.
-      const answer = answerListing(answers.bodies(), request);
+      // The rules in their one order (guard, read, list), as the MSW handlers apply them too; what
+      // the listing needs built first (a first request for an order) is built between requests.
+      const bodies = answers.bodies();
+      const read = readListing(bodies, request);
+      const pending = isRefusal(read) ? undefined : bodies.preparing(request, read);
+      if (pending) await answers.build(pending);
+      // A dataset swapped in meanwhile is answered from (in one go, should it need another build).
+      const answer = answers.bodies() === bodies ? answerRead(bodies, request, read) : answerListing(answers.bodies(), request);
       if (answer.status !== 200 || answer.body === null) return sendAnswer(res, answer);
       sendBody(req, res, answers.answer(key, request, answer.body));
     });

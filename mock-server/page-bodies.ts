@@ -1,7 +1,8 @@
 import { pageSlice } from '../lib/paging.ts';
 import { MAX_ANSWER_CHARS, MAX_ANSWER_RECORDS } from '../lib/api-rules.ts';
-import { isRefusal, refusal, type Dialect, type EndpointRules, type ListingQuery, type ListingRequest, type RatingAggregate, type Refusal } from '../lib/dialects/index.ts';
+import { isRefusal, refusal, type Dialect, type EndpointRules, type ListingOrder, type ListingQuery, type ListingRequest, type RatingAggregate, type Refusal } from '../lib/dialects/index.ts';
 import type { Dataset, RecordedJson } from '../fixtures/dataset.ts';
+import type { Steps } from '../fixtures/steps.ts';
 import { boundedMemo, memoized, type Memo } from './memo.ts';
 
 /**
@@ -166,6 +167,31 @@ export class PageBodies {
     return pageTooLarge(rules, query, `these ${to - from} wishlists hold ${records} records with their embedded items, ${OVER_RECORDS}`, fit);
   }
 
+  /**
+   * What must be built before `answer(request, query)` can answer in proportion to its page: the
+   * ordering of every review a first request for an `order` needs (and, on 4.2, its grouping by
+   * product), O(n) work that a server runs between requests (mock-server/listings.ts) rather than
+   * hold every other request up. `key` names it; undefined when nothing is missing.
+   */
+  preparing(request: ListingRequest, query: ListingQuery): { key: string; steps: Steps<void> } | undefined {
+    if (request.endpoint !== 'reviews' && request.endpoint !== 'productReviews') return undefined;
+    const table = this.dataset.reviews;
+    const needs: Array<[ListingOrder, boolean]> = [];
+    if (request.endpoint === 'reviews') needs.push([query.order, false]);
+    else if (table.source.productIndexOf(request.id ?? '') >= 0) {
+      needs.push([query.order, true]);
+      if (query.aggregates) needs.push([{ field: 'id', descending: false }, true]);
+    }
+    const missing = needs.filter(([order, grouped]) => !table.isPrepared(order, grouped));
+    if (missing.length === 0) return undefined;
+    return {
+      key: missing.map(([order, grouped]) => `${order.descending ? '-' : ''}${order.field}${grouped ? ' by product' : ''}`).join(', '),
+      steps: (function* () {
+        for (const [order, grouped] of missing) yield* table.prepare(order, grouped);
+      })(),
+    };
+  }
+
   /** The indexes of one page of records numbered in API (= id = created_at) order, `-id` / `-created_at` reversing it. */
   #ordered(count: number, query: ListingQuery): number[] {
     const { from, to } = range(count, query);
@@ -246,11 +272,16 @@ export interface ListingAnswer {
  * still refuse: an unknown wishlist). A refusal's body is its JSON, as the HTTP mock sends it.
  */
 export function answerListing(bodies: PageBodies, request: ListingRequest): ListingAnswer {
-  const answer = bodies.dialect.guard(request) ?? readAndAnswer(bodies, request);
-  return isRefusal(answer) ? { status: answer.status, body: answer.body === null ? null : JSON.stringify(answer.body) } : { status: 200, body: answer };
+  return answerRead(bodies, request, readListing(bodies, request));
 }
 
-function readAndAnswer(bodies: PageBodies, request: ListingRequest): string | Refusal {
-  const query = bodies.dialect.endpoints[request.endpoint].read(request);
-  return isRefusal(query) ? query : bodies.answer(request, query);
+/** The first two steps of `answerListing`: the dialect's guard, then its reading of the query. */
+export function readListing(bodies: PageBodies, request: ListingRequest): ListingQuery | Refusal {
+  return bodies.dialect.guard(request) ?? bodies.dialect.endpoints[request.endpoint].read(request);
+}
+
+/** The last step of `answerListing`: the listing of what `readListing` read, or its refusal. */
+export function answerRead(bodies: PageBodies, request: ListingRequest, read: ListingQuery | Refusal): ListingAnswer {
+  const answer = isRefusal(read) ? read : bodies.answer(request, read);
+  return isRefusal(answer) ? { status: answer.status, body: answer.body === null ? null : JSON.stringify(answer.body) } : { status: 200, body: answer };
 }

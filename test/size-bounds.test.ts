@@ -193,6 +193,37 @@ describe('every accepted configuration is served promptly', () => {
   }, 240_000);
 });
 
+describe('the first request for an order at the largest sizes', () => {
+  let mock: MockServer;
+  beforeAll(async () => {
+    mock = await startMockServer({ seed: 3, reviews: SIZE_LIMITS.reviews.max, products: SIZE_LIMITS.products.max, wishlists: 0, maxPageSize: MAX_MAX_PAGE_SIZE });
+  }, 60_000);
+  afterAll(async () => {
+    await mock?.close();
+  });
+
+  it('builds the order and its grouping by product between requests: another client is answered all along', async () => {
+    const source = mock.dataset.current.reviews.source;
+    const product = source.productId(0);
+    const url = `${mock.url}/store/reviews/product/${product}?limit=${MAX_MAX_PAGE_SIZE}&order=-created_at`;
+    const { answer, others } = await askWhileOthersAsk(mock, url, {});
+    expectPrompt(url, answer);
+    expect(answer.status, answer.text.slice(0, 300)).toBe(200);
+    for (const other of others) expectPrompt('another client meanwhile', other);
+    // Built in one go, the sort would hold the other client's next request until it ends: one or
+    // two of its requests would overlap it. Built between requests, many are answered meanwhile.
+    expect(others.length).toBeGreaterThanOrEqual(3);
+    const body = JSON.parse(answer.text) as { reviews: Array<{ id: string; product_id: string; created_at: string }>; count: number };
+    expect(body.count).toBe(source.product.reduce((n, p) => n + (p === 0 ? 1 : 0), 0));
+    expect(body.reviews).toHaveLength(Math.min(MAX_MAX_PAGE_SIZE, body.count));
+    for (let i = 1; i < body.reviews.length; i++) {
+      const [a, b] = [body.reviews[i - 1]!, body.reviews[i]!];
+      expect(b.product_id).toBe(product);
+      expect(a.created_at > b.created_at || (a.created_at === b.created_at && a.id < b.id), `${a.id} before ${b.id}`).toBe(true);
+    }
+  });
+});
+
 describe('the configurations of issue 19 are refused up front', () => {
   let mock: MockServer;
   let dir: string;
