@@ -7,6 +7,7 @@ import { ALPHABITE_PROPERTY_IDS, PROPERTY_IDS } from '../properties/catalog/inde
 import { headerLine, jsonReport, junitReport, resultLine, summaryText } from '../properties/report.ts';
 import { CannotRunError, runListingProperties, type CheckReport } from '../properties/runner.ts';
 import { headerArg, integerIn } from './options.ts';
+import { keepTheVerdictWhenTheReaderLeaves } from './program.ts';
 
 /** Exit codes of `check` (docs/exit-codes.md): every property holds / some property fails / the check cannot run. */
 export const EXIT = { passed: 0, failed: 1, cannotRun: 2 } as const;
@@ -91,6 +92,7 @@ export function registerCheckCommand(program: Command): void {
   // for every command.
 
   command.action(async (flags: CheckFlags) => {
+    keepTheVerdictWhenTheReaderLeaves();
     process.exitCode = await runCheck(flags);
   });
 }

@@ -56,17 +56,41 @@ export function withExitCodes(program: Command): Command {
   return program;
 }
 
+/** Set by a command with a verdict to give (`check`, `verify`): see endQuietlyWhenTheReaderLeaves. */
+let verdictToGive = false;
+
+/**
+ * `check` and `verify` judge a target: a reader that leaves early (`check | head`) must not turn a
+ * failing target into exit 0 (under `set -o pipefail`, a green CI step). They call this first; from
+ * then on a closed pipe only silences the output, and the command ends with its own verdict.
+ */
+export function keepTheVerdictWhenTheReaderLeaves(): void {
+  verdictToGive = true;
+}
+
 /**
  * A reader that closes the pipe early (`fixtures | head`) has had all it wanted: that is a normal end,
- * not an error. The command stops there, silently, with the exit code it has reached (0 when none
- * yet), for standard output and standard error alike. Any other write error goes to the last resort
- * (bin/store-listing-kit.js): one `error:` line, exit 2. Called once by each entry's `main`.
+ * not an error. A command with nothing to judge stops there, silently, with the exit code it has
+ * reached (0 when none yet); one with a verdict to give (keepTheVerdictWhenTheReaderLeaves) goes on
+ * without output and ends with its verdict. The same for standard output and standard error. Any
+ * other write error goes to the last resort (bin/store-listing-kit.js): one `error:` line, exit 2.
+ * Called once by each entry's `main`.
  */
 export function endQuietlyWhenTheReaderLeaves(): void {
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok);
-      throw error;
+      if (error.code !== 'EPIPE') throw error;
+      if (!verdictToGive) process.exit(process.exitCode ?? EXIT.ok);
+      mute(stream);
     });
   }
+}
+
+/** Further writes to a stream whose reader left go nowhere (and still call their callbacks). */
+function mute(stream: NodeJS.WriteStream): void {
+  stream.write = ((_chunk: unknown, encodingOrCallback?: unknown, callback?: unknown) => {
+    const done = typeof encodingOrCallback === 'function' ? encodingOrCallback : callback;
+    if (typeof done === 'function') queueMicrotask(() => (done as () => void)());
+    return true;
+  }) as typeof stream.write;
 }

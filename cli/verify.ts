@@ -3,7 +3,7 @@ import { CONSUMER_OF_DIALECT, DEFAULT_CONSUMER_VERSION_SELECTORS, PACT_DIR, PROV
 import { DIALECT_NAMES, type DialectName } from '../lib/dialects/types.ts';
 import type { ProviderResult, VerifyOptions } from '../contracts/verify.ts';
 import { rerunWithoutColour, wantsColour } from './plain-output.ts';
-import { cannotRun } from './program.ts';
+import { cannotRun, keepTheVerdictWhenTheReaderLeaves } from './program.ts';
 import { headerArg, httpUrl } from './options.ts';
 import { PROVIDER_STATES_PATH } from '../lib/provider-states.ts';
 
@@ -110,6 +110,7 @@ export function registerVerifyCommand(program: Command): void {
         .default({}, 'none'),
     )
     .action(async (flags: VerifyFlags, cmd: Command) => {
+      keepTheVerdictWhenTheReaderLeaves();
       // Pact's report is in colour whatever the output: into a pipe or a file, it goes through a child process that drops the escape codes.
       if (!wantsColour()) {
         const code = await rerunWithoutColour();

@@ -171,4 +171,9 @@ describe('a closed pipe is a normal end (`store-listing-kit fixtures | head`)', 
   it.each([[['fixtures', '--reviews', '200000']], [['openapi']], [['--help']]])('store-listing-kit %j: exit 0, nothing on stderr', async (args) => {
     expect(await closedPipe(args)).toEqual({ code: 0, stderr: '' });
   });
+
+  it('a command with a verdict keeps it: check against a target that breaks a rule still ends 1', async () => {
+    const args = ['check', '--base-url', broken.url, '--seed', '1', '--runs', '3', '--endpoints', 'wishlists', '--properties', 'envelope-shape'];
+    expect(await closedPipe(args)).toEqual({ code: 1, stderr: '' });
+  });
 });
