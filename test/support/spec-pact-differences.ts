@@ -21,7 +21,7 @@ const REVIEWS = /^Given (no reviews exist|reviews exist|product has reviews) - /
 const WISHLISTS = /^Given (no wishlists exist|wishlists exist|wishlist has items) - /;
 /** The wishlist requests that page with skip/take (all but the ?id= one and the unknown wishlist). */
 const PAGED_WISHLISTS = /^Given (no wishlists exist - a request for wishlists |wishlists exist - |wishlist has items - (?!.*\?id=))/;
-const MISSING_ENVELOPE = /^BodyMismatch \$: Actual map is missing the following keys: .*\bcount\b.*\bdata\b/;
+const MISSING_ENVELOPE = /^BodyMismatch \$: expected keys including .*\bcount\b.*\bdata\b.*, got /;
 
 export const SPEC_PACT_RULES: readonly Rule[] = [
   // row 3: skip/take are refused, and the defaults are limit 20 / offset 0 (the spec: take 10)
@@ -31,23 +31,23 @@ export const SPEC_PACT_RULES: readonly Rule[] = [
   // row 5: a negative offset on 4.2 fails in the database
   { row: 5, interaction: new RegExp(`${PRODUCT_REVIEWS.source}.*negative offset`), detail: /^(StatusMismatch expected 400, got 500|BodyMismatch \$\.type: expected "invalid_data", got "unknown_error"|BodyMismatch \$\.message: expected match .*, got 'An unknown error occurred\.')$/ },
   // row 7: 4.1 ignores limit (so a negative one is no error)
-  { row: 7, interaction: new RegExp(`${ALL_REVIEWS.source}.*negative limit`), detail: /^(StatusMismatch expected 400, got 200|BodyMismatch \$: Actual map is missing the following keys: message, type)$/ },
+  { row: 7, interaction: new RegExp(`${ALL_REVIEWS.source}.*negative limit`), detail: /^(StatusMismatch expected 400, got 200|BodyMismatch \$: expected keys including message, type, got .*)$/ },
   // row 8: 4.1's numbers are constant (count 0, every page number 1)
   { row: 8, interaction: ALL_REVIEWS, detail: /^BodyMismatch \$\.(count|currentPage|nextPage|prevPage|totalPages): expected (\d+|null), got [01]$/ },
   // row 9: records under data, take/skip echoed (no reviews, limit, offset)
-  { row: 9, interaction: REVIEWS, detail: /^BodyMismatch \$: Actual map is missing the following keys: limit, offset, reviews$/ },
+  { row: 9, interaction: REVIEWS, detail: /^BodyMismatch \$: expected keys including limit, offset, reviews, got .*$/ },
   // row 10: totalPages is 1 when empty
   { row: 10, interaction: PRODUCT_REVIEWS, detail: /^BodyMismatch \$\.totalPages: expected 0, got 1$/ },
   // row 12: nextPage/prevPage are clamped, never null
   { row: 12, interaction: PRODUCT_REVIEWS, detail: /^BodyMismatch \$\.(nextPage|prevPage): expected null, got \d+$/ },
   // row 21: ?id= is an unrecognized field
-  { row: 21, interaction: /^Given wishlist has items - .*\?id=/, detail: /^(StatusMismatch expected 200, got 400|BodyMismatch \$: Actual map is missing the following keys: .*)$/ },
+  { row: 21, interaction: /^Given wishlist has items - .*\?id=/, detail: /^(StatusMismatch expected 200, got 400|BodyMismatch \$: expected keys including .*, got .*)$/ },
   // row 22: an unknown wishlist is an empty page, not a 404
-  { row: 22, interaction: /^Given no wishlists exist - .*does not exist/, detail: /^(StatusMismatch expected 404, got 200|BodyMismatch \$: Actual map is missing the following keys: message, type)$/ },
+  { row: 22, interaction: /^Given no wishlists exist - .*does not exist/, detail: /^(StatusMismatch expected 404, got 200|BodyMismatch \$: expected keys including message, type, got .*)$/ },
   // row 23: a wishlist is its own columns, without items
-  { row: 23, interaction: WISHLISTS, detail: /^BodyMismatch \$\.data\[\d+\]: Actual map is missing the following keys: items, items_count$/ },
+  { row: 23, interaction: WISHLISTS, detail: /^BodyMismatch \$\.data\[\d+\]: expected keys including items, items_count, got .*$/ },
   // row 24: an item is the plugin's default fields
-  { row: 24, interaction: WISHLISTS, detail: /^BodyMismatch \$\.data\[\d+\](\.product_variant(\.product)?)?: Actual map is missing the following keys: (created_at, updated_at|sku|title)$/ },
+  { row: 24, interaction: WISHLISTS, detail: /^BodyMismatch \$\.data\[\d+\](\.product_variant(\.product)?)?: expected keys including (created_at, updated_at|sku|title), got .*$/ },
 ];
 
 /** The row of docs/dialects.md that explains a mismatch, or undefined. */
