@@ -8,7 +8,7 @@
  * DatasetHolder, the provider-state router), `/contracts`, `/properties`, `/properties/vitest`,
  * `/protocol` (the page arithmetic alone) and `/schemas`.
  */
-import type { MockCluster, MockClusterOptions } from './mock-server/cluster.ts';
+import type { MockCluster, MockClusterOptions } from './mock-server/cluster/start-cluster.ts';
 import type { MockServer, MockServerOptions } from './mock-server/server.ts';
 import type { CheckOptions } from './properties/options.ts';
 import type { CheckReport, RunHooks } from './properties/runner.ts';

@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import { DEFAULT_MAX_PAGE_SIZE, MAX_MAX_PAGE_SIZE, MIN_MAX_PAGE_SIZE } from '../lib/api-rules.ts';
 import { DEFAULT_DIALECT, DIALECT_NAMES, type DialectName } from '../lib/dialects/index.ts';
-import { mockOpenApiDocument } from '../mock-server/openapi.ts';
+import { mockOpenApiDocument } from '../mock-server/listings/openapi.ts';
 import { httpUrl, integerIn } from './options.ts';
 
 interface OpenApiFlags {

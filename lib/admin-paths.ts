@@ -19,7 +19,7 @@ export const ADMIN_PATHS = {
  * The header that marks an admin change (`POST`, `PUT`, `DELETE`) as sent by a script or a tool,
  * not by a web page: on loopback without a token, the mock takes a change only with this header
  * (any value) or `Content-Type: application/json`, neither of which a page can send to another
- * origin without a CORS preflight, which the admin API refuses (mock-server/access.ts).
+ * origin without a CORS preflight, which the admin API refuses (mock-server/admin/access.ts).
  */
 export const ADMIN_WRITE_HEADER = 'X-Requested-By';
 
@@ -32,7 +32,7 @@ export const PROVIDER_STATES_PATH = ADMIN_PATHS.providerStates;
 /**
  * The header with which a run names itself on its provider-state calls (the kit's `verify` and
  * `check --vary-dataset` send it): the mock lets one run at a time hold its provider state, from
- * its first setup to its release (mock-server/state-lease.ts).
+ * its first setup to its release (mock-server/admin/state-lease.ts).
  */
 export const STATE_RUN_HEADER = 'x-provider-state-run';
 

@@ -3,7 +3,7 @@
  * or mounts the routes in an Express app of its own. Loads Express.
  */
 export { startMockServer, resolveDataset, type MockServer, type MockServerOptions } from './server.ts';
-export type { MockCluster, MockClusterOptions } from './cluster.ts';
-export { createApp, type AppOptions } from './app.ts';
-export { DatasetHolder } from './dataset-holder.ts';
-export { providerStatesRouter, pactStateHandlers, applyStateChange } from './provider-states.ts';
+export type { MockCluster, MockClusterOptions } from './cluster/start-cluster.ts';
+export { createApp, type AppOptions } from './http/app.ts';
+export { DatasetHolder } from './dataset/holder.ts';
+export { providerStatesRouter, pactStateHandlers, applyStateChange } from './admin/provider-states.ts';

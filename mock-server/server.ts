@@ -5,80 +5,20 @@ import { assertMaxPageSize, DEFAULT_MAX_PAGE_SIZE } from '../lib/api-rules.ts';
 import { DEFAULT_DIALECT, type DialectName } from '../lib/dialects/index.ts';
 import { generateDataset, servingProblem, type Dataset, type GenerateOptions } from '../fixtures/dataset.ts';
 import { sizesProblem } from '../fixtures/generate.ts';
-import { createApp, listingAnswers } from './app.ts';
-import { corsPolicy } from './cors-policy.ts';
-import { withFastPath } from './fast-path.ts';
-import { createOps, type Ops } from './admin.ts';
-import type { FaultSettings } from './faults.ts';
-import type { Logger } from './logging.ts';
-import { guardRequests, installServerGuards, MAX_HEADER_BYTES } from './request-guards.ts';
-import { DatasetHolder, generationOf } from './dataset-holder.ts';
-import { assertStateLeaseMs } from './state-lease.ts';
-import type { MockCluster, MockClusterOptions } from './cluster.ts';
-import type { CoordinatorFactory } from './coordination.ts';
+import { createApp, listingAnswers } from './http/app.ts';
+import { corsPolicy } from './http/cors-policy.ts';
+import { withFastPath } from './listings/fast-path.ts';
+import { createOps, type Ops } from './admin/routes.ts';
+import type { FaultSettings } from './admin/faults.ts';
+import type { Logger } from './http/logging.ts';
+import { guardRequests, installServerGuards, MAX_HEADER_BYTES } from './http/request-guards.ts';
+import { DatasetHolder, generationOf } from './dataset/holder.ts';
+import { assertStateLeaseMs } from './admin/state-lease.ts';
+import type { MockCluster, MockClusterOptions } from './cluster/start-cluster.ts';
+import { DEFAULT_SHUTDOWN_GRACE_MS, type MockServer, type MockServerOptions } from './server-options.ts';
+import type { CoordinatorFactory } from './admin/coordination.ts';
 
-export interface MockServerOptions extends GenerateOptions {
-  /** Port to listen on; 0 (the default here) picks a free one. The CLI defaults to 9000. */
-  port?: number;
-  /** Interface to listen on (default 127.0.0.1). */
-  host?: string;
-  /** Serve this fixtures file instead of generating data (seed and sizes are then not used). */
-  fixtures?: string;
-  /** Serve this dataset instead of generating one. */
-  dataset?: Dataset;
-  /** The largest `limit` / `take` accepted (default 1000). */
-  maxPageSize?: number;
-  /**
-   * Origins allowed by CORS on the listings (never on `/__admin`); default any (without credentials).
-   * Each is exactly what a browser sends (`http://localhost:3000`: no path, no trailing slash, lower
-   * case, no wildcard) or `*`; anything else throws a TypeError that says why.
-   */
-  corsOrigin?: string | string[];
-  /** How the listings speak: `spec` (default) or `alphabite` (the published plugins, bugs included). */
-  dialect?: DialectName;
-  /**
-   * The alphabite dialect only: the backend's publishable keys. A request with another key gets
-   * Medusa's 400 `A valid publishable key is required...`; without this, any non-empty key is taken.
-   */
-  publishableKeys?: string[];
-  /**
-   * Answer kept answers in front of Express (default true): same status, headers and bytes,
-   * a fraction of the CPU (mock-server/fast-path.ts). `false` sends every request through Express.
-   */
-  fastPath?: boolean;
-  /** Fault and latency injection from the start (default: off; changeable through the admin API). */
-  faults?: FaultSettings;
-  /** The seed of fault draws when the settings name none (default: the dataset's seed). */
-  faultSeed?: number;
-  /** Bearer token of the admin API; required for it on a non-loopback host. */
-  adminToken?: string;
-  /** Requests the admin journal keeps (default 200; 0: none). */
-  journalSize?: number;
-  /** Structured logs (default: silent). */
-  logger?: Logger;
-  /** How long close() lets in-flight requests finish before cutting connections (default 10 s). */
-  shutdownGraceMs?: number;
-  /**
-   * After how long without a state change a run's hold on the provider state lapses, tearing its
-   * state down (default 30 000 ms; docs/operations.md, "Provider states and reseeds").
-   */
-  stateLeaseMs?: number;
-}
-
-export interface MockServer {
-  /** Base URL, e.g. http://127.0.0.1:9000 (no trailing slash). */
-  readonly url: string;
-  readonly port: number;
-  readonly host: string;
-  /** The data being served; `replace` / `reset` change it for every client (outside the admin API's lease on provider states). */
-  readonly dataset: DatasetHolder;
-  readonly app: Express;
-  readonly server: Server;
-  /** Faults, journal, logger and admin access, as the admin API changes them. */
-  readonly ops: Ops;
-  /** Stops listening, ends idle keep-alive connections, resolves when closed. */
-  close(): Promise<void>;
-}
+export { DEFAULT_SHUTDOWN_GRACE_MS, type MockServer, type MockServerOptions } from './server-options.ts';
 
 /** The dataset the options ask for: a given one, a fixtures file, or generated from the seed. */
 export async function resolveDataset(options: MockServerOptions): Promise<Dataset> {
@@ -92,7 +32,7 @@ export async function resolveDataset(options: MockServerOptions): Promise<Datase
 
 /**
  * Starts the mock server in-process: `const mock = await startMockServer({ seed: 7 }); ...; await mock.close()`.
- * With `workers: N`, starts N processes (node:cluster) on one port instead: see mock-server/cluster.ts.
+ * With `workers: N`, starts N processes (node:cluster) on one port instead: see mock-server/cluster/start-cluster.ts.
  */
 export async function startMockServer(options?: MockServerOptions): Promise<MockServer>;
 export async function startMockServer(options: MockClusterOptions): Promise<MockCluster>;
@@ -104,13 +44,13 @@ export async function startMockServer(options: MockServerOptions | MockClusterOp
   corsPolicy(options.corsOrigin);
   assertPublishableKeys(options.publishableKeys, options.dialect ?? DEFAULT_DIALECT);
   if (options.stateLeaseMs !== undefined) assertStateLeaseMs(options.stateLeaseMs);
-  if ('workers' in options && options.workers !== undefined) return (await import('./cluster.ts')).startMockCluster(options);
+  if ('workers' in options && options.workers !== undefined) return (await import('./cluster/start-cluster.ts')).startMockCluster(options);
   return startInProcess(options as MockServerOptions);
 }
 
 /**
  * One server in this process. `coordinate`: how its admin changes reach the other workers
- * of a cluster (cluster-worker.ts gives it); by default this server is on its own.
+ * of a cluster (cluster/worker.ts gives it); by default this server is on its own.
  */
 export async function startInProcess(options: MockServerOptions, coordinate?: CoordinatorFactory): Promise<MockServer> {
   const dataset = assertServable(await resolveDataset(options), options.dialect ?? DEFAULT_DIALECT);
@@ -195,7 +135,6 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
-export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
 /**
  * Stops accepting connections, lets requests in flight finish (closing each keep-alive

@@ -2,7 +2,7 @@
  * `store-listing-kit/msw`: the four listings as MSW request handlers, for a browser (a service
  * worker), vitest or Storybook, answering with exactly the status and bytes the HTTP mock
  * answers for the same URL and seed: the same dataset, the same dialect, the same answer core
- * (mock-server/page-bodies.ts), the same refusals and, when asked, the same fault headers
+ * (mock-server/listings/page-bodies.ts), the same refusals and, when asked, the same fault headers
  * (lib/fault-headers.ts). No Node built-ins: it runs in a browser bundle.
  *
  *   import { setupWorker } from 'msw/browser';
@@ -17,7 +17,7 @@ import { faultBody, readFaultHeaders, retryAfter, UNKNOWN_ERROR_BODY } from '../
 import { QueryError, queryPairs } from '../lib/query.ts';
 import { generateDataset, servingProblem, type Dataset } from '../fixtures/dataset.ts';
 import { sizesProblem, type DatasetSizes } from '../fixtures/generate.ts';
-import { answerListing, PageBodies, type ListingAnswer } from '../mock-server/page-bodies.ts';
+import { answerListing, PageBodies, type ListingAnswer } from '../mock-server/listings/page-bodies.ts';
 
 export interface ListingHandlersOptions extends Partial<DatasetSizes> {
   /** The dataset's seed (default 1, as `serve`); ignored when `dataset` is given. */
@@ -43,7 +43,7 @@ function respond({ status, body }: ListingAnswer, extraHeaders: Record<string, s
   return new HttpResponse(body, { status, headers: body === null ? extraHeaders : { 'Content-Type': JSON_TYPE, ...extraHeaders } });
 }
 
-/** A fault asked for by the request's headers, as mock-server/faults.ts injects it; undefined when none. */
+/** A fault asked for by the request's headers, as mock-server/admin/faults.ts injects it; undefined when none. */
 async function headerFault(headers: ListingRequest['headers']): Promise<HttpResponse<string> | undefined> {
   let asked;
   try {

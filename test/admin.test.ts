@@ -4,11 +4,11 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { generateDataset } from '../fixtures/index.ts';
-import { adminAccessMode, adminGuard, isAdminPath, isLoopbackHost } from '../mock-server/access.ts';
-import { createOps } from '../mock-server/admin.ts';
-import { createApp } from '../mock-server/app.ts';
-import { DatasetHolder } from '../mock-server/dataset-holder.ts';
-import { Journal } from '../mock-server/journal.ts';
+import { adminAccessMode, adminGuard, isAdminPath, isLoopbackHost } from '../mock-server/admin/access.ts';
+import { createOps } from '../mock-server/admin/routes.ts';
+import { createApp } from '../mock-server/http/app.ts';
+import { DatasetHolder } from '../mock-server/dataset/holder.ts';
+import { Journal } from '../mock-server/admin/journal.ts';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
 import { get } from './support/http.ts';
 

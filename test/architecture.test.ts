@@ -1,7 +1,7 @@
 /** The dependency direction of the kit (test/support/import-rules.ts) holds in the real tree. */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { checkFile, checkTree, importsOf } from './support/import-rules.ts';
+import { checkFile, checkTree, importCycles, importGraph, importsOf } from './support/import-rules.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -16,7 +16,7 @@ describe('dependency direction', () => {
       "import { startMockServer } from '../mock-server/server.ts';",
       "import express from 'express';",
       "const faker = await import('@faker-js/faker');",
-      '// import { nothing } from "../mock-server/app.ts";  (a comment, not an import)',
+      '// import { nothing } from "../mock-server/http/app.ts";  (a comment, not an import)',
       "import { totalPages } from '../lib/paging.ts';",
     ].join('\n');
     expect(checkFile(ROOT, 'properties/bad.ts', source).map((v) => v.specifier)).toEqual(['../mock-server/server.ts', 'express', '@faker-js/faker']);
@@ -28,7 +28,7 @@ describe('dependency direction', () => {
 
   it('lets msw/ use the platform-neutral answer core but not the fixtures barrel, the server or Node', () => {
     const source = [
-      "import { PageBodies } from '../mock-server/page-bodies.ts';",
+      "import { PageBodies } from '../mock-server/listings/page-bodies.ts';",
       "import { generateDataset } from '../fixtures/dataset.ts';",
       "import { generateDataset as g } from '../fixtures/index.ts';",
       "import { startMockServer } from '../mock-server/server.ts';",
@@ -39,5 +39,21 @@ describe('dependency direction', () => {
 
   it('reads multi-line, type-only and re-export imports', () => {
     expect(importsOf("import {\n  a,\n  b,\n} from './x.ts';\nimport type { T } from 'y';\nexport * from './z.ts';")).toEqual(['./x.ts', 'y', './z.ts']);
+  });
+
+  it('no import circle: no file reaches itself through its imports, type-only ones included', () => {
+    expect(importCycles(importGraph(ROOT))).toEqual([]);
+  });
+
+  it('finds circles, and only circles', () => {
+    const graph = new Map([
+      ['a.ts', ['b.ts']],
+      ['b.ts', ['c.ts', 'd.ts']],
+      ['c.ts', ['a.ts']],
+      ['d.ts', ['e.ts', 'outside.ts']],
+      ['e.ts', []],
+      ['f.ts', ['f.ts']],
+    ]);
+    expect(importCycles(graph)).toEqual([['a.ts', 'b.ts', 'c.ts'], ['f.ts']]);
   });
 });

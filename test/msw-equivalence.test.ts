@@ -12,7 +12,7 @@ import type { DialectName } from '../lib/dialects/index.ts';
 import { DELAY_HEADER, STATUS_HEADER } from '../lib/fault-headers.ts';
 import { generateDataset } from '../fixtures/dataset.ts';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
-import { faultSettings } from '../mock-server/faults.ts';
+import { faultSettings } from '../mock-server/admin/faults.ts';
 import { createListingHandlers } from '../msw/index.ts';
 import { listingRequests, type ListingRequestSpec } from './support/listing-requests.ts';
 

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DialectName } from '../lib/dialects/index.ts';
 import { generateDataset } from '../fixtures/dataset.ts';
-import { mockOpenApiDocument } from '../mock-server/openapi.ts';
+import { mockOpenApiDocument } from '../mock-server/listings/openapi.ts';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
 import { runListingProperties } from '../properties/runner.ts';
 import { hostileRequests } from './support/hostile-requests.ts';

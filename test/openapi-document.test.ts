@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument, type OpenApiDocument } from '../lib/openapi/index.ts';
-import { mockOpenApiDocument, seededExamples } from '../mock-server/openapi.ts';
+import { mockOpenApiDocument, seededExamples } from '../mock-server/listings/openapi.ts';
 import { startMockServer } from '../mock-server/server.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

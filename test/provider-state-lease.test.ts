@@ -11,8 +11,8 @@ import { generateDataset } from '../fixtures/index.ts';
 import { STATE_LEASE_HEADER, STATE_RUN_HEADER } from '../lib/admin-paths.ts';
 import { StateRun } from '../lib/state-run.ts';
 import { runListingProperties } from '../properties/runner.ts';
-import { DatasetHolder } from '../mock-server/dataset-holder.ts';
-import { StateLease } from '../mock-server/state-lease.ts';
+import { DatasetHolder } from '../mock-server/dataset/holder.ts';
+import { StateLease } from '../mock-server/admin/state-lease.ts';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
 import { get } from './support/http.ts';
 import { runCli, type CliRun } from './support/cli-process.ts';
@@ -25,7 +25,7 @@ const cli = (args: string[]) => runCli([...args], 120_000);
 const send = (base: string, path: string, method: string, body?: unknown, run?: string) =>
   get(base, path, {
     method,
-    // A change without a body says it comes from a script, as the admin API asks (mock-server/access.ts).
+    // A change without a body says it comes from a script, as the admin API asks (mock-server/admin/access.ts).
     headers: { ...(body === undefined ? { 'x-requested-by': 'provider-state-lease.test' } : { 'content-type': 'application/json' }), ...(run ? { [STATE_RUN_HEADER]: run } : {}) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });

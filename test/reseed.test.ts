@@ -3,10 +3,10 @@ import { Agent, request } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateDataset, generateDatasetInSteps } from '../fixtures/dataset.ts';
 import { finish } from '../fixtures/steps.ts';
-import { createOps } from '../mock-server/admin.ts';
-import { ChangeApplier } from '../mock-server/changes.ts';
-import { buildBetweenRequests } from '../mock-server/dataset-builder.ts';
-import { DatasetHolder } from '../mock-server/dataset-holder.ts';
+import { createOps } from '../mock-server/admin/routes.ts';
+import { ChangeApplier } from '../mock-server/admin/changes.ts';
+import { buildBetweenRequests } from '../mock-server/dataset/builder.ts';
+import { DatasetHolder } from '../mock-server/dataset/holder.ts';
 import { startMockServer } from '../mock-server/server.ts';
 
 const agent = new Agent({ keepAlive: true });

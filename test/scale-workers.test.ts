@@ -1,7 +1,7 @@
 /** `workers: N` (node:cluster): several processes on one port answer the bytes one server answers, and change as one. */
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { MockCluster } from '../mock-server/cluster.ts';
+import type { MockCluster } from '../mock-server/cluster/start-cluster.ts';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
 
 interface Answer {

@@ -13,8 +13,8 @@ import { reviewsEnvelope, wishlistEnvelope } from '../lib/paging.ts';
 import { generateDataset, type Dataset } from '../fixtures/index.ts';
 import { sortIndexesByTime } from '../fixtures/review-table.ts';
 import { HashRandomizer } from '../fixtures/randomizer.ts';
-import { boundedMemo, memoized } from '../mock-server/memo.ts';
-import { PageBodies } from '../mock-server/page-bodies.ts';
+import { boundedMemo, memoized } from '../mock-server/listings/memo.ts';
+import { PageBodies } from '../mock-server/listings/page-bodies.ts';
 import { specDialect, type ListingOrder } from '../lib/dialects/index.ts';
 import type { EndpointName } from '../lib/api-rules.ts';
 

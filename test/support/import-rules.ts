@@ -5,7 +5,7 @@
  *   lib  <-  fixtures  <-  mock-server
  *   lib  <-  contracts
  *   lib  <-  properties
- *   lib  <-  fixtures (not its barrel)  <-  msw  (and the answer core, mock-server/page-bodies.ts)
+ *   lib  <-  fixtures (not its barrel)  <-  msw  (and the answer core, mock-server/listings/page-bodies.ts)
  *   lib  <-  medusa  (the provider-state route of a Medusa app)
  *
  * `lib/` is the protocol layer: pure, zod only, no Node built-ins (it must run in a browser).
@@ -37,7 +37,7 @@ export const LAYERS: Record<string, LayerRule> = {
   contracts: { folders: ['lib', 'contracts'], packages: ['zod', '@pact-foundation/pact'], builtins: true },
   properties: { folders: ['lib', 'properties'], packages: ['zod', 'fast-check', 'vitest'], builtins: true },
   // The MSW handlers run in browsers: no Node built-ins, and not the fixtures barrel (fixtures/file.ts uses node:fs).
-  msw: { folders: ['lib', 'fixtures', 'msw'], packages: ['msw'], builtins: false, files: ['mock-server/page-bodies.ts'], notFiles: ['fixtures/index.ts', 'fixtures/file.ts'] },
+  msw: { folders: ['lib', 'fixtures', 'msw'], packages: ['msw'], builtins: false, files: ['mock-server/listings/page-bodies.ts'], notFiles: ['fixtures/index.ts', 'fixtures/file.ts'] },
   // The provider-state route runs inside a Medusa app: the protocol layer only, no @medusajs package (the container is duck-typed).
   medusa: { folders: ['lib', 'medusa'], packages: ['zod'], builtins: false },
 };
@@ -94,4 +94,54 @@ function sourcesUnder(root: string, folder: string): string[] {
 /** Every violation in the kit's layered folders. */
 export function checkTree(root: string, layers: Record<string, LayerRule> = LAYERS): ImportViolation[] {
   return Object.keys(layers).flatMap((layer) => sourcesUnder(root, layer).flatMap((file) => checkFile(root, file, readFileSync(join(root, file), 'utf8'), layers)));
+}
+
+/** The kit's own imports between its source files: file -> files it imports (type-only imports too). */
+export function importGraph(root: string, folders: readonly string[] = Object.keys(LAYERS)): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of folders.flatMap((folder) => sourcesUnder(root, folder))) {
+    const targets = importsOf(readFileSync(join(root, file), 'utf8'))
+      .filter((specifier) => specifier.startsWith('.'))
+      .map((specifier) => relative(root, resolve(root, dirname(file), specifier)).split(sep).join('/'));
+    graph.set(file, targets);
+  }
+  return graph;
+}
+
+/**
+ * The import circles of a graph: its strongly connected components of more than one file (or a
+ * file that imports itself), each sorted, found with Tarjan's algorithm.
+ */
+export function importCycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (file: string): void => {
+    index.set(file, next);
+    low.set(file, next);
+    next += 1;
+    stack.push(file);
+    onStack.add(file);
+    for (const target of graph.get(file) ?? []) {
+      if (!graph.has(target)) continue;
+      if (!index.has(target)) {
+        visit(target);
+        low.set(file, Math.min(low.get(file)!, low.get(target)!));
+      } else if (onStack.has(target)) low.set(file, Math.min(low.get(file)!, index.get(target)!));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const component: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== file);
+    if (component.length > 1 || (graph.get(file) ?? []).includes(file)) cycles.push(component.sort());
+  };
+  for (const file of graph.keys()) if (!index.has(file)) visit(file);
+  return cycles;
 }

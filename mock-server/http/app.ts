@@ -1,16 +1,16 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import cors from 'cors';
-import { DEFAULT_MAX_PAGE_SIZE } from '../lib/api-rules.ts';
-import { createDialect, DEFAULT_DIALECT, type DialectName } from '../lib/dialects/index.ts';
-import type { DatasetHolder } from './dataset-holder.ts';
+import { DEFAULT_MAX_PAGE_SIZE } from '../../lib/api-rules.ts';
+import { createDialect, DEFAULT_DIALECT, type DialectName } from '../../lib/dialects/index.ts';
+import type { DatasetHolder } from '../dataset/holder.ts';
 import { errorHandler, routeNotFound } from './errors.ts';
-import { ListingAnswers, mountListings } from './listings.ts';
-import { ADMIN_PREFIX, OPENAPI_PATH } from '../lib/admin-paths.ts';
-import { createOps, opsHandlers, type Ops } from './admin.ts';
-import { isAdminPath } from './access.ts';
-import type { Coordinator } from './coordination.ts';
+import { ListingAnswers, mountListings } from '../listings/answers.ts';
+import { ADMIN_PREFIX, OPENAPI_PATH } from '../../lib/admin-paths.ts';
+import { createOps, opsHandlers, type Ops } from '../admin/routes.ts';
+import { isAdminPath } from '../admin/access.ts';
+import type { Coordinator } from '../admin/coordination.ts';
 import { lazily, openApiModule, providerStatesModule } from './lazy.ts';
-import type { StateDoor } from './provider-states.ts';
+import type { StateDoor } from '../admin/provider-states.ts';
 import { corsHeaderSetter, corsOptions, corsPolicy } from './cors-policy.ts';
 import { preflightOnly } from './request-guards.ts';
 
@@ -27,7 +27,7 @@ export interface AppOptions {
   corsOrigin?: string | string[];
   /** Told about unexpected faults (the answer is the documented 500 either way). */
   onFault?: (error: unknown) => void;
-  /** Faults, journal, logger and admin access (mock-server/admin.ts); default: all off, admin on loopback. */
+  /** Faults, journal, logger and admin access (mock-server/admin/routes.ts); default: all off, admin on loopback. */
   ops?: Ops;
 }
 
@@ -74,7 +74,7 @@ export function createApp(holder: DatasetHolder, options: AppOptions = {}): Expr
   // Pact's state-change endpoint (POST, GET and DELETE /__admin/provider-states); any /__admin guard must be
   // mounted before it. Applied through the coordinator, under its lease (one run at a time): in a cluster,
   // by every worker before the answer. Loaded on the first POST, or /__admin request, that gets this far
-  // (mock-server/provider-states.ts validates with zod, which nothing on a mock's start-up path needs);
+  // (mock-server/admin/provider-states.ts validates with zod, which nothing on a mock's start-up path needs);
   // the router matches the path as if mounted here.
   const states = lazily(async () => (await providerStatesModule()).providerStatesRouter(holder, stateDoor(coordinator)));
   app.use((req, res, next) => {
@@ -96,11 +96,11 @@ function stateDoor(coordinator: Coordinator): StateDoor {
 }
 
 /**
- * `GET /openapi.json` (mock-server/openapi.ts), loaded on its first request: the document is built
+ * `GET /openapi.json` (mock-server/listings/openapi.ts), loaded on its first request: the document is built
  * with zod's JSON Schema, which no other request of a running mock needs, so it stays off the
  * start-up path.
  */
-function lazyOpenApiRoute(options: Parameters<typeof import('./openapi.ts').openApiRoute>[0]): (req: Request, res: Response) => Promise<void> {
+function lazyOpenApiRoute(options: Parameters<typeof import('../listings/openapi.ts').openApiRoute>[0]): (req: Request, res: Response) => Promise<void> {
   const route = lazily(async () => (await openApiModule()).openApiRoute(options));
   return async (req, res) => (await route())(req, res);
 }

@@ -1,5 +1,5 @@
-import { ADMIN_PATHS, STATE_RUN_HEADER } from '../lib/admin-paths.ts';
-import type { AdminChange } from './changes.ts';
+import { ADMIN_PATHS, STATE_RUN_HEADER } from '../../lib/admin-paths.ts';
+import type { AdminChange } from './change-data.ts';
 
 /**
  * Who may change a server's provider state: a lease, held by one run at a time.

@@ -1,5 +1,6 @@
-import { changesDataset, type AdminChange, type Applied, type ChangeApplier } from './changes.ts';
-import { ApiError } from './errors.ts';
+import type { AdminChange } from './change-data.ts';
+import { changesDataset, type Applied, type ChangeApplier } from './changes.ts';
+import { ApiError } from '../http/errors.ts';
 import type { JournalEntry } from './journal.ts';
 import { StateLease, type Admission, type LeaseStatus } from './state-lease.ts';
 

@@ -1,5 +1,5 @@
 import type { Logger } from './logging.ts';
-import type { MockServer } from './server.ts';
+import type { MockServer } from '../server.ts';
 
 /**
  * Graceful shutdown for the serve command: on the first SIGINT or SIGTERM the server stops

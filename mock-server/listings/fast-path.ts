@@ -1,9 +1,9 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import fresh from 'fresh';
-import type { Ops } from './admin.ts';
-import { corsHeaders, type CorsPolicy } from './cors-policy.ts';
-import { MAX_JOURNAL_URL } from './journal.ts';
-import { JSON_TYPE, type KeptAnswer, type ListingAnswers } from './listings.ts';
+import type { Ops } from '../admin/routes.ts';
+import { corsHeaders, type CorsPolicy } from '../http/cors-policy.ts';
+import { MAX_JOURNAL_URL } from '../admin/journal.ts';
+import { JSON_TYPE, type KeptAnswer, type ListingAnswers } from './answers.ts';
 
 /**
  * In front of the Express app, at the `http.Server` level: a GET or HEAD whose answer is already

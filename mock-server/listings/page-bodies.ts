@@ -1,8 +1,8 @@
-import { pageSlice } from '../lib/paging.ts';
-import { MAX_ANSWER_CHARS, MAX_ANSWER_RECORDS } from '../lib/api-rules.ts';
-import { isRefusal, refusal, type Dialect, type EndpointRules, type ListingOrder, type ListingQuery, type ListingRequest, type RatingAggregate, type Refusal } from '../lib/dialects/index.ts';
-import type { Dataset, RecordedJson } from '../fixtures/dataset.ts';
-import type { Steps } from '../fixtures/steps.ts';
+import { pageSlice } from '../../lib/paging.ts';
+import { MAX_ANSWER_CHARS, MAX_ANSWER_RECORDS } from '../../lib/api-rules.ts';
+import { isRefusal, refusal, type Dialect, type EndpointRules, type ListingOrder, type ListingQuery, type ListingRequest, type RatingAggregate, type Refusal } from '../../lib/dialects/index.ts';
+import type { Dataset, RecordedJson } from '../../fixtures/dataset.ts';
+import type { Steps } from '../../fixtures/steps.ts';
 import { boundedMemo, memoized, type Memo } from './memo.ts';
 
 /**
@@ -170,7 +170,7 @@ export class PageBodies {
   /**
    * What must be built before `answer(request, query)` can answer in proportion to its page: the
    * ordering of every review a first request for an `order` needs (and, on 4.2, its grouping by
-   * product), O(n) work that a server runs between requests (mock-server/listings.ts) rather than
+   * product), O(n) work that a server runs between requests (mock-server/listings/answers.ts) rather than
    * hold every other request up. `key` names it; undefined when nothing is missing.
    */
   preparing(request: ListingRequest, query: ListingQuery): { key: string; steps: Steps<void> } | undefined {

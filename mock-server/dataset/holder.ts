@@ -1,5 +1,5 @@
-import type { Dataset, DatasetSummary, GenerateOptions } from '../fixtures/dataset.ts';
-import { DEFAULT_SEED } from '../fixtures/generate.ts';
+import type { Dataset, DatasetSummary, GenerateOptions } from '../../fixtures/dataset.ts';
+import { DEFAULT_SEED } from '../../fixtures/generate.ts';
 
 /**
  * The dataset a running server serves, with how it was generated (what `GET /__admin/config`

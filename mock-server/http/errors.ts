@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
-import { UNKNOWN_ERROR_BODY } from '../lib/fault-headers.ts';
-import { QueryError } from '../lib/query.ts';
-export { quote } from '../lib/query.ts';
+import { UNKNOWN_ERROR_BODY } from '../../lib/fault-headers.ts';
+import { QueryError } from '../../lib/query.ts';
+export { quote } from '../../lib/query.ts';
 
 /**
  * The error types of API.md, after the commerce backend's own conventions. The listings

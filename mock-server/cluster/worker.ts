@@ -1,14 +1,14 @@
 /**
- * One worker of `startMockCluster` (mock-server/cluster.ts): reads its options from the
+ * One worker of `startMockCluster` (mock-server/cluster/start-cluster.ts): reads its options from the
  * environment, starts an ordinary mock server on the shared port whose admin changes go
  * through the primary (cluster-member.ts), reports to the primary, and stops when the
  * primary says so.
  */
-import { adminAccessMode } from './access.ts';
-import { SHUTDOWN_MESSAGE, WORKER_OPTIONS_ENV, type MockClusterOptions, type WorkerMessage } from './cluster.ts';
-import { clusterMember } from './cluster-member.ts';
-import { createLogger } from './logging.ts';
-import { startInProcess } from './server.ts';
+import { adminAccessMode } from '../admin/access.ts';
+import { SHUTDOWN_MESSAGE, WORKER_OPTIONS_ENV, type MockClusterOptions, type WorkerMessage } from './start-cluster.ts';
+import { clusterMember } from './member.ts';
+import { createLogger } from '../http/logging.ts';
+import { startInProcess } from '../server.ts';
 
 const send = (message: WorkerMessage) => process.send?.(message);
 

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
-import { isAdminPath } from './access.ts';
-import { MAX_JOURNAL_URL, type Journal } from './journal.ts';
+import { isAdminPath } from '../admin/access.ts';
+import { MAX_JOURNAL_URL, type Journal } from '../admin/journal.ts';
 import type { Logger } from './logging.ts';
 
 /**

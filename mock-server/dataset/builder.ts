@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Steps } from '../fixtures/steps.ts';
+import type { Steps } from '../../fixtures/steps.ts';
 
 /**
  * Builds a dataset off the request path: runs its steps (fixtures/steps.ts) for at most

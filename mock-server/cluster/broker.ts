@@ -1,9 +1,10 @@
 import type { Worker } from 'node:cluster';
-import { changesDataset, type AdminChange } from './changes.ts';
-import { isCoordination, type AskReply, type BrokerMessage, type MemberMessage, type Task, type TaskResult } from './cluster-messages.ts';
-import { combineApplied, NOTHING_APPLIED } from './coordination.ts';
-import type { JournalSnapshot } from './journal.ts';
-import { DEFAULT_STATE_LEASE_MS, StateLease } from './state-lease.ts';
+import type { AdminChange } from '../admin/change-data.ts';
+import { changesDataset } from '../admin/changes.ts';
+import { isCoordination, type AskReply, type BrokerMessage, type MemberMessage, type Task, type TaskResult } from './messages.ts';
+import { combineApplied, NOTHING_APPLIED } from '../admin/coordination.ts';
+import type { JournalSnapshot } from '../admin/journal.ts';
+import { DEFAULT_STATE_LEASE_MS, StateLease } from '../admin/state-lease.ts';
 
 /**
  * The primary's side of a cluster's coordination (workers: cluster-member.ts).

@@ -4,10 +4,10 @@
  * at `GET /openapi.json`. The document itself is lib's (lib/openapi/).
  */
 import type { Request, Response } from 'express';
-import { DEFAULT_MAX_PAGE_SIZE } from '../lib/api-rules.ts';
-import { createDialect, type DialectName } from '../lib/dialects/index.ts';
-import { openApiDocument, type ExampleSource, type OpenApiDocument } from '../lib/openapi/index.ts';
-import { generateDataset } from '../fixtures/dataset.ts';
+import { DEFAULT_MAX_PAGE_SIZE } from '../../lib/api-rules.ts';
+import { createDialect, type DialectName } from '../../lib/dialects/index.ts';
+import { openApiDocument, type ExampleSource, type OpenApiDocument } from '../../lib/openapi/index.ts';
+import { generateDataset } from '../../fixtures/dataset.ts';
 import { answerListing, PageBodies } from './page-bodies.ts';
 
 /** The examples' dataset: the default one, whatever the served dataset is. */

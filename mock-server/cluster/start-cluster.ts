@@ -1,9 +1,9 @@
 import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
-import type { DatasetSummary } from '../fixtures/dataset.ts';
-import { ClusterBroker } from './cluster-broker.ts';
-import type { LogLevel } from './logging.ts';
-import { DEFAULT_SHUTDOWN_GRACE_MS, type MockServerOptions } from './server.ts';
+import type { DatasetSummary } from '../../fixtures/dataset.ts';
+import { ClusterBroker } from './broker.ts';
+import type { LogLevel } from '../http/logging.ts';
+import { DEFAULT_SHUTDOWN_GRACE_MS, type MockServerOptions } from '../server-options.ts';
 
 /**
  * `--workers N`: the mock server on N processes (node:cluster) sharing one port, to use
@@ -60,7 +60,7 @@ export const MAX_WORKERS = 64;
  */
 function workerModule(): { exec: string; execArgv: string[] } {
   const fromSource = import.meta.url.endsWith('.ts');
-  const exec = fileURLToPath(new URL(fromSource ? './cluster-worker.ts' : './cluster-worker.js', import.meta.url));
+  const exec = fileURLToPath(new URL(fromSource ? './worker.ts' : './worker.js', import.meta.url));
   if (!fromSource || process.execArgv.some((arg) => arg.includes('tsx'))) return { exec, execArgv: process.execArgv };
   return { exec, execArgv: [...process.execArgv, '--import', import.meta.resolve('tsx')] };
 }

@@ -1,20 +1,20 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import { DEFAULT_SEED, DEFAULT_SIZES } from '../fixtures/generate.ts';
-import type { GenerateOptions } from '../fixtures/dataset.ts';
-import { ADMIN_PREFIX } from '../lib/admin-paths.ts';
+import { DEFAULT_SEED, DEFAULT_SIZES } from '../../fixtures/generate.ts';
+import type { GenerateOptions } from '../../fixtures/dataset.ts';
+import { ADMIN_PREFIX } from '../../lib/admin-paths.ts';
 import { adminAccessMode, adminGuard, type AdminAccessOptions } from './access.ts';
 import { ChangeApplier } from './changes.ts';
 import { localCoordinator, type Coordinator, type CoordinatorFactory } from './coordination.ts';
-import type { DatasetHolder } from './dataset-holder.ts';
-import { invalidRequest } from './errors.ts';
+import type { DatasetHolder } from '../dataset/holder.ts';
+import { invalidRequest } from '../http/errors.ts';
 import { FaultInjector, faultSettings, type FaultSettings } from './faults.ts';
 import { DEFAULT_JOURNAL_SIZE, Journal } from './journal.ts';
-import { silentLogger, type Logger } from './logging.ts';
-import { jsonBody } from './json-body.ts';
-import { adminSchemasModule } from './lazy.ts';
+import { silentLogger, type Logger } from '../http/logging.ts';
+import { jsonBody } from '../http/json-body.ts';
+import { adminSchemasModule } from '../http/lazy.ts';
 import { assertStateLeaseMs, DEFAULT_STATE_LEASE_MS } from './state-lease.ts';
-import { observeRequests, type RequestObserver } from './observe.ts';
-import { integerParam, queryPairs, strictQuery } from '../lib/query.ts';
+import { observeRequests, type RequestObserver } from '../http/observe.ts';
+import { integerParam, queryPairs, strictQuery } from '../../lib/query.ts';
 
 /**
  * The admin API, under ADMIN_PREFIX (`/__admin`), and the operational pieces it drives:
@@ -47,7 +47,7 @@ export interface Ops {
   /** After how long without a state change a run's hold on the provider state lapses (state-lease.ts). */
   readonly stateLeaseMs: number;
   readonly startedAt: number;
-  /** Requests the fast path in front of Express answered (mock-server/fast-path.ts). */
+  /** Requests the fast path in front of Express answered (mock-server/listings/fast-path.ts). */
   readonly stats: { fastPathAnswers: number };
   /** How changes reach every process that serves (default: this one only). */
   readonly coordinate: CoordinatorFactory;

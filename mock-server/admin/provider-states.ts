@@ -1,12 +1,15 @@
 import { Router, type Request, type Response } from 'express';
-import { PROVIDER_STATES_PATH, STATES, STATE_LEASE_HEADER, STATE_NAMES, STATE_RUN_HEADER, stateByName, stateChangeSchema, type StateChange, type StateKey, type StateParams } from '../lib/provider-states.ts';
-import { describeIssues } from '../lib/zod-issues.ts';
-import { datasetFromRecords, generateDataset, type Dataset } from '../fixtures/dataset.ts';
-import type { Review, Wishlist } from '../lib/records.ts';
-import type { DatasetHolder } from './dataset-holder.ts';
-import { invalidRequest, quote } from './errors.ts';
-import { jsonBody } from './json-body.ts';
+import { PROVIDER_STATES_PATH, STATES, STATE_LEASE_HEADER, STATE_NAMES, STATE_RUN_HEADER, stateByName, stateChangeSchema, type StateChange, type StateKey, type StateParams } from '../../lib/provider-states.ts';
+import { describeIssues } from '../../lib/zod-issues.ts';
+import { datasetFromRecords, generateDataset, type Dataset } from '../../fixtures/dataset.ts';
+import type { Review, Wishlist } from '../../lib/records.ts';
+import type { DatasetHolder } from '../dataset/holder.ts';
+import { invalidRequest, quote } from '../http/errors.ts';
+import { jsonBody } from '../http/json-body.ts';
 import type { LeaseStatus } from './state-lease.ts';
+import type { ValidStateChange } from './change-data.ts';
+
+export type { ValidStateChange };
 
 /**
  * The provider states of the contracts (lib/provider-states.ts), for the mock server.
@@ -67,9 +70,6 @@ function wishlistsWith(wishlistId: string, count: number): Wishlist[] {
   }
   return wishlists;
 }
-
-/** A state change that passed validation: plain data, so that it can cross processes. */
-export type ValidStateChange = { action: 'teardown' } | { action: 'setup'; key: StateKey; state: string; params: Record<string, unknown> };
 
 /**
  * Validates a state change. Throws the documented 400 (`invalid_data`) for an unknown

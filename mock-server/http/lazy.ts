@@ -20,9 +20,9 @@ export function lazily<T>(load: () => Promise<T>): () => Promise<T> {
     }));
 }
 
-/** The provider states (mock-server/provider-states.ts: zod validation, the states' datasets). */
-export const providerStatesModule = lazily(() => import('./provider-states.ts'));
+/** The provider states (mock-server/admin/provider-states.ts: zod validation, the states' datasets). */
+export const providerStatesModule = lazily(() => import('../admin/provider-states.ts'));
 /** The OpenAPI document and its route (zod's JSON Schema output). */
-export const openApiModule = lazily(() => import('./openapi.ts'));
+export const openApiModule = lazily(() => import('../listings/openapi.ts'));
 /** The admin bodies' schemas (zod). */
-export const adminSchemasModule = lazily(() => import('./admin-schemas.ts'));
+export const adminSchemasModule = lazily(() => import('../admin/schemas.ts'));

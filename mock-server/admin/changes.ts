@@ -1,25 +1,22 @@
-import { generateDatasetInSteps, type GenerateOptions } from '../fixtures/dataset.ts';
-import type { Ops } from './admin.ts';
-import { buildBetweenRequests } from './dataset-builder.ts';
-import type { DatasetHolder } from './dataset-holder.ts';
-import type { FaultSettings } from './faults.ts';
-import { providerStatesModule } from './lazy.ts';
-import type { ValidStateChange } from './provider-states.ts';
+import { generateDatasetInSteps, type GenerateOptions } from '../../fixtures/dataset.ts';
+import { buildBetweenRequests } from '../dataset/builder.ts';
+import type { DatasetHolder } from '../dataset/holder.ts';
+import type { FaultInjector, FaultSettings } from './faults.ts';
+import type { Journal } from './journal.ts';
+import type { Logger } from '../http/logging.ts';
+import { providerStatesModule } from '../http/lazy.ts';
+import type { AdminChange } from './change-data.ts';
 
-/**
- * What the admin API changes at run time, as plain data (validated already, so that it
- * can be sent to every worker of a cluster and applied there without a second opinion),
- * and how one server process applies it.
- */
-export type AdminChange =
-  | { kind: 'reseed'; generation: Required<GenerateOptions> }
-  | { kind: 'reset' }
-  /** `run`: who asked (its X-Provider-State-Run header), for the lease (state-lease.ts); the change itself is the same for anyone. */
-  | { kind: 'providerState'; change: ValidStateChange; run?: string }
-  /** The end of a run's hold on the provider state: its release, or its lapse (`lapsed`); tears down the state installed, if any. */
-  | { kind: 'releaseState'; run?: string; lapsed?: { state: string | null; idleSeconds: number } }
-  | { kind: 'faults'; settings: FaultSettings }
-  | { kind: 'clearJournal' };
+export type { AdminChange };
+
+/** The parts of a server's operational state (routes.ts `Ops`) that changes act on. */
+export interface ChangedOps {
+  readonly faults: FaultInjector;
+  readonly journal: Journal;
+  readonly logger: Logger;
+  /** After how long without a state change a run's hold on the provider state lapses (state-lease.ts). */
+  readonly stateLeaseMs: number;
+}
 
 /** The changes that swap the dataset; they are numbered (their ticket), and the last one asked wins. */
 export function changesDataset(change: AdminChange): boolean {
@@ -52,7 +49,7 @@ export class ChangeApplier {
 
   constructor(
     readonly holder: DatasetHolder,
-    readonly ops: Ops,
+    readonly ops: ChangedOps,
   ) {}
 
   /** A ticket for a dataset change asked now, when this process numbers its own changes. */

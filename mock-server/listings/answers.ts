@@ -1,11 +1,11 @@
 import { Router, type Request, type Response } from 'express';
-import { ENDPOINT_NAMES, PATHS, type EndpointName } from '../lib/api-rules.ts';
-import { isRefusal, type Dialect, type ListingRequest, type Refusal } from '../lib/dialects/index.ts';
-import type { Steps } from '../fixtures/steps.ts';
-import { queryPairs } from '../lib/query.ts';
-import type { DatasetHolder } from './dataset-holder.ts';
+import { ENDPOINT_NAMES, PATHS, type EndpointName } from '../../lib/api-rules.ts';
+import { isRefusal, type Dialect, type ListingRequest, type Refusal } from '../../lib/dialects/index.ts';
+import type { Steps } from '../../fixtures/steps.ts';
+import { queryPairs } from '../../lib/query.ts';
+import type { DatasetHolder } from '../dataset/holder.ts';
 import { boundedMemo } from './memo.ts';
-import { buildBetweenRequests } from './dataset-builder.ts';
+import { buildBetweenRequests } from '../dataset/builder.ts';
 import { answerListing, answerRead, PageBodies, readListing, type ListingAnswer } from './page-bodies.ts';
 import { toBody, type Body } from './response-body.ts';
 

@@ -1,6 +1,7 @@
-import type { AdminChange, Applied } from './changes.ts';
-import type { JournalSnapshot } from './journal.ts';
-import type { LeaseStatus } from './state-lease.ts';
+import type { AdminChange } from '../admin/change-data.ts';
+import type { Applied } from '../admin/changes.ts';
+import type { JournalSnapshot } from '../admin/journal.ts';
+import type { LeaseStatus } from '../admin/state-lease.ts';
 
 /**
  * The messages of a cluster's coordination (node:cluster IPC, JSON), between the workers

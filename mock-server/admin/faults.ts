@@ -1,12 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { below, unit } from '../fixtures/hash.ts';
-import { faultBody, MAX_DELAY_MS, readFaultHeaders, retryAfter } from '../lib/fault-headers.ts';
-import { sendError } from './errors.ts';
+import { below, unit } from '../../fixtures/hash.ts';
+import { faultBody, MAX_DELAY_MS, readFaultHeaders, retryAfter } from '../../lib/fault-headers.ts';
+import { sendError } from '../http/errors.ts';
 import { isAdminPath } from './access.ts';
 
 // The header rules and the injected bodies are lib's (lib/fault-headers.ts): the MSW handlers follow them too.
-export { DELAY_HEADER, MAX_DELAY_MS, STATUS_HEADER, faultBody } from '../lib/fault-headers.ts';
+export { DELAY_HEADER, MAX_DELAY_MS, STATUS_HEADER, faultBody } from '../../lib/fault-headers.ts';
 
 /**
  * Fault and latency injection, so that frontends can build their loading and error states.

@@ -1,0 +1,21 @@
+import type { GenerateOptions } from '../../fixtures/dataset.ts';
+import type { StateKey } from '../../lib/provider-states.ts';
+import type { FaultSettings } from './faults.ts';
+
+/** A state change that passed validation: plain data, so that it can cross processes. */
+export type ValidStateChange = { action: 'teardown' } | { action: 'setup'; key: StateKey; state: string; params: Record<string, unknown> };
+
+/**
+ * What the admin API changes at run time, as plain data (validated already, so that it
+ * can be sent to every worker of a cluster and applied there without a second opinion).
+ * How one server process applies it: changes.ts.
+ */
+export type AdminChange =
+  | { kind: 'reseed'; generation: Required<GenerateOptions> }
+  | { kind: 'reset' }
+  /** `run`: who asked (its X-Provider-State-Run header), for the lease (state-lease.ts); the change itself is the same for anyone. */
+  | { kind: 'providerState'; change: ValidStateChange; run?: string }
+  /** The end of a run's hold on the provider state: its release, or its lapse (`lapsed`); tears down the state installed, if any. */
+  | { kind: 'releaseState'; run?: string; lapsed?: { state: string | null; idleSeconds: number } }
+  | { kind: 'faults'; settings: FaultSettings }
+  | { kind: 'clearJournal' };

@@ -1,0 +1,79 @@
+import type { Server } from 'node:http';
+import type { Express } from 'express';
+import type { DialectName } from '../lib/dialects/index.ts';
+import type { Dataset, GenerateOptions } from '../fixtures/dataset.ts';
+import type { Ops } from './admin/routes.ts';
+import type { FaultSettings } from './admin/faults.ts';
+import type { DatasetHolder } from './dataset/holder.ts';
+import type { Logger } from './http/logging.ts';
+
+/**
+ * What `startMockServer` takes and gives (server.ts), apart from the server itself, so that the
+ * cluster (cluster/start-cluster.ts) can share them without importing the server.
+ */
+
+/** How long close() lets in-flight requests finish before cutting connections, by default. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+
+export interface MockServerOptions extends GenerateOptions {
+  /** Port to listen on; 0 (the default here) picks a free one. The CLI defaults to 9000. */
+  port?: number;
+  /** Interface to listen on (default 127.0.0.1). */
+  host?: string;
+  /** Serve this fixtures file instead of generating data (seed and sizes are then not used). */
+  fixtures?: string;
+  /** Serve this dataset instead of generating one. */
+  dataset?: Dataset;
+  /** The largest `limit` / `take` accepted (default 1000). */
+  maxPageSize?: number;
+  /**
+   * Origins allowed by CORS on the listings (never on `/__admin`); default any (without credentials).
+   * Each is exactly what a browser sends (`http://localhost:3000`: no path, no trailing slash, lower
+   * case, no wildcard) or `*`; anything else throws a TypeError that says why.
+   */
+  corsOrigin?: string | string[];
+  /** How the listings speak: `spec` (default) or `alphabite` (the published plugins, bugs included). */
+  dialect?: DialectName;
+  /**
+   * The alphabite dialect only: the backend's publishable keys. A request with another key gets
+   * Medusa's 400 `A valid publishable key is required...`; without this, any non-empty key is taken.
+   */
+  publishableKeys?: string[];
+  /**
+   * Answer kept answers in front of Express (default true): same status, headers and bytes,
+   * a fraction of the CPU (mock-server/listings/fast-path.ts). `false` sends every request through Express.
+   */
+  fastPath?: boolean;
+  /** Fault and latency injection from the start (default: off; changeable through the admin API). */
+  faults?: FaultSettings;
+  /** The seed of fault draws when the settings name none (default: the dataset's seed). */
+  faultSeed?: number;
+  /** Bearer token of the admin API; required for it on a non-loopback host. */
+  adminToken?: string;
+  /** Requests the admin journal keeps (default 200; 0: none). */
+  journalSize?: number;
+  /** Structured logs (default: silent). */
+  logger?: Logger;
+  /** How long close() lets in-flight requests finish before cutting connections (default 10 s). */
+  shutdownGraceMs?: number;
+  /**
+   * After how long without a state change a run's hold on the provider state lapses, tearing its
+   * state down (default 30 000 ms; docs/operations.md, "Provider states and reseeds").
+   */
+  stateLeaseMs?: number;
+}
+
+export interface MockServer {
+  /** Base URL, e.g. http://127.0.0.1:9000 (no trailing slash). */
+  readonly url: string;
+  readonly port: number;
+  readonly host: string;
+  /** The data being served; `replace` / `reset` change it for every client (outside the admin API's lease on provider states). */
+  readonly dataset: DatasetHolder;
+  readonly app: Express;
+  readonly server: Server;
+  /** Faults, journal, logger and admin access, as the admin API changes them. */
+  readonly ops: Ops;
+  /** Stops listening, ends idle keep-alive connections, resolves when closed. */
+  close(): Promise<void>;
+}
