@@ -1,0 +1,82 @@
+/**
+ * Who is asking: the customer behind a request's bearer token or session cookie, as the mock
+ * tells customers apart (its writes, its journal, its dashboard). One rule, pure (it runs in
+ * browsers too, for the MSW handlers).
+ *
+ * - `Authorization: Bearer <token>`: a token that is a JWT whose payload names an `actor_id`
+ *   (Medusa's customer tokens do) is that customer, so a recording of a real backend, asked with
+ *   the tokens it issued, keeps its owners. Any other token is a customer of its own, named from a
+ *   hash of the token: the same token is always the same customer, two tokens are two customers.
+ * - Else the session cookie (`connect.sid`, Medusa's), named from a hash of its value.
+ * - Else nobody: `undefined`.
+ *
+ * Nothing is verified: the mock is not a security boundary between customers, it keeps test
+ * suites that use different tokens out of each other's way.
+ */
+
+export const SESSION_COOKIE = 'connect.sid';
+
+export interface Customer {
+  /** The customer's id: the JWT's `actor_id`, or `cus_mock_` and a hash of the token or cookie. */
+  id: string;
+  /** How the request named it. */
+  via: 'bearer' | 'session';
+}
+
+type HeaderValue = string | readonly string[] | undefined;
+
+const first = (value: HeaderValue): string | undefined => (Array.isArray(value) ? value[0] : (value as string | undefined));
+
+/** The bearer token of an `Authorization` header, if it has one. */
+export function bearerToken(authorization: HeaderValue): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(first(authorization) ?? '');
+  return match?.[1];
+}
+
+/** The value of the session cookie in a `Cookie` header, if any. */
+export function sessionCookie(cookie: HeaderValue): string | undefined {
+  for (const part of (first(cookie) ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) {
+      const value = part.slice(eq + 1).trim();
+      if (value) return value;
+    }
+  }
+  return undefined;
+}
+
+/** The `actor_id` of a JWT's payload (not verified), when it is one with a string `actor_id`. */
+export function jwtActorId(token: string): string | undefined {
+  const parts = token.split('.');
+  if (parts.length !== 3 || !parts[1]) return undefined;
+  try {
+    const base64 = parts[1].replace(/-/g, '+').replace(/_/g, '/');
+    const bytes = Uint8Array.from(atob(base64.padEnd(Math.ceil(base64.length / 4) * 4, '=')), (c) => c.charCodeAt(0));
+    const payload: unknown = JSON.parse(new TextDecoder().decode(bytes));
+    const actor = (payload as { actor_id?: unknown } | null)?.actor_id;
+    return typeof actor === 'string' && /^[\w-]{1,128}$/.test(actor) ? actor : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** FNV-1a, 64 bits as two 32-bit halves, in hex: a stable name for a token, not a secret. */
+function fnv64(text: string): string {
+  let h1 = 0x811c9dc5;
+  let h2 = 0x01000193;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193) >>> 0;
+    h2 = Math.imul(h2 ^ c, 0x811c9dc5) >>> 0;
+  }
+  return h1.toString(16).padStart(8, '0') + h2.toString(16).padStart(8, '0');
+}
+
+/** The customer of a request, from its headers (Node's lower-case names). */
+export function customerOf(headers: { authorization?: HeaderValue; cookie?: HeaderValue }): Customer | undefined {
+  const token = bearerToken(headers.authorization);
+  if (token) return { id: jwtActorId(token) ?? `cus_mock_${fnv64(`bearer:${token}`)}`, via: 'bearer' };
+  const session = sessionCookie(headers.cookie);
+  if (session) return { id: `cus_mock_${fnv64(`session:${session}`)}`, via: 'session' };
+  return undefined;
+}
