@@ -42,6 +42,8 @@ export function claimReportPaths(paths: ReadonlyArray<readonly [option: string, 
     const other = seen.get(file);
     if (other) throw new ReportPathError(`${other} and ${option} name the same file ${file}: give each report its own`);
     seen.set(file, option);
+  }
+  for (const [file, option] of seen) {
     const existed = existsSync(file);
     try {
       mkdirSync(dirname(file), { recursive: true });
