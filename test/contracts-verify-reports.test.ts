@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { interactionOutcomes, parseDuration, parseVerification } from '../contracts/outcomes.ts';
 import { PACT_DIR } from '../contracts/pacts.ts';
+import { verifyJunitReport } from '../contracts/verify-report.ts';
 import { junitXml } from '../lib/junit.ts';
 import { PROVIDER_STATES_PATH } from '../lib/provider-states.ts';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
@@ -113,6 +115,59 @@ describe('the JUnit writer (lib/junit.ts)', () => {
     expect(await junitProblems(xml.replace('&amp;', '&'))).not.toEqual([]);
     expect(await junitProblems(xml.replace(/ tests="4"/, ' tests="four"'))).not.toEqual([]);
     expect(await junitProblems(xml.replace('<testcase classname="c" name="passed one"/>', '<testcase classname="c"/>'))).not.toEqual([]);
+  });
+});
+
+describe("the outcomes of a broker's pacts (no pact file read: Pact's results name the interactions)", () => {
+  // Pact's JSON verification result, in the shape its core gives (as captured from Pact 16).
+  const pactResult = JSON.stringify({
+    result: false,
+    interactionResults: [
+      { description: 'a request for wishlists', duration: '83ms', result: 'Error' },
+      { description: 'a request for the last page of wishlists', duration: '1.5s', result: 'OK' },
+      { description: 'a request for a pending thing', duration: '2ms', result: 'Error' },
+    ],
+    errors: [
+      {
+        interaction: 'Verifying a pact between storefront and wishlist Given wishlists exist - a request for wishlists',
+        mismatch: { type: 'mismatches', mismatches: [{ actual: '"12"', expected: '12', mismatch: "Expected '12' (String) to be equal to 12 (Integer)", path: '$.count', type: 'BodyMismatch' }] },
+      },
+    ],
+    pendingErrors: [{ interaction: 'Verifying a pact between storefront and wishlist - a request for a pending thing', mismatch: { type: 'error', message: 'Request to provider failed' } }],
+  });
+
+  it('one outcome per result: the mismatch on its interaction, a pending failure pending, times in ms', () => {
+    const verification = parseVerification(pactResult)!;
+    const failure = { state: 'wishlists exist', params: { count: 12 }, text: "setup of 'wishlists exist' {\"count\":12}: POST x answered 500" };
+    const { outcomes, unclaimedStateErrors } = interactionOutcomes({ verification, stateFailures: [failure] });
+    expect(outcomes.map((o) => [o.description, o.status, o.mismatches, o.durationMs])).toEqual([
+      ['a request for wishlists', 'failed', ['BodyMismatch $.count: expected 12, got "12"'], 83],
+      ['a request for the last page of wishlists', 'passed', [], 1500],
+      ['a request for a pending thing', 'pending', ['Request to provider failed'], 2],
+    ]);
+    // The states of a broker's interactions are not known here: the failure stays the provider's.
+    expect(unclaimedStateErrors).toEqual([failure.text]);
+  });
+
+  it('a failure no interaction carries is one more failing case, so the JUnit report fails as the run does', async () => {
+    const { outcomes, unclaimedStateErrors } = interactionOutcomes({ verification: parseVerification(pactResult)!, stateFailures: [{ state: 's', params: {}, text: "setup of 's': POST x answered 500" }] });
+    const passedOnly = outcomes.filter((o) => o.status !== 'failed');
+    const xml = verifyJunitReport({
+      providerBaseUrl: 'http://127.0.0.1:1',
+      dialect: 'spec',
+      source: { brokerUrl: 'https://user:secret@broker.example/' },
+      startedAt: new Date(0).toISOString(),
+      durationMs: 5,
+      results: [{ provider: 'wishlist', consumer: 'storefront', ok: false, mismatches: [], stateErrors: unclaimedStateErrors, unclaimedStateErrors, interactions: passedOnly, durationMs: 5 }],
+    });
+    expect(await junitProblems(xml)).toEqual([]);
+    expect(await xpathString(xml, 'concat(//testsuites/@tests, " ", //testsuites/@failures, " ", //testsuites/@skipped)')).toBe('3 1 1');
+    expect(await xpathString(xml, 'concat(//testcase[failure]/@name, ": ", //testcase/failure/@type, ": ", //testcase/failure)')).toBe("(provider states): StateChangeFailed: state change setup of 's': POST x answered 500");
+    expect(xml).not.toContain('secret');
+  });
+
+  it("reads Pact's durations", () => {
+    expect([parseDuration('83ms'), parseDuration('1.5s'), parseDuration('1s 5ms'), parseDuration('250µs'), parseDuration('soon')]).toEqual([83, 1500, 1005, 0.25, undefined]);
   });
 });
 
