@@ -6,6 +6,7 @@ import { rerunWithoutColour, wantsColour } from './plain-output.ts';
 import { cannotRun, keepTheVerdictWhenTheReaderLeaves } from './program.ts';
 import { headerArg, httpUrl } from './options.ts';
 import { PROVIDER_STATES_PATH } from '../lib/provider-states.ts';
+import { claimReportPaths, ReportPathError, writeReport } from './report-files.ts';
 
 interface VerifyFlags {
   providerBaseUrl: string;
@@ -28,6 +29,8 @@ interface VerifyFlags {
   logLevel: NonNullable<VerifyOptions['logLevel']>;
   timeout?: number;
   header: Record<string, string>;
+  junit?: string;
+  json?: string;
 }
 
 function selectors(value: string): ConsumerVersionSelector[] {
@@ -109,6 +112,8 @@ export function registerVerifyCommand(program: Command): void {
         .argParser(headerArg)
         .default({}, 'none'),
     )
+    .addOption(new Option('--junit <file>', 'also write a JUnit XML report: a testsuite per pact, a testcase per interaction, each failure with its mismatches (written on exit 0 and 1; none on exit 2)'))
+    .addOption(new Option('--json <file>', 'also write a JSON report of every interaction: verdict, mismatches, provider state, request, time (shape: docs/contracts.md; written on exit 0 and 1; none on exit 2)'))
     .action(async (flags: VerifyFlags, cmd: Command) => {
       keepTheVerdictWhenTheReaderLeaves();
       // Pact's report is in colour whatever the output: into a pipe or a file, it goes through a child process that drops the escape codes.
@@ -122,6 +127,17 @@ export function registerVerifyCommand(program: Command): void {
       // Pact (its native core: most of a second) loads only when the command runs, not for --help or other commands.
       const { VerifyConfigError, pactFilesFor, statesIn, verifyProviders } = await import('../contracts/verify.ts');
       const fail = (message: string): never => cmd.error(`error: ${message}`, { exitCode: 2 });
+      // A report path that cannot be written stops the run before Pact starts; an old report there is removed.
+      const reports = [
+        ['--junit', flags.junit],
+        ['--json', flags.json],
+      ] as const;
+      try {
+        claimReportPaths(reports);
+      } catch (error) {
+        if (error instanceof ReportPathError) cannotRun(error.message);
+        throw error;
+      }
       const pactDir = flags.pactDir ?? PACT_DIR;
       if (flags.pactDir && flags.brokerUrl && cmd.getOptionValueSource('brokerUrl') === 'cli') fail('give either --pact-dir or --broker-url, not both');
       // An explicit --pact-dir wins over a broker URL that only came from the environment.
@@ -169,6 +185,7 @@ export function registerVerifyCommand(program: Command): void {
           : {}),
       };
       let results: ProviderResult[];
+      const startedAt = new Date();
       try {
         results = await verifyProviders(options);
       } catch (error) {
@@ -177,6 +194,24 @@ export function registerVerifyCommand(program: Command): void {
         throw error;
       }
       process.stdout.write(`${summary(results).join('\n')}\n`);
+      if (flags.junit || flags.json) {
+        const { verifyJsonReport, verifyJunitReport } = await import('../contracts/verify-report.ts');
+        const run = {
+          providerBaseUrl: flags.providerBaseUrl,
+          dialect: flags.dialect,
+          source: useBroker ? { brokerUrl: flags.brokerUrl! } : { pactDir },
+          startedAt: startedAt.toISOString(),
+          durationMs: Date.now() - startedAt.getTime(),
+          results,
+        };
+        try {
+          if (flags.junit) writeReport(flags.junit, verifyJunitReport(run));
+          if (flags.json) writeReport(flags.json, verifyJsonReport(run));
+        } catch (error) {
+          if (error instanceof ReportPathError) cannotRun(error.message);
+          throw error;
+        }
+      }
       if (results.some((r) => !r.ok)) process.exitCode = 1;
     });
 }

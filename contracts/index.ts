@@ -7,6 +7,7 @@ export type { ReviewsQuery, WishlistQuery, WishlistItemsQuery, StorefrontClientO
 export { CONSUMER, SDK_CONSUMER, CONSUMER_OF_DIALECT, PROVIDERS, PACT_DIR, DEFAULT_CONSUMER_VERSION_SELECTORS, type ProviderName, type ConsumerVersionSelector } from './names.ts';
 export { verifyProviders, VerifyConfigError, ProviderUnreachableError, ProviderRefusedError, StateConflictError, pactFilesFor, statesIn } from './verify.ts';
 export { classifyRefusal, type AccessRefusal, type RefusalCause } from './refusals.ts';
-export type { BrokerSource, StateHandler, VerifyOptions, Mismatch, ProviderResult } from './verify.ts';
+export type { BrokerSource, StateHandler, VerifyOptions, Mismatch, ProviderResult, InteractionOutcome } from './verify.ts';
+export { verifyJsonReport, verifyJunitReport, VERIFY_REPORT_VERSION, type VerifyRun } from './verify-report.ts';
 export { PROVIDER_STATES_PATH, STATES, STATE_NAMES, given } from '../lib/provider-states.ts';
 export type { StateKey, StateParams, GivenState } from '../lib/provider-states.ts';

@@ -9,6 +9,7 @@ import { PACT_DIR } from './pacts.ts';
 import { CONSUMER_OF_DIALECT } from './names.ts';
 import type { DialectName } from '../lib/dialects/types.ts';
 import { classifyRefusal, type AccessRefusal } from './refusals.ts';
+import { interactionOutcomes, interactionsIn, parseVerification, type InteractionOutcome, type Mismatch, type StateFailure } from './outcomes.ts';
 
 /**
  * Provider verification: replays the storefront's pacts against a running provider and
@@ -66,14 +67,12 @@ export interface VerifyOptions {
   headers?: Record<string, string>;
 }
 
-export interface Mismatch {
-  interaction: string;
-  /** One line, the right way round: `BodyMismatch $.limit: expected 5, got 20` (expected = the contract). */
-  detail: string;
-}
+export { describeMismatch, parseMismatches, type InteractionOutcome, type Mismatch } from './outcomes.ts';
 
 export interface ProviderResult {
   provider: ProviderName;
+  /** The consumer whose pacts were verified (the dialect's: `storefront` or `alphabite-sdk-storefront`). */
+  consumer: string;
   ok: boolean;
   /** Failures as Pact reported them, one per mismatch. */
   mismatches: Mismatch[];
@@ -81,6 +80,19 @@ export interface ProviderResult {
   error?: string;
   /** State changes the provider refused or failed (the interactions after them ran on the wrong data). */
   stateErrors?: string[];
+  /**
+   * Each interaction: passed or failed, its mismatches and failed state changes, its provider state
+   * and request (from the pact file; only the description for a broker's pacts) and Pact's time.
+   * The JUnit and JSON reports of `verify` are made of these.
+   */
+  interactions: InteractionOutcome[];
+  /**
+   * Failed state changes that belong to no interaction the kit knows (a broker's pacts, whose
+   * states it does not read); they fail the provider all the same.
+   */
+  unclaimedStateErrors?: string[];
+  /** Wall-clock time of this provider's verification, in milliseconds. */
+  durationMs: number;
 }
 
 /** The verification cannot run: bad options, no pact, or a provider that does not answer (exit 2). */
@@ -148,7 +160,7 @@ export function statesIn(files: string[]): string[] {
  * than thrown: Pact would print a stack of its own and carry on anyway. A 409 (another run holds the
  * provider state) is also recorded in `conflicts`.
  */
-function forwardingStateHandlers(run: StateRun, failures: string[], conflicts: string[]): NonNullable<VerifierOptions['stateHandlers']> {
+function forwardingStateHandlers(run: StateRun, failures: StateFailure[], conflicts: string[]): NonNullable<VerifierOptions['stateHandlers']> {
   const change = async (state: string, params: unknown, action: 'setup' | 'teardown') => {
     const what = `${action} of '${state}'${isObject(params) && Object.keys(params).length ? ` ${JSON.stringify(params)}` : ''}`;
     try {
@@ -156,9 +168,9 @@ function forwardingStateHandlers(run: StateRun, failures: string[], conflicts: s
       if (ex.status >= 200 && ex.status < 300) return isObject(ex.json) ? (ex.json as Record<string, never>) : undefined;
       const conflict = stateConflict(ex);
       if (conflict) conflicts.push(conflict);
-      failures.push(`${what}: POST ${run.url} answered ${ex.status} ${ex.text.slice(0, 200)}`);
+      failures.push({ state, params: isObject(params) ? params : {}, text: `${what}: POST ${run.url} answered ${ex.status} ${ex.text.slice(0, 200)}` });
     } catch (error) {
-      failures.push(`${what}: ${(error as Error).message}`);
+      failures.push({ state, params: isObject(params) ? params : {}, text: `${what}: ${(error as Error).message}` });
     }
     return undefined;
   };
@@ -180,7 +192,7 @@ function stateRunFor(options: VerifyOptions): StateRun | undefined {
   return new StateRun(options.providerStatesSetupUrl, 'verify', options.timeout ?? DEFAULT_TIMEOUT_MS);
 }
 
-function verifierOptions(options: VerifyOptions, provider: ProviderName, run: StateRun | undefined, stateFailures: string[], conflicts: string[]): VerifierOptions & { providerBaseUrl: string } {
+function verifierOptions(options: VerifyOptions, provider: ProviderName, run: StateRun | undefined, stateFailures: StateFailure[], conflicts: string[]): VerifierOptions & { providerBaseUrl: string } {
   const stateHandlers = options.stateHandlers ? (options.stateHandlers as VerifierOptions['stateHandlers']) : run ? forwardingStateHandlers(run, stateFailures, conflicts) : undefined;
   const base: VerifierOptions & { providerBaseUrl: string } = {
     provider,
@@ -309,29 +321,56 @@ export async function preflight(options: VerifyOptions, stateForTeardown?: strin
 export async function verifyProviders(options: VerifyOptions): Promise<ProviderResult[]> {
   const run = stateRunFor(options);
   const conflicts: string[] = [];
+  const consumer = consumerOf(options);
   const configs = (options.providers ?? PROVIDERS).map((provider) => {
-    const stateErrors: string[] = [];
-    return { provider, stateErrors, config: verifierOptions(options, provider, run, stateErrors, conflicts) };
+    const stateFailures: StateFailure[] = [];
+    return { provider, stateFailures, config: verifierOptions(options, provider, run, stateFailures, conflicts) };
   });
   const files = configs.flatMap((c) => c.config.pactUrls ?? []);
   const ignoresPageSize = await preflight(options, statesIn(files)[0], run);
   const results: ProviderResult[] = [];
   try {
-    for (const { provider, config, stateErrors } of configs) {
+    for (const { provider, config, stateFailures } of configs) {
+      // From a broker, the interactions are known only by Pact's results.
+      const interactions = config.pactUrls ? interactionsIn(config.pactUrls) : undefined;
+      const started = performance.now();
       const evidence = ignoresPageSize.get(provider);
       if (evidence) {
-        results.push({ provider, ok: false, mismatches: [], error: evidence });
+        const { outcomes } = interactionOutcomes({ ...(interactions ? { interactions } : {}), stateFailures: [], error: `not replayed: ${evidence}` });
+        results.push({ provider, consumer, ok: false, mismatches: [], error: evidence, interactions: outcomes, durationMs: 0 });
         continue;
       }
-      const withStates = (r: ProviderResult): ProviderResult => (stateErrors.length ? { ...r, stateErrors } : r);
+      let text: string;
+      let passed = false;
       try {
-        await new Verifier(config).verifyProvider();
-        results.push(withStates({ provider, ok: stateErrors.length === 0, mismatches: [] }));
+        text = String(await new Verifier(config).verifyProvider());
+        passed = true;
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        const mismatches = parseMismatches(message);
-        results.push(withStates({ provider, ok: false, mismatches, ...(mismatches.length === 0 ? { error: message } : {}) }));
+        text = error instanceof Error ? error.message : String(error);
       }
+      const durationMs = Math.round(performance.now() - started);
+      const verification = parseVerification(text);
+      const mismatches = verification?.errors ?? [];
+      // Pact's own error (no JSON result, or one without mismatches) is the reason when it failed.
+      const error = !passed && mismatches.length === 0 ? text : undefined;
+      const { outcomes, unclaimedStateErrors } = interactionOutcomes({
+        ...(interactions ? { interactions } : {}),
+        ...(verification ? { verification } : {}),
+        stateFailures,
+        ...(error && !verification ? { error } : {}),
+      });
+      const stateErrors = stateFailures.map((f) => f.text);
+      results.push({
+        provider,
+        consumer,
+        ok: passed && stateErrors.length === 0,
+        mismatches,
+        ...(error ? { error } : {}),
+        ...(stateErrors.length ? { stateErrors } : {}),
+        interactions: outcomes,
+        ...(unclaimedStateErrors.length ? { unclaimedStateErrors } : {}),
+        durationMs,
+      });
       // Interactions replayed on another run's data prove nothing either way.
       if (conflicts.length) throw new StateConflictError(conflicts[0]!);
     }
@@ -340,67 +379,4 @@ export async function verifyProviders(options: VerifyOptions): Promise<ProviderR
     await run?.release();
   }
   return results;
-}
-
-/** The failures of Pact's JSON verification result, flattened; empty when `text` is not such a result. */
-export function parseMismatches(text: string): Mismatch[] {
-  let result: unknown;
-  try {
-    result = JSON.parse(text);
-  } catch {
-    return [];
-  }
-  const errors = (result as { errors?: Array<{ interaction?: string; mismatch?: unknown }> }).errors ?? [];
-  const out: Mismatch[] = [];
-  for (const entry of errors) {
-    const interaction = entry.interaction ?? '(unknown interaction)';
-    const mismatch = entry.mismatch as { message?: string; mismatches?: Array<Record<string, unknown>>; type?: string } | undefined;
-    const details = mismatch?.mismatches ?? [];
-    if (details.length === 0) out.push({ interaction, detail: mismatch?.message ?? JSON.stringify(mismatch) });
-    // Pact lists one interaction's mismatches in no fixed order: sorted, the report reads the same each run.
-    for (const detail of details.map(describeMismatch).sort()) out.push({ interaction, detail });
-  }
-  return out;
-}
-
-/**
- * One mismatch, the right way round. Pact's text reads "Expected <what the provider sent> to be
- * equal to <what the contract wants>"; its structured `expected` is the contract's value and
- * `actual` the provider's (checked against broken providers in test/contracts-verify.test.ts).
- */
-export function describeMismatch(d: Record<string, unknown>): string {
-  const where = typeof d.path === 'string' ? `${d.path}: ` : typeof d.key === 'string' ? `${d.key}: ` : '';
-  const text = typeof d.mismatch === 'string' ? d.mismatch : undefined;
-  const shown = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
-  const hasValues = d.expected !== undefined && d.actual !== undefined && d.expected !== null && d.actual !== null;
-  let what: string;
-  const missingKeys = text === undefined ? null : /^Actual map is missing the following keys: (.+)$/s.exec(text);
-  const butGot = text === undefined ? null : /^(?:Type mismatch: )?Expected (.+?),? but (?:received|was|got) (.+)$/s.exec(text);
-  if (hasValues && (d.type === 'StatusMismatch' || text === undefined || /to be equal to/.test(text))) {
-    what = `expected ${shown(d.expected)}, got ${shown(d.actual)}`;
-  } else if (missingKeys) {
-    // "Actual map is missing the following keys: totalPages"; `actual` is the provider's keys as a JSON array.
-    const keys = parsedKeys(d.actual);
-    what = `expected keys including ${missingKeys[1]}, got ${keys ? keys.join(', ') || 'no keys' : 'an object without them'}`;
-  } else if (butGot) {
-    // "Expected an empty Map but received {...}" -> "expected an empty Map, got {...}"
-    what = `expected ${butGot[1]}, got ${butGot[2]}`;
-  } else if (text) {
-    // "Expected '12' (String) to be the same type as 12 (Integer)" -> "expected the same type as 12 (Integer), got '12' (String)"
-    const rule = /^Expected (.+?) to (?:be )?(.+)$/s.exec(text);
-    what = rule ? `expected ${rule[2]}, got ${rule[1]}` : text;
-  } else {
-    what = JSON.stringify(d);
-  }
-  return `${d.type ?? 'Mismatch'} ${where}${what}`;
-}
-
-/** Pact's `expected`/`actual` of a missing-keys mismatch: the keys, as a JSON array in a string. */
-function parsedKeys(value: unknown): string[] | undefined {
-  try {
-    const keys: unknown = typeof value === 'string' ? JSON.parse(value) : value;
-    return Array.isArray(keys) && keys.every((k) => typeof k === 'string') ? keys : undefined;
-  } catch {
-    return undefined;
-  }
 }

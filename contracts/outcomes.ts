@@ -1,0 +1,293 @@
+import { readFileSync } from 'node:fs';
+import { isObject } from '../lib/http.ts';
+
+/**
+ * What became of each interaction of a verification: passed or failed, with the mismatches (the
+ * same lines `verify` prints), the failed state changes, the provider state and request as the pact
+ * file has them, and Pact's timing. Built from the pact files and Pact's JSON verification result
+ * (`interactionResults`, `errors`, `pendingErrors`); read by the reports (contracts/verify-report.ts).
+ */
+
+export interface Mismatch {
+  interaction: string;
+  /** One line, the right way round: `BodyMismatch $.limit: expected 5, got 20` (expected = the contract). */
+  detail: string;
+}
+
+export interface ProviderStateRef {
+  name: string;
+  params?: Record<string, unknown>;
+}
+
+export interface PactRequest {
+  method: string;
+  path: string;
+  /** Each parameter's values, as the pact has them. */
+  query?: Record<string, string[]>;
+}
+
+/** An interaction as its pact file describes it. */
+export interface PactInteraction {
+  description: string;
+  states: ProviderStateRef[];
+  request?: PactRequest;
+}
+
+export interface InteractionOutcome extends PactInteraction {
+  /**
+   * `passed`: Pact matched the provider's answer and every state change worked; `failed`: a
+   * mismatch, a failed state change, or not replayed (`error` says why); `pending`: it failed, but
+   * the pact is pending for this provider (broker, `--enable-pending`), which does not fail the run.
+   */
+  status: 'passed' | 'failed' | 'pending';
+  /** The mismatch lines, as the summary prints them (pending mismatches included). */
+  mismatches: string[];
+  /** State changes of this interaction's states that the provider refused or failed. */
+  stateErrors: string[];
+  /** Why it failed without a mismatch: not replayed, or Pact's own error. */
+  error?: string;
+  /** Pact's time for the interaction, when Pact reported one. */
+  durationMs?: number;
+}
+
+/** A state change that the provider refused or failed. */
+export interface StateFailure {
+  state: string;
+  params: Record<string, unknown>;
+  /** `setup of 'wishlists exist' {"count":12}: POST ... answered 500 ...`, as the summary prints it. */
+  text: string;
+}
+
+/** The interactions of these pact files, in order; a file that cannot be read adds none. */
+export function interactionsIn(files: readonly string[]): PactInteraction[] {
+  const out: PactInteraction[] = [];
+  for (const file of files) {
+    let pact: unknown;
+    try {
+      pact = JSON.parse(readFileSync(file, 'utf8'));
+    } catch {
+      continue;
+    }
+    const interactions = isObject(pact) && Array.isArray(pact.interactions) ? pact.interactions : [];
+    for (const i of interactions) {
+      if (!isObject(i) || typeof i.description !== 'string') continue;
+      const request = requestOf(i.request);
+      out.push({ description: i.description, states: statesOf(i), ...(request ? { request } : {}) });
+    }
+  }
+  return out;
+}
+
+function statesOf(i: Record<string, unknown>): ProviderStateRef[] {
+  // Pact 3 and 4 list `providerStates`; Pact 2 had one `providerState`.
+  if (Array.isArray(i.providerStates)) {
+    return i.providerStates
+      .filter((s): s is Record<string, unknown> => isObject(s) && typeof s.name === 'string')
+      .map((s) => ({ name: s.name as string, ...(isObject(s.params) && Object.keys(s.params).length ? { params: s.params } : {}) }));
+  }
+  return typeof i.providerState === 'string' && i.providerState ? [{ name: i.providerState }] : [];
+}
+
+function requestOf(r: unknown): PactRequest | undefined {
+  if (!isObject(r) || typeof r.path !== 'string') return undefined;
+  const method = typeof r.method === 'string' ? r.method.toUpperCase() : 'GET';
+  const query: Record<string, string[]> = {};
+  if (typeof r.query === 'string') {
+    // Pact 2: the query string itself.
+    for (const [name, value] of new URLSearchParams(r.query)) query[name] = [...(query[name] ?? []), value];
+  } else if (isObject(r.query)) {
+    for (const [name, values] of Object.entries(r.query)) query[name] = (Array.isArray(values) ? values : [values]).map(String);
+  }
+  return { method, path: r.path, ...(Object.keys(query).length ? { query } : {}) };
+}
+
+/** `GET /store/wishlists?skip=5&take=5`. */
+export function requestLine(r: PactRequest): string {
+  const query = new URLSearchParams(Object.entries(r.query ?? {}).flatMap(([name, values]) => values.map((v): [string, string] => [name, v]))).toString();
+  return `${r.method} ${r.path}${query ? `?${query}` : ''}`;
+}
+
+/** `wishlist has items {"count":15,"wishlist_id":"wl_..."}`. */
+export function stateLine(s: ProviderStateRef): string {
+  return `${s.name}${s.params && Object.keys(s.params).length ? ` ${canonical(s.params)}` : ''}`;
+}
+
+/** JSON with its object keys sorted: the same params compare equal whatever order Pact sent them in. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => (isObject(v) && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v));
+}
+
+/** The part of Pact's JSON verification result the reports read. */
+export interface PactVerification {
+  interactionResults: Array<{ description: string; result: string; durationMs?: number }>;
+  errors: Mismatch[];
+  pendingErrors: Mismatch[];
+}
+
+/** Pact's JSON verification result (what its verifier resolves with, or rejects with as the message), or undefined for any other text. */
+export function parseVerification(text: string): PactVerification | undefined {
+  let result: unknown;
+  try {
+    result = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(result) || (!Array.isArray(result.interactionResults) && !Array.isArray(result.errors))) return undefined;
+  const interactionResults = (Array.isArray(result.interactionResults) ? result.interactionResults : []).filter(isObject).map((r) => {
+    const durationMs = typeof r.duration === 'string' ? parseDuration(r.duration) : undefined;
+    return { description: String(r.description ?? ''), result: String(r.result ?? ''), ...(durationMs !== undefined ? { durationMs } : {}) };
+  });
+  return { interactionResults, errors: mismatchesOf(result.errors), pendingErrors: mismatchesOf(result.pendingErrors) };
+}
+
+const UNIT_MS: Record<string, number> = { ns: 1e-6, 'µs': 1e-3, us: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** Pact's durations, `83ms`, `1.2s`, `1s 5ms`, in milliseconds; undefined for anything else. */
+export function parseDuration(text: string): number | undefined {
+  const parts = text.trim().split(/\s+/);
+  let total = 0;
+  for (const part of parts) {
+    const m = /^([0-9]+(?:\.[0-9]+)?)(ns|µs|us|ms|s|m|h)$/.exec(part);
+    if (!m) return undefined;
+    total += Number(m[1]) * UNIT_MS[m[2]!]!;
+  }
+  return parts.length ? Math.round(total * 1000) / 1000 : undefined;
+}
+
+/** The failures of Pact's JSON verification result, flattened; empty when `text` is not such a result. */
+export function parseMismatches(text: string): Mismatch[] {
+  return parseVerification(text)?.errors ?? [];
+}
+
+function mismatchesOf(errors: unknown): Mismatch[] {
+  const out: Mismatch[] = [];
+  for (const entry of Array.isArray(errors) ? (errors as Array<{ interaction?: string; mismatch?: unknown }>) : []) {
+    const interaction = entry.interaction ?? '(unknown interaction)';
+    const mismatch = entry.mismatch as { message?: string; mismatches?: Array<Record<string, unknown>>; type?: string } | undefined;
+    const details = mismatch?.mismatches ?? [];
+    if (details.length === 0) out.push({ interaction, detail: mismatch?.message ?? JSON.stringify(mismatch) });
+    // Pact lists one interaction's mismatches in no fixed order: sorted, the report reads the same each run.
+    for (const detail of details.map(describeMismatch).sort()) out.push({ interaction, detail });
+  }
+  return out;
+}
+
+/**
+ * One mismatch, the right way round. Pact's text reads "Expected <what the provider sent> to be
+ * equal to <what the contract wants>"; its structured `expected` is the contract's value and
+ * `actual` the provider's (checked against broken providers in test/contracts-verify.test.ts).
+ */
+export function describeMismatch(d: Record<string, unknown>): string {
+  const where = typeof d.path === 'string' ? `${d.path}: ` : typeof d.key === 'string' ? `${d.key}: ` : '';
+  const text = typeof d.mismatch === 'string' ? d.mismatch : undefined;
+  const shown = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
+  const hasValues = d.expected !== undefined && d.actual !== undefined && d.expected !== null && d.actual !== null;
+  let what: string;
+  const missingKeys = text === undefined ? null : /^Actual map is missing the following keys: (.+)$/s.exec(text);
+  const butGot = text === undefined ? null : /^(?:Type mismatch: )?Expected (.+?),? but (?:received|was|got) (.+)$/s.exec(text);
+  if (hasValues && (d.type === 'StatusMismatch' || text === undefined || /to be equal to/.test(text))) {
+    what = `expected ${shown(d.expected)}, got ${shown(d.actual)}`;
+  } else if (missingKeys) {
+    // "Actual map is missing the following keys: totalPages"; `actual` is the provider's keys as a JSON array.
+    const keys = parsedKeys(d.actual);
+    what = `expected keys including ${missingKeys[1]}, got ${keys ? keys.join(', ') || 'no keys' : 'an object without them'}`;
+  } else if (butGot) {
+    // "Expected an empty Map but received {...}" -> "expected an empty Map, got {...}"
+    what = `expected ${butGot[1]}, got ${butGot[2]}`;
+  } else if (text) {
+    // "Expected '12' (String) to be the same type as 12 (Integer)" -> "expected the same type as 12 (Integer), got '12' (String)"
+    const rule = /^Expected (.+?) to (?:be )?(.+)$/s.exec(text);
+    what = rule ? `expected ${rule[2]}, got ${rule[1]}` : text;
+  } else {
+    what = JSON.stringify(d);
+  }
+  return `${d.type ?? 'Mismatch'} ${where}${what}`;
+}
+
+/** Pact's `expected`/`actual` of a missing-keys mismatch: the keys, as a JSON array in a string. */
+function parsedKeys(value: unknown): string[] | undefined {
+  try {
+    const keys: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+    return Array.isArray(keys) && keys.every((k) => typeof k === 'string') ? keys : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The interaction a failure of Pact's names (`Verifying a pact between C and P Given S - <description>`):
+ * the one whose description ends it, the longest if several do (a description may end another).
+ */
+function ownerOf(interaction: string, descriptions: readonly string[]): number {
+  let best = -1;
+  descriptions.forEach((d, i) => {
+    if ((interaction === d || interaction.endsWith(` ${d}`)) && (best < 0 || d.length > descriptions[best]!.length)) best = i;
+  });
+  return best;
+}
+
+export interface OutcomeInputs {
+  /** The interactions of the pact files verified; undefined when they came from a broker (then Pact's results name them). */
+  interactions?: readonly PactInteraction[];
+  /** Pact's result; undefined when Pact gave none (it could not run, or the pacts were not replayed). */
+  verification?: PactVerification;
+  stateFailures: readonly StateFailure[];
+  /** Why nothing was replayed, or why Pact failed without a result: every interaction failed for it. */
+  error?: string;
+}
+
+/**
+ * One outcome per interaction (the pact files' order; Pact's order when they came from a broker), and
+ * the state failures that belong to no known interaction (a broker's pacts: their states are not known here).
+ */
+export function interactionOutcomes(inputs: OutcomeInputs): { outcomes: InteractionOutcome[]; unclaimedStateErrors: string[] } {
+  const v = inputs.verification;
+  const known: PactInteraction[] = inputs.interactions ? [...inputs.interactions] : (v?.interactionResults ?? []).map((r) => ({ description: r.description, states: [] }));
+  const descriptions = known.map((k) => k.description);
+  const mismatches = known.map((): string[] => []);
+  const pending = known.map(() => false);
+  const extra: InteractionOutcome[] = [];
+  for (const [list, isPending] of [
+    [v?.errors ?? [], false],
+    [v?.pendingErrors ?? [], true],
+  ] as const) {
+    for (const m of list) {
+      const i = ownerOf(m.interaction, descriptions);
+      if (i >= 0) {
+        mismatches[i]!.push(m.detail);
+        if (isPending) pending[i] = true;
+        continue;
+      }
+      // A failure of no interaction the kit knows: reported on its own rather than lost.
+      const description = m.interaction.replace(/^Verifying a pact between \S+ and \S+ /, '');
+      const same = extra.find((e) => e.description === description);
+      if (same) same.mismatches.push(m.detail);
+      else extra.push({ description, states: [], status: isPending ? 'pending' : 'failed', mismatches: [m.detail], stateErrors: [] });
+    }
+  }
+  const claimed = new Set<StateFailure>();
+  const used = new Set<number>();
+  const outcomes = known.map((interaction, i): InteractionOutcome => {
+    // The result of this description not yet taken (a description repeated in two files has two).
+    const r = v?.interactionResults.findIndex((x, n) => !used.has(n) && x.description === interaction.description) ?? -1;
+    if (r >= 0) used.add(r);
+    const result = r >= 0 ? v!.interactionResults[r] : undefined;
+    const own = inputs.stateFailures.filter((f) => interaction.states.some((s) => s.name === f.state && canonical(s.params ?? {}) === canonical(f.params)));
+    for (const f of own) claimed.add(f);
+    const stateErrors = own.map((f) => f.text);
+    let error = inputs.error ?? (result === undefined && v ? 'Pact reported no result for this interaction (see its report above)' : undefined);
+    const failed = Boolean(error) || stateErrors.length > 0 || (mismatches[i]!.length > 0 && !pending[i]) || (result !== undefined && result.result !== 'OK' && !pending[i]);
+    // Failed with nothing to say why: say what Pact said.
+    if (failed && !error && stateErrors.length === 0 && mismatches[i]!.length === 0) error = `Pact reported '${result?.result}' without a mismatch (see its report above)`;
+    const status = failed ? 'failed' : pending[i] ? 'pending' : 'passed';
+    return {
+      ...interaction,
+      status,
+      mismatches: mismatches[i]!,
+      stateErrors,
+      ...(error ? { error } : {}),
+      ...(result?.durationMs !== undefined ? { durationMs: result.durationMs } : {}),
+    };
+  });
+  return { outcomes: [...outcomes, ...extra], unclaimedStateErrors: inputs.stateFailures.filter((f) => !claimed.has(f)).map((f) => f.text) };
+}
