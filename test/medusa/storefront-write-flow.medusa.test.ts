@@ -7,7 +7,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { medusaFacts, registerCustomer, removeCustomerWrites, type FreshCustomer } from '../support/medusa-backend.ts';
+import { medusaFacts, registerCustomer, removeCustomerWrites, variantIdsByTitle, type FreshCustomer } from '../support/medusa-backend.ts';
 import { runStorefrontWriteFlow, type FlowStep } from '../support/storefront-write-flow.ts';
 import type { WriteWorld } from '../support/write-cases.ts';
 
@@ -23,11 +23,12 @@ beforeAll(async () => {
   const [, mug] = facts.products;
   const unreviewed = facts.products.find((p) => !facts.reviews.some((r) => r.product_id === p.id));
   if (!mug || mug.variantIds.length < 3 || !unreviewed) throw new Error('the seed should hold a product with three variants and a product without reviews');
+  const variants = await variantIdsByTitle(facts, mug.id);
   world = {
     baseUrl: facts.baseUrl,
     publishableKey: facts.publishableKey,
     salesChannelId: facts.salesChannelId,
-    variantIds: [mug.variantIds[0]!, mug.variantIds[1]!, mug.variantIds[2]!],
+    variantIds: [variants[0]!, variants[1]!, variants[2]!],
     productId: unreviewed.id,
     customers: { alice, bob },
   };

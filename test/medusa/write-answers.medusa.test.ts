@@ -7,7 +7,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { medusaFacts, registerCustomer, removeCustomerWrites, type FreshCustomer } from '../support/medusa-backend.ts';
+import { medusaFacts, registerCustomer, removeCustomerWrites, variantIdsByTitle, type FreshCustomer } from '../support/medusa-backend.ts';
 import { runWriteCases, WRITE_CASES, type WriteAnswer, type WriteWorld } from '../support/write-cases.ts';
 
 const GOLDEN = new URL('./write-answers.json', import.meta.url);
@@ -25,14 +25,16 @@ async function allReviewIds(): Promise<string[]> {
 beforeAll(async () => {
   alice = await registerCustomer(facts, 'alice', { first_name: 'Alice', last_name: 'Writer' });
   bob = await registerCustomer(facts, 'bob', { first_name: 'Bob', last_name: 'Reader' });
-  const [tee] = facts.products;
+  // the mug: three variants, none deleted (the seed deletes one of the tee's, a different one each run)
+  const [, mug] = facts.products;
   const unreviewed = facts.products.find((p) => !facts.reviews.some((r) => r.product_id === p.id));
-  if (!tee || !unreviewed) throw new Error('the seed should hold a product with variants and a product without reviews');
+  if (!mug || !unreviewed) throw new Error('the seed should hold a product with three variants and a product without reviews');
+  const variants = await variantIdsByTitle(facts, mug.id);
   world = {
     baseUrl: facts.baseUrl,
     publishableKey: facts.publishableKey,
     salesChannelId: facts.salesChannelId,
-    variantIds: [tee.variantIds[0]!, tee.variantIds[1]!, tee.variantIds[2]!],
+    variantIds: [variants[0]!, variants[1]!, variants[2]!],
     productId: unreviewed.id,
     customers: { alice, bob },
   };

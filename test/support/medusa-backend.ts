@@ -96,3 +96,14 @@ export async function removeCustomerWrites(facts: Pick<MedusaFacts, 'baseUrl' | 
     await fetch(`${facts.baseUrl}/store/wishlists/${id}`, { method: 'DELETE', headers });
   }
 }
+
+/**
+ * A product's variant ids in the order of their titles (v01, v02, ...): the facts list them by id, and
+ * ids made in the same millisecond fall in no fixed order from one seed to the next.
+ */
+export async function variantIdsByTitle(facts: Pick<MedusaFacts, 'baseUrl' | 'publishableKey'>, productId: string): Promise<string[]> {
+  const res = await fetch(`${facts.baseUrl}/store/products/${productId}?fields=id,variants.id,variants.title`, { headers: { 'x-publishable-api-key': facts.publishableKey } });
+  if (!res.ok) throw new Error(`GET /store/products/${productId} answered ${res.status}`);
+  const { product } = (await res.json()) as { product: { variants: Array<{ id: string; title: string }> } };
+  return [...product.variants].sort((a, b) => a.title.localeCompare(b.title)).map((v) => v.id);
+}
