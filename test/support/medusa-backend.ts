@@ -48,3 +48,62 @@ export function shopperBackend(facts: MedusaFacts): ListingBackend {
     itemIds: async (id) => byId(facts.wishlists.find((w) => w.id === id)?.itemIds ?? []),
   };
 }
+
+/** A customer registered for one test run, as a storefront registers one: no wishlists, no reviews yet. */
+export interface FreshCustomer {
+  id: string;
+  email: string;
+  token: string;
+  first_name: string;
+  last_name: string;
+}
+
+/**
+ * Registers a new customer through Medusa's customer auth and POST /store/customers, and logs them in.
+ * The email is made unique per call, so every run starts from customers with nothing of their own.
+ */
+export async function registerCustomer(facts: Pick<MedusaFacts, 'baseUrl' | 'publishableKey'>, label: string, names: { first_name: string; last_name: string }): Promise<FreshCustomer> {
+  const email = `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@writes.store-listing-kit.test`;
+  const password = `${label}-password`;
+  const call = async (path: string, body: unknown, token?: string) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json', 'x-publishable-api-key': facts.publishableKey };
+    if (token) headers.authorization = `Bearer ${token}`;
+    const res = await fetch(`${facts.baseUrl}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`POST ${path} answered ${res.status}: ${text.slice(0, 300)}`);
+    return JSON.parse(text) as Record<string, unknown>;
+  };
+  const { token: registration } = (await call('/auth/customer/emailpass/register', { email, password })) as { token: string };
+  const { customer } = (await call('/store/customers', { email, ...names }, registration)) as { customer: { id: string } };
+  const { token } = (await call('/auth/customer/emailpass', { email, password })) as { token: string };
+  return { id: customer.id, email, token, ...names };
+}
+
+/**
+ * Deletes what a fresh customer left behind (after a failed run): their wishlists and reviews, through the
+ * store routes, so the seeded listings the other test files read stay as seeded.
+ */
+export async function removeCustomerWrites(facts: Pick<MedusaFacts, 'baseUrl' | 'publishableKey'>, customer: { token: string }): Promise<void> {
+  const headers = { 'x-publishable-api-key': facts.publishableKey, authorization: `Bearer ${customer.token}` };
+  const get = async (path: string) => (await (await fetch(`${facts.baseUrl}${path}`, { headers })).json()) as { data?: Array<{ id: string }> };
+  const reviews = await get('/store/products/reviews?my_reviews_only=true');
+  for (const { id } of reviews.data ?? []) await fetch(`${facts.baseUrl}/store/reviews/${id}`, { method: 'DELETE', headers });
+  const wishlists = await get('/store/wishlists?limit=1000');
+  for (const { id } of wishlists.data ?? []) {
+    // the plugin cannot delete a wishlist that still holds items (its cascade fails): empty it first
+    const items = await get(`/store/wishlists/${id}/items?limit=1000`);
+    for (const item of items.data ?? []) await fetch(`${facts.baseUrl}/store/wishlists/${id}/items/${item.id}`, { method: 'DELETE', headers });
+    await fetch(`${facts.baseUrl}/store/wishlists/${id}`, { method: 'DELETE', headers });
+  }
+}
+
+/**
+ * A product's variant ids in the order of their titles (v01, v02, ...): the facts list them by id, and
+ * ids made in the same millisecond fall in no fixed order from one seed to the next.
+ */
+export async function variantIdsByTitle(facts: Pick<MedusaFacts, 'baseUrl' | 'publishableKey'>, productId: string): Promise<string[]> {
+  const res = await fetch(`${facts.baseUrl}/store/products/${productId}?fields=id,variants.id,variants.title`, { headers: { 'x-publishable-api-key': facts.publishableKey } });
+  if (!res.ok) throw new Error(`GET /store/products/${productId} answered ${res.status}`);
+  const { product } = (await res.json()) as { product: { variants: Array<{ id: string; title: string }> } };
+  return [...product.variants].sort((a, b) => a.title.localeCompare(b.title)).map((v) => v.id);
+}

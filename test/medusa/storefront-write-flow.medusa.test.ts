@@ -1,0 +1,75 @@
+/**
+ * A storefront's wishlist and review flow through @alphabite/medusa-sdk (test/support/storefront-write-flow.ts)
+ * against the running plugins, from two fresh customers: each step's result is asserted, and the normalised
+ * transcript must equal test/medusa/storefront-write-flow.json, which the mock's transcript is compared with
+ * in plain `npm test`. To re-record it on purpose:
+ * WRITE_GOLDEN=1 npm run test:medusa -- test/medusa/storefront-write-flow.medusa.test.ts
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { medusaFacts, registerCustomer, removeCustomerWrites, variantIdsByTitle, type FreshCustomer } from '../support/medusa-backend.ts';
+import { runStorefrontWriteFlow, type FlowStep } from '../support/storefront-write-flow.ts';
+import type { WriteWorld } from '../support/write-cases.ts';
+
+const GOLDEN = new URL('./storefront-write-flow.json', import.meta.url);
+const facts = medusaFacts();
+let alice: FreshCustomer;
+let bob: FreshCustomer;
+let world: WriteWorld;
+
+beforeAll(async () => {
+  alice = await registerCustomer(facts, 'flow-alice', { first_name: 'Alice', last_name: 'Writer' });
+  bob = await registerCustomer(facts, 'flow-bob', { first_name: 'Bob', last_name: 'Reader' });
+  const [, mug] = facts.products;
+  const unreviewed = facts.products.find((p) => !facts.reviews.some((r) => r.product_id === p.id));
+  if (!mug || mug.variantIds.length < 3 || !unreviewed) throw new Error('the seed should hold a product with three variants and a product without reviews');
+  const variants = await variantIdsByTitle(facts, mug.id);
+  world = {
+    baseUrl: facts.baseUrl,
+    publishableKey: facts.publishableKey,
+    salesChannelId: facts.salesChannelId,
+    variantIds: [variants[0]!, variants[1]!, variants[2]!],
+    productId: unreviewed.id,
+    customers: { alice, bob },
+  };
+});
+
+afterAll(async () => {
+  for (const customer of [alice, bob]) if (customer) await removeCustomerWrites(facts, customer);
+});
+
+const stepNamed = (transcript: FlowStep[], name: string) => {
+  const found = transcript.find((s) => s.step === name);
+  if (!found) throw new Error(`no step "${name}" in the transcript`);
+  return found;
+};
+const dataIds = (step: FlowStep) => ((step.result as { data: Array<{ id: string }> }).data ?? []).map((r) => r.id);
+
+describe('the storefront write flow through @alphabite/medusa-sdk against the running plugins', () => {
+  it('creates, fills, trims and shares a wishlist; writes, shows only to its author, and deletes a review', async () => {
+    const { transcript } = await runStorefrontWriteFlow(world);
+    const at = (name: string) => stepNamed(transcript, name);
+
+    expect(at('alice creates a wishlist').result).toMatchObject({ id: '<wl:1>', name: 'Summer', customer_id: '<customer:alice>', sales_channel_id: '<sc>', items: [], items_count: 0 });
+    for (const i of [0, 1, 2]) expect(at(`alice adds variant ${i}`).result).toMatchObject({ id: `<wli:${i + 1}>`, wishlist_id: '<wl:1>', product_variant_id: `<v${i}>` });
+    // id order, which is creation order
+    expect(dataIds(at('alice lists the items'))).toEqual(['<wli:1>', '<wli:2>', '<wli:3>']);
+    expect(at('alice lists the items').result).toMatchObject({ count: 3, skip: 0, take: 10 });
+    expect(at('alice removes the second item').result).toEqual({ id: '<wli:2>' });
+    expect(dataIds(at('alice lists the items again'))).toEqual(['<wli:1>', '<wli:3>']);
+    expect(at('alice lists the items again').result).toMatchObject({ count: 2 });
+    // the plugin signs share tokens with its `shareTokenSecret` option, which this backend (default options) lacks
+    expect(at('alice shares the wishlist')).toEqual({ step: 'alice shares the wishlist', error: { status: 500, message: 'Internal Server Error' } });
+
+    expect(at('alice writes a review').result).toMatchObject({ id: '<rev:1>', status: 'pending', product_id: '<product>', customer_id: '<customer:alice>', rating: 5, customer: { first_name: '<alice.first_name>', last_name: '<alice.last_name>' } });
+    expect(dataIds(at('alice lists her reviews'))).toEqual(['<rev:1>']);
+    expect(dataIds(at('bob lists his reviews'))).toEqual([]);
+    expect(at('alice deletes the review').result).toEqual({ id: '<rev:1>' });
+    expect(dataIds(at('alice lists her reviews again'))).toEqual([]);
+
+    if (process.env.WRITE_GOLDEN === '1') writeFileSync(GOLDEN, `${JSON.stringify(transcript, null, 2)}\n`);
+    const golden = JSON.parse(readFileSync(GOLDEN, 'utf8')) as FlowStep[];
+    expect(transcript).toEqual(golden);
+    expect(JSON.stringify(transcript)).toBe(JSON.stringify(golden));
+  });
+});

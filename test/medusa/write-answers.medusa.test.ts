@@ -1,0 +1,61 @@
+/**
+ * The write routes of the running plugins, recorded: test/support/write-cases.ts's table, run in order from
+ * two fresh customers, normalised, must equal test/medusa/write-answers.json (statuses, bodies, key order),
+ * so a change in the plugins' behaviour shows here. The golden file is what the mock's `alphabite` dialect
+ * is compared with in plain `npm test`. To re-record it on purpose:
+ * WRITE_GOLDEN=1 npm run test:medusa -- test/medusa/write-answers.medusa.test.ts
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { medusaFacts, registerCustomer, removeCustomerWrites, variantIdsByTitle, type FreshCustomer } from '../support/medusa-backend.ts';
+import { runWriteCases, WRITE_CASES, type WriteAnswer, type WriteWorld } from '../support/write-cases.ts';
+
+const GOLDEN = new URL('./write-answers.json', import.meta.url);
+const facts = medusaFacts();
+let alice: FreshCustomer;
+let bob: FreshCustomer;
+let world: WriteWorld;
+
+/** The seeded reviews every listing test reads: the cases must leave them as they were. */
+async function allReviewIds(): Promise<string[]> {
+  const res = await fetch(`${facts.baseUrl}/store/products/reviews`, { headers: { 'x-publishable-api-key': facts.publishableKey } });
+  return ((await res.json()) as { data: Array<{ id: string }> }).data.map((r) => r.id).sort();
+}
+
+beforeAll(async () => {
+  alice = await registerCustomer(facts, 'alice', { first_name: 'Alice', last_name: 'Writer' });
+  bob = await registerCustomer(facts, 'bob', { first_name: 'Bob', last_name: 'Reader' });
+  // the mug: three variants, none deleted (the seed deletes one of the tee's, a different one each run)
+  const [, mug] = facts.products;
+  const unreviewed = facts.products.find((p) => !facts.reviews.some((r) => r.product_id === p.id));
+  if (!mug || !unreviewed) throw new Error('the seed should hold a product with three variants and a product without reviews');
+  const variants = await variantIdsByTitle(facts, mug.id);
+  world = {
+    baseUrl: facts.baseUrl,
+    publishableKey: facts.publishableKey,
+    salesChannelId: facts.salesChannelId,
+    variantIds: [variants[0]!, variants[1]!, variants[2]!],
+    productId: unreviewed.id,
+    customers: { alice, bob },
+  };
+});
+
+afterAll(async () => {
+  // A run cut short leaves writes behind; the sequence itself removes them.
+  for (const customer of [alice, bob]) if (customer) await removeCustomerWrites(facts, customer);
+});
+
+describe('the write routes of the running plugins', () => {
+  it('answer the table as recorded in write-answers.json', async () => {
+    const before = await allReviewIds();
+    const answers = await runWriteCases(world);
+    expect(answers.map((a) => a.name)).toEqual(WRITE_CASES.map((c) => c.name));
+    if (process.env.WRITE_GOLDEN === '1') writeFileSync(GOLDEN, `${JSON.stringify(answers, null, 2)}\n`);
+    const golden = JSON.parse(readFileSync(GOLDEN, 'utf8')) as WriteAnswer[];
+    expect(answers).toEqual(golden);
+    // toEqual ignores key order; the plugins' bytes do not
+    expect(JSON.stringify(answers)).toBe(JSON.stringify(golden));
+    // the reviews the cases wrote are gone again: the seeded listings are as before
+    expect(await allReviewIds()).toEqual(before);
+  });
+});
