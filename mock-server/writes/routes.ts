@@ -82,16 +82,17 @@ export function isPluginPath(path: string): boolean {
 }
 
 /**
- * The spec dialect's answer to a write on the plugins' paths: the spec shows no writes. A 405 in the
- * spec's error shape, with the methods the path has (GET and HEAD on a listing; none elsewhere).
+ * The spec dialect's answer to a write on the plugins' paths: the spec shows no writes. In the spec's
+ * error shape: a 405 `not_allowed` on a listing's path (with `Allow: GET, HEAD`), a 404 `not_found`
+ * on the plugins' other paths (the spec has no such resource).
  */
 export function specWriteRefusal(method: string, path: string, isListing: boolean): WriteAnswer & { headers: Record<string, string> } {
   const shown = path.length > 200 ? `${path.slice(0, 200)}...` : path;
   return {
-    status: 405,
-    headers: { Allow: isListing ? 'GET, HEAD' : '' },
+    status: isListing ? 405 : 404,
+    headers: isListing ? { Allow: 'GET, HEAD' } : {},
     body: JSON.stringify({
-      type: 'not_allowed',
+      type: isListing ? 'not_allowed' : 'not_found',
       message: `The listing spec shows no writes: ${method.slice(0, 16)} ${shown} is not part of it. Serve with --dialect alphabite (startMockServer({ dialect: 'alphabite' })) to answer the write routes as the published plugins @alphabite/medusa-wishlist 0.7.4 and @alphabite/medusa-reviews 0.7.2 do (docs/writes.md).`,
     }),
   };
