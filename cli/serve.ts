@@ -25,6 +25,7 @@ interface ServeFlags extends DatasetFlags {
   corsOrigin?: string[];
   dialect: DialectName;
   publishableKey?: string[];
+  allowMultipleWishlists?: boolean;
   latency?: LatencyRange;
   errorRate: number;
   errorStatus: number;
@@ -100,11 +101,13 @@ export function registerServeCommand(program: Command): void {
         .choices(DIALECT_NAMES)
         .default(DEFAULT_DIALECT),
     )
-    .addOption(new Option('--publishable-key <key>', "with --dialect alphabite: a publishable key the backend has (repeatable); a request with another key gets Medusa's 400 (default: any key is taken)").argParser(publishableKeyArg));
+    .addOption(new Option('--publishable-key <key>', "with --dialect alphabite: a publishable key the backend has (repeatable); a request with another key gets Medusa's 400 (default: any key is taken)").argParser(publishableKeyArg))
+    .addOption(new Option('--allow-multiple-wishlists', "with --dialect alphabite: the wishlist plugin's setting allow_multiple_wishlists (default off, a fresh install's: POST /store/wishlists answers a customer's first wishlist instead of a second; docs/writes.md)"));
   for (const option of datasetOptions()) command.addOption(option);
   command.action(async (flags: ServeFlags, cmd: Command) => {
     // commander reports a conflict only for options given on the command line; defaults never conflict.
     const fromFlags = { ...generateOptionsFrom(flags) };
+    if (flags.allowMultipleWishlists && flags.dialect !== 'alphabite') cannotRun('--allow-multiple-wishlists is a setting of the wishlist plugin, read by the alphabite dialect only: add --dialect alphabite');
     if (flags.publishableKey && flags.dialect !== 'alphabite') cannotRun(`--publishable-key is read by the alphabite dialect only (the ${flags.dialect} dialect takes no key): add --dialect alphabite`);
     const logger = createLogger(flags.logLevel);
     const faults = faultSettings({ latency: flags.latency ?? null, errorRate: flags.errorRate, errorStatus: flags.errorStatus, headers: flags.faultHeaders });
@@ -121,6 +124,7 @@ export function registerServeCommand(program: Command): void {
       shutdownGraceMs: flags.shutdownGrace,
       dialect: flags.dialect,
       ...(flags.publishableKey ? { publishableKeys: flags.publishableKey } : {}),
+      ...(flags.allowMultipleWishlists ? { allowMultipleWishlists: true } : {}),
     };
     if (flags.workers > 1) return serveWorkers({ ...serverOptions, workers: flags.workers, logLevel: flags.logLevel }, cmd);
     const mock = await startMockServer({ ...serverOptions, logger }).catch((error: Error) => cannotRun(error.message));

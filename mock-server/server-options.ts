@@ -40,6 +40,12 @@ export interface MockServerOptions extends GenerateOptions {
    */
   publishableKeys?: string[];
   /**
+   * The alphabite dialect only: the wishlist plugin's setting `allow_multiple_wishlists` (default
+   * false, a fresh install's: `POST /store/wishlists` answers a customer's first wishlist instead of
+   * creating a second). docs/writes.md.
+   */
+  allowMultipleWishlists?: boolean;
+  /**
    * Answer kept answers in front of Express (default true): same status, headers and bytes,
    * a fraction of the CPU (mock-server/listings/fast-path.ts). `false` sends every request through Express.
    */

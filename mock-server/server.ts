@@ -43,6 +43,9 @@ export async function startMockServer(options: MockServerOptions | MockClusterOp
   // Refuses an origin a browser never sends (`http://localhost:3000/`), before any worker starts.
   corsPolicy(options.corsOrigin);
   assertPublishableKeys(options.publishableKeys, options.dialect ?? DEFAULT_DIALECT);
+  if (options.allowMultipleWishlists !== undefined && (options.dialect ?? DEFAULT_DIALECT) !== 'alphabite') {
+    throw new TypeError('allowMultipleWishlists is a setting of the wishlist plugin, read by the alphabite dialect only (use --dialect alphabite)');
+  }
   if (options.stateLeaseMs !== undefined) assertStateLeaseMs(options.stateLeaseMs);
   if ('workers' in options && options.workers !== undefined) return (await import('./cluster/start-cluster.ts')).startMockCluster(options);
   return startInProcess(options as MockServerOptions);
@@ -74,6 +77,7 @@ export async function startInProcess(options: MockServerOptions, coordinate?: Co
   const app = createApp(holder, {
     ops,
     answers,
+    ...(options.allowMultipleWishlists !== undefined ? { allowMultipleWishlists: options.allowMultipleWishlists } : {}),
     ...(options.corsOrigin !== undefined ? { corsOrigin: options.corsOrigin } : {}),
   });
   const listener = options.fastPath === false ? app : withFastPath(app, { answers, cors: corsPolicy(options.corsOrigin), ops });

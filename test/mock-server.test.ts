@@ -236,8 +236,18 @@ describe('errors', () => {
     expect(res.json).toEqual({ type: 'not_found', message: 'Wishlist with id: wl_missing was not found' });
   });
 
+  it('a write on a listing path is a JSON 405 that names --dialect alphabite (the spec shows no writes)', async () => {
+    for (const [method, path] of [['POST', '/store/wishlists'], ['DELETE', '/store/products/reviews']] as const) {
+      const res = await get(base, path, { method });
+      expect(res.status).toBe(405);
+      expect(res.contentType).toBe('application/json; charset=utf-8');
+      expect(res.json.type).toBe('not_allowed');
+      expect(res.json.message).toContain('--dialect alphabite');
+    }
+  });
+
   it('an unknown path or method is a JSON 404, never HTML', async () => {
-    for (const [method, path] of [['GET', '/'], ['GET', '/store/reviews'], ['POST', '/store/wishlists'], ['DELETE', '/store/products/reviews']] as const) {
+    for (const [method, path] of [['GET', '/'], ['GET', '/store/reviews'], ['PATCH', '/store/elsewhere'], ['DELETE', '/nothing/here']] as const) {
       const res = await get(base, path, { method });
       expect(res.status).toBe(404);
       expect(res.contentType).toBe('application/json; charset=utf-8');

@@ -31,7 +31,7 @@ export type FieldType =
 
 type Value = string | string[];
 
-const BASE_FIELDS: Array<[string, FieldType]> = [
+export const BASE_FIELDS: Array<[string, FieldType]> = [
   ['fields', 'string'],
   ['offset', 'int'],
   ['limit', 'int'],
@@ -112,7 +112,7 @@ function parseField(name: string, type: FieldType, value: Value, out: Parsed): v
  * Before it, `normalizeQuery` reads a dotted name `a.b` as field `a` and refuses a deeper one
  * (`a.b.c`) with a 500 `invalid_argument` (@medusajs/framework 2.x, http/utils/validate-query.js).
  */
-function validate(schema: ReadonlyArray<readonly [string, FieldType]>, pairs: QueryPairs): Map<string, unknown> | Refusal {
+export function validate(schema: ReadonlyArray<readonly [string, FieldType]>, pairs: QueryPairs): Map<string, unknown> | Refusal {
   const deep = pairs.find(([name]) => name.split('.').length > 2);
   if (deep) return refusal(500, { type: 'invalid_argument', message: `Key accessor more than 2 levels deep: ${deep[0]}` });
   const query = medusaQuery(pairs.map(([name, value]) => [name.includes('.') ? name.slice(0, name.indexOf('.')) : name, value]));
@@ -164,6 +164,8 @@ const authenticated = (headers: ListingRequest['headers']) => bearer(headers) ||
 
 function reviewFilters(values: Map<string, unknown>): ListingQuery['filters'] {
   return {
+    // Read only where a customer's own reviews are listed (mock-server/writes): the seeded reviews belong to nobody the mock knows.
+    ...(values.get('my_reviews_only') ? { myReviewsOnly: true } : {}),
     ...(values.has('product_ids') && (values.get('product_ids') as string[]).length > 0 ? { productIds: values.get('product_ids') as string[] } : {}),
     ...(values.get('verified_purchase_only') ? { verifiedPurchaseOnly: true } : {}),
     ...(values.has('rating') ? { rating: values.get('rating') as number } : {}),

@@ -43,6 +43,12 @@ export interface ListingFilters {
   productIds?: string[];
   rating?: number;
   verifiedPurchaseOnly?: boolean;
+  /**
+   * alphabite's `my_reviews_only`: the caller's reviews only. The seeded reviews belong to no customer
+   * the mock knows, so it narrows only what a customer wrote (mock-server/writes); without writes it
+   * changes nothing.
+   */
+  myReviewsOnly?: boolean;
 }
 
 /** What to list, once a dialect has read the request. */

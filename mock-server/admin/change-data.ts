@@ -1,6 +1,7 @@
 import type { GenerateOptions } from '../../fixtures/dataset.ts';
 import type { StateKey } from '../../lib/provider-states.ts';
 import type { FaultSettings } from './faults.ts';
+import type { WriteCommand } from '../writes/types.ts';
 
 /** A state change that passed validation: plain data, so that it can cross processes. */
 export type ValidStateChange = { action: 'teardown' } | { action: 'setup'; key: StateKey; state: string; params: Record<string, unknown> };
@@ -18,4 +19,12 @@ export type AdminChange =
   /** The end of a run's hold on the provider state: its release, or its lapse (`lapsed`); tears down the state installed, if any. */
   | { kind: 'releaseState'; run?: string; lapsed?: { state: string | null; idleSeconds: number } }
   | { kind: 'faults'; settings: FaultSettings }
+  /**
+   * A customer's write (mock-server/writes): applied in the same order by every process, at the time
+   * `at` (epoch ms) stamped once by the process that received it; `token` names the answer that
+   * process awaits.
+   */
+  | { kind: 'write'; command: WriteCommand; at: number; token: string }
+  /** Forgets one customer's writes (`POST /__admin/reset` with `{ "customer": "<id>" }`); the dataset stays. */
+  | { kind: 'forgetWrites'; customer: string }
   | { kind: 'clearJournal' };

@@ -6,6 +6,7 @@ import type { Journal } from './journal.ts';
 import type { Logger } from '../http/logging.ts';
 import { providerStatesModule } from '../http/lazy.ts';
 import type { AdminChange } from './change-data.ts';
+import { seedOf } from '../writes/seed.ts';
 
 export type { AdminChange };
 
@@ -61,6 +62,9 @@ export class ChangeApplier {
     const { holder, ops } = this;
     if (changesDataset(change)) this.#latest = Math.max(this.#latest, ticket);
     const current = () => ticket === this.#latest;
+    // Customers' writes refer to the dataset's records: a change of the dataset forgets them all, when
+    // it is asked (in the order changes are applied, so every worker forgets the same writes).
+    if (change.kind === 'reset' || change.kind === 'reseed' || change.kind === 'providerState' || (change.kind === 'releaseState' && holder.inProviderState)) holder.writes.forget();
     switch (change.kind) {
       case 'reset':
         if (!current()) return SUPERSEDED;
@@ -101,6 +105,14 @@ export class ChangeApplier {
       case 'faults':
         ops.faults.set(change.settings);
         ops.logger.info({ faults: ops.faults.settings }, ops.faults.active ? 'fault settings changed' : 'fault injection off');
+        return DONE;
+      case 'write': {
+        const dialect = holder.writes.dialect;
+        holder.writes.apply(change.command, change.at, dialect && seedOf(holder.current, dialect), change.token);
+        return DONE;
+      }
+      case 'forgetWrites':
+        holder.writes.forget(change.customer);
         return DONE;
       case 'clearJournal': {
         const cleared = Math.min(ops.journal.recorded, ops.journal.capacity);

@@ -108,6 +108,19 @@ export function opsHandlers(holder: DatasetHolder, ops: Ops): OpsHandlers {
   return { coordinator, observe: observeRequests(ops.journal, ops.logger), admin, faults: ops.faults.middleware() };
 }
 
+/** The customer a reset names (`{ "customer": "<id>" }`), or undefined for the whole reset (no body, `{}`). */
+function resetCustomer(body: unknown): string | undefined {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body !== 'object' || Array.isArray(body)) throw invalidRequest('the body of POST /__admin/reset is { "customer": "<id>" } or nothing');
+  const keys = Object.keys(body);
+  const extra = keys.filter((key) => key !== 'customer');
+  if (extra.length) throw invalidRequest(`unknown field${extra.length > 1 ? 's' : ''} ${extra.map((k) => `'${k.slice(0, 40)}'`).join(', ')} in the body of POST /__admin/reset: it takes { "customer": "<id>" } or nothing`);
+  const customer = (body as { customer?: unknown }).customer;
+  if (customer === undefined) return undefined;
+  if (typeof customer !== 'string' || customer.length === 0 || customer.length > 200) throw invalidRequest("'customer' must be a customer id of 1 to 200 characters (as GET /__admin/journal shows it)");
+  return customer;
+}
+
 function adminRoutes(holder: DatasetHolder, ops: Ops, coordinator: Coordinator): Router {
   const router = Router();
   const json = jsonBody('16kb');
@@ -145,8 +158,15 @@ function adminRoutes(holder: DatasetHolder, ops: Ops, coordinator: Coordinator):
     });
   });
 
-  router.post('/reset', async (req, res) => {
+  router.post('/reset', json, async (req, res) => {
     noQuery(req);
+    // With { "customer": "<id>" }: forgets that customer's writes only (docs/writes.md); without a body, the whole reset.
+    const customer = resetCustomer(req.body);
+    if (customer !== undefined) {
+      const had = holder.writes.of(customer) !== undefined;
+      await coordinator.apply({ kind: 'forgetWrites', customer });
+      return res.json({ customer, forgotten: had, customersWithWrites: holder.writes.customerCount });
+    }
     await coordinator.apply({ kind: 'reset' });
     res.json(datasetState());
   });

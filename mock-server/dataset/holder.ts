@@ -1,5 +1,6 @@
 import type { Dataset, DatasetSummary, GenerateOptions } from '../../fixtures/dataset.ts';
 import { DEFAULT_SEED } from '../../fixtures/generate.ts';
+import { WriteStore } from '../writes/store.ts';
 
 /**
  * The dataset a running server serves, with how it was generated (what `GET /__admin/config`
@@ -12,6 +13,12 @@ import { DEFAULT_SEED } from '../../fixtures/generate.ts';
  * before the teardown (the next interaction's state) keep the first memory.
  */
 export class DatasetHolder {
+  /**
+   * What customers wrote over the dataset (the alphabite dialect's write routes, docs/writes.md). The
+   * admin API's dataset changes forget it (mock-server/admin/changes.ts); `replace`, `reset` and the
+   * provider-state swaps called directly leave it to the caller.
+   */
+  readonly writes = new WriteStore();
   #current: Dataset;
   #generation: GenerateOptions | undefined;
   #version = 0;

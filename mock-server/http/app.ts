@@ -13,6 +13,8 @@ import { lazily, openApiModule, providerStatesModule } from './lazy.ts';
 import type { StateDoor } from '../admin/provider-states.ts';
 import { corsHeaderSetter, corsOptions, corsPolicy } from './cors-policy.ts';
 import { preflightOnly } from './request-guards.ts';
+import { writeRoutes } from './writes.ts';
+import { wishlistSettings } from '../writes/routes.ts';
 
 export interface AppOptions {
   /** The largest `limit` / `take` accepted (default 1000; the spec dialect's bound). */
@@ -29,6 +31,8 @@ export interface AppOptions {
   onFault?: (error: unknown) => void;
   /** Faults, journal, logger and admin access (mock-server/admin/routes.ts); default: all off, admin on loopback. */
   ops?: Ops;
+  /** The alphabite dialect's wishlist setting `allow_multiple_wishlists` (default false, as a fresh install; docs/writes.md). */
+  allowMultipleWishlists?: boolean;
 }
 
 /** The kept answers of a server: its dataset, in its dialect. */
@@ -69,6 +73,8 @@ export function createApp(holder: DatasetHolder, options: AppOptions = {}): Expr
   app.use(ADMIN_PREFIX, admin);
   const answers = options.answers ?? listingAnswers(holder, options);
   mountListings(app, { answers });
+  // The plugins' other routes (writes, and the reads around them) in the alphabite dialect; the spec dialect's 405 for writes.
+  app.use(writeRoutes({ answers, coordinator, settings: wishlistSettings(options.allowMultipleWishlists) }));
   // The OpenAPI document of the dialect the listings speak (examples from the seed-1 dataset, whatever this one serves).
   app.get(OPENAPI_PATH, lazyOpenApiRoute({ dialect: answers.dialect.name, ...(answers.dialect.maxPageSize !== undefined ? { maxPageSize: answers.dialect.maxPageSize } : {}) }));
   // Pact's state-change endpoint (POST, GET and DELETE /__admin/provider-states); any /__admin guard must be

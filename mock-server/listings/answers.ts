@@ -8,6 +8,8 @@ import { boundedMemo } from './memo.ts';
 import { buildBetweenRequests } from '../dataset/builder.ts';
 import { answerListing, answerRead, PageBodies, readListing, type ListingAnswer } from './page-bodies.ts';
 import { toBody, type Body } from './response-body.ts';
+import { customerOf } from '../../lib/customers.ts';
+import type { CustomerWrites } from '../writes/store.ts';
 
 export interface ListingOptions {
   /** The kept answers (shared with the fast path in front of Express, fast-path.ts). */
@@ -60,8 +62,21 @@ export class ListingAnswers {
    * asks the same page of the same records.
    */
   keyOf(url: string, headers: ListingRequest['headers']): string {
+    // A customer with writes sees their own listings (docs/writes.md): never kept, so never a kept key.
+    if (!this.holder.writes.empty) {
+      const writes = this.writesOf(headers);
+      if (writes) return `${url}\u0001${writes.id}`;
+    }
     const variant = this.dialect.variant(headers);
     return variant ? `${url}\u0000${variant}` : url;
+  }
+
+  /** The writes of the customer asking, when they have any (undefined at once while nobody has). */
+  writesOf(headers: ListingRequest['headers']): CustomerWrites | undefined {
+    const store = this.holder.writes;
+    if (store.empty) return undefined;
+    const customer = customerOf(headers);
+    return customer && store.of(customer.id);
   }
 
   /** The answer already made for this key from the current dataset version, if any. */
@@ -167,9 +182,11 @@ export function mountListings(app: Pick<Router, 'get'>, options: ListingOptions)
       const key = keyOf(req);
       const params = req.params as { product_id?: string; id?: string };
       const request = listingRequest(endpoint, params.product_id ?? params.id, req);
+      // A customer with writes: their own view, made for each request and never kept.
+      const writes = answers.writesOf(req.headers);
       // An answer already made for this exact URL (same dataset version; the fast path in front
       // answers most of them) goes out once the dialect's guard lets the request through.
-      const hit = answers.kept(key);
+      const hit = writes ? undefined : answers.kept(key);
       if (hit) {
         const blocked = dialect.guard(request);
         return blocked ? sendRefusal(res, blocked) : sendBody(req, res, hit);
@@ -181,8 +198,8 @@ export function mountListings(app: Pick<Router, 'get'>, options: ListingOptions)
       const pending = isRefusal(read) ? undefined : bodies.preparing(request, read);
       if (pending) await answers.build(pending);
       // A dataset swapped in meanwhile is answered from (in one go, should it need another build).
-      const answer = answers.bodies() === bodies ? answerRead(bodies, request, read) : answerListing(answers.bodies(), request);
-      if (answer.status !== 200 || answer.body === null) return sendAnswer(res, answer);
+      const answer = answers.bodies() === bodies ? answerRead(bodies, request, read, writes) : answerListing(answers.bodies(), request, writes);
+      if (answer.status !== 200 || answer.body === null || writes) return sendAnswer(res, answer);
       sendBody(req, res, answers.answer(key, request, answer.body));
     });
   }

@@ -4,6 +4,8 @@ import { isRefusal, refusal, type Dialect, type EndpointRules, type ListingOrder
 import type { Dataset, RecordedJson } from '../../fixtures/dataset.ts';
 import type { Steps } from '../../fixtures/steps.ts';
 import { boundedMemo, memoized, type Memo } from './memo.ts';
+import { seedOf } from '../writes/seed.ts';
+import type { CustomerWrites, OwnReview, VirtualList } from '../writes/store.ts';
 
 /**
  * The serialized answers of the four listings, for one (immutable) dataset and one dialect.
@@ -98,9 +100,10 @@ export class PageBodies {
    * The JSON of the listing `request` asks for, read by its dialect as `query`; or the dialect's
    * refusal (an unknown wishlist), or a 400 for a page larger than one answer may hold.
    */
-  answer(request: ListingRequest, query: ListingQuery): string | Refusal {
+  answer(request: ListingRequest, query: ListingQuery, writes?: CustomerWrites): string | Refusal {
     const rules = this.dialect.endpoints[request.endpoint];
     const head = (this.#heads[request.endpoint] ??= `{"${rules.recordsKey}":[`);
+    if (writes) return this.#answerWithWrites(request, query, writes, rules, head);
     switch (request.endpoint) {
       case 'reviews':
       case 'productReviews': {
@@ -146,6 +149,97 @@ export class PageBodies {
         return splice(JSON.stringify(rules.envelope({ count, query })), head, records.length, (k, out) => out.push(records[k]!), tooLong);
       }
     }
+  }
+
+  /**
+   * The listing as a customer with writes sees it (mock-server/writes, docs/writes.md): the seeded
+   * records with their changes, and their own, through the same page arithmetic, envelopes and bounds.
+   */
+  #answerWithWrites(request: ListingRequest, query: ListingQuery, writes: CustomerWrites, rules: EndpointRules, head: string): string | Refusal {
+    const seed = seedOf(this.dataset, this.dialect);
+    if (request.endpoint === 'wishlists' || request.endpoint === 'wishlistItems') {
+      let list: VirtualList = { count: 0, json: () => '' };
+      if (request.endpoint === 'wishlists') list = writes.wishlists(seed);
+      else {
+        const seen = writes.wishlist(request.id ?? '', seed);
+        const unknown = seen ? undefined : this.dialect.unknownWishlist(request, query);
+        if (unknown !== undefined && unknown !== 'empty') return unknown;
+        if (seen) list = writes.items(seen, seed);
+      }
+      const what = request.endpoint === 'wishlists' ? 'wishlists' : 'items';
+      const { from, to } = range(list.count, query);
+      if (to - from > MAX_ANSWER_RECORDS) return pageTooLarge(rules, query, `this page holds ${to - from} ${what}, ${OVER_RECORDS}`, MAX_ANSWER_RECORDS);
+      const positions = this.#ordered(list.count, query);
+      if (query.refuseRecords && positions.length > 0) return query.refuseRecords;
+      const records = positions.map((p) => list.json(p));
+      const tooLong = (k: number) => pageTooLarge(rules, query, `these ${records.length} ${what} are ${OVER_CHARS}`, k);
+      return splice(JSON.stringify(rules.envelope({ count: list.count, query })), head, records.length, (k, out) => out.push(records[k]!), tooLong);
+    }
+    const product = request.endpoint === 'productReviews' ? this.dataset.reviews.source.productIndexOf(request.id ?? '') : undefined;
+    const mine = query.filters.myReviewsOnly === true;
+    const indexes = mine ? new Uint32Array(0) : this.#reviewIndexes(query, product);
+    const own = ownReviews(writes.reviews, query, request.endpoint === 'productReviews' ? (request.id ?? '') : undefined);
+    const merged = this.#mergeReviews(indexes, own, query.order);
+    const { from, to } = range(merged.count, query);
+    if (query.refuseRecords && to > from) return query.refuseRecords;
+    if (to - from > MAX_ANSWER_RECORDS) return pageTooLarge(rules, query, `this ${query.window === 'all' ? 'listing' : 'page'} holds ${to - from} reviews, ${OVER_RECORDS}`, MAX_ANSWER_RECORDS);
+    const aggregate = query.aggregates ? this.#aggregate(product ?? -1) : undefined;
+    const envelope = JSON.stringify(rules.envelope({ count: merged.count, query, ...(aggregate ? { aggregate } : {}) }));
+    const seedWriter = this.#reviewWriter(indexes);
+    const tooLong = (fit: number) => pageTooLarge(rules, query, `these ${to - from} reviews are ${OVER_CHARS}`, fit);
+    return splice(envelope, head, to - from, (k, out) => merged.write(from + k, out, seedWriter), tooLong);
+  }
+
+  /**
+   * The seeded reviews (indexes, in the order) with a customer's own (few, newer, higher ids) merged
+   * in where the order puts them, ties by id: each own review's place is found by a binary search.
+   */
+  #mergeReviews(indexes: Uint32Array, own: OwnReview[], order: ListingOrder): { count: number; write(position: number, out: string[], seed: (k: number, out: string[]) => void): void } {
+    const source = this.dataset.reviews.source;
+    const keyOf = (field: ListingOrder['field'], r: OwnReview) => (field === 'rating' ? r.rating : field === 'updated_at' ? Date.parse(r.updated_at) : Date.parse(r.created_at));
+    const seedKey = (field: ListingOrder['field'], i: number) => (field === 'rating' ? source.rating[i]! : field === 'updated_at' ? source.updatedAt[i]! : source.createdAt[i]!);
+    // Whether own review r comes before seeded review i (ties: the seeded one first, its id is lower).
+    const before = (r: OwnReview, i: number) => {
+      if (order.field === 'id') return order.descending;
+      const a = keyOf(order.field, r);
+      const b = seedKey(order.field, i);
+      return order.descending ? a > b : a < b;
+    };
+    const sorted = own
+      .map((r, k) => ({ r, k }))
+      .sort((x, y) => {
+        if (order.field !== 'id') {
+          const a = keyOf(order.field, x.r);
+          const b = keyOf(order.field, y.r);
+          if (a !== b) return order.descending ? b - a : a - b;
+          return x.k - y.k;
+        }
+        return order.descending ? y.k - x.k : x.k - y.k;
+      })
+      .map(({ r }) => r);
+    const places = sorted.map((r) => {
+      let lo = 0;
+      let hi = indexes.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (before(r, indexes[mid]!)) hi = mid;
+        else lo = mid + 1;
+      }
+      return lo;
+    });
+    const json = sorted.map((r) => JSON.stringify(this.dialect.project.review(r)));
+    return {
+      count: indexes.length + sorted.length,
+      write: (position, out, seed) => {
+        let ownBefore = 0;
+        for (let k = 0; k < places.length; k++) {
+          const at = places[k]! + k;
+          if (at === position) return void out.push(json[k]!);
+          if (at < position) ownBefore++;
+        }
+        seed(position - ownBefore, out);
+      },
+    };
   }
 
   /**
@@ -219,6 +313,11 @@ export class PageBodies {
     );
   }
 
+  /** A product's rating aggregate by id (an unknown product's is all zeros): `GET /store/reviews/product/:id/aggregate-counts`. */
+  aggregateOf(productId: string): RatingAggregate {
+    return this.#aggregate(this.dataset.reviews.source.productIndexOf(productId));
+  }
+
   /** A product's rating aggregate, as the reviews plugin computes it (average to 2 decimals, counts from 5 down to 1). */
   #aggregate(product: number): RatingAggregate {
     let aggregate = this.#aggregates.get(product);
@@ -260,6 +359,14 @@ export class PageBodies {
   }
 }
 
+/** A customer's own reviews that a review listing matches: of the product (4.2), and the query's filters. */
+function ownReviews(reviews: readonly OwnReview[], query: ListingQuery, productId: string | undefined): OwnReview[] {
+  const { productIds, rating, verifiedPurchaseOnly } = query.filters;
+  // Own reviews are never verified purchases (the mock has no orders).
+  if (verifiedPurchaseOnly) return [];
+  return reviews.filter((r) => (productId === undefined || r.product_id === productId) && (productIds === undefined || productIds.includes(r.product_id)) && (rating === undefined || r.rating === rating));
+}
+
 /** A listing's answer, platform-neutral: its status and JSON text (`null`: an empty body). */
 export interface ListingAnswer {
   status: number;
@@ -271,8 +378,8 @@ export interface ListingAnswer {
  * dialect's guard (keys, auth), then its reading of the query, then the listing (which may
  * still refuse: an unknown wishlist). A refusal's body is its JSON, as the HTTP mock sends it.
  */
-export function answerListing(bodies: PageBodies, request: ListingRequest): ListingAnswer {
-  return answerRead(bodies, request, readListing(bodies, request));
+export function answerListing(bodies: PageBodies, request: ListingRequest, writes?: CustomerWrites): ListingAnswer {
+  return answerRead(bodies, request, readListing(bodies, request), writes);
 }
 
 /** The first two steps of `answerListing`: the dialect's guard, then its reading of the query. */
@@ -281,7 +388,7 @@ export function readListing(bodies: PageBodies, request: ListingRequest): Listin
 }
 
 /** The last step of `answerListing`: the listing of what `readListing` read, or its refusal. */
-export function answerRead(bodies: PageBodies, request: ListingRequest, read: ListingQuery | Refusal): ListingAnswer {
-  const answer = isRefusal(read) ? read : bodies.answer(request, read);
+export function answerRead(bodies: PageBodies, request: ListingRequest, read: ListingQuery | Refusal, writes?: CustomerWrites): ListingAnswer {
+  const answer = isRefusal(read) ? read : bodies.answer(request, read, writes);
   return isRefusal(answer) ? { status: answer.status, body: answer.body === null ? null : JSON.stringify(answer.body) } : { status: 200, body: answer };
 }

@@ -5,7 +5,8 @@
  *   lib  <-  fixtures  <-  mock-server
  *   lib  <-  contracts
  *   lib  <-  properties
- *   lib  <-  fixtures (not its barrel)  <-  msw  (and the answer core, mock-server/listings/page-bodies.ts)
+ *   lib  <-  fixtures (not its barrel)  <-  msw  (and the answer core, mock-server/listings/page-bodies.ts,
+ *                                                and the write routes' core, mock-server/writes/)
  *   lib  <-  medusa  (the provider-state route of a Medusa app)
  *
  * `lib/` is the protocol layer: pure, zod only, no Node built-ins (it must run in a browser).
@@ -30,6 +31,9 @@ export interface LayerRule {
   notFiles?: readonly string[];
 }
 
+/** The platform-neutral core of the write routes (mock-server/writes/), which the MSW handlers answer with too. */
+const WRITES_CORE = ['medusa-body', 'routes', 'seed', 'store', 'types'].map((name) => `mock-server/writes/${name}.ts`);
+
 export const LAYERS: Record<string, LayerRule> = {
   lib: { folders: ['lib'], packages: ['zod'], builtins: false },
   fixtures: { folders: ['lib', 'fixtures'], packages: ['zod', '@faker-js/faker'], builtins: true },
@@ -37,7 +41,7 @@ export const LAYERS: Record<string, LayerRule> = {
   contracts: { folders: ['lib', 'contracts'], packages: ['zod', '@pact-foundation/pact'], builtins: true },
   properties: { folders: ['lib', 'properties'], packages: ['zod', 'fast-check', 'vitest'], builtins: true },
   // The MSW handlers run in browsers: no Node built-ins, and not the fixtures barrel (fixtures/file.ts uses node:fs).
-  msw: { folders: ['lib', 'fixtures', 'msw'], packages: ['msw'], builtins: false, files: ['mock-server/listings/page-bodies.ts'], notFiles: ['fixtures/index.ts', 'fixtures/file.ts'] },
+  msw: { folders: ['lib', 'fixtures', 'msw'], packages: ['msw'], builtins: false, files: ['mock-server/listings/page-bodies.ts', ...WRITES_CORE], notFiles: ['fixtures/index.ts', 'fixtures/file.ts'] },
   // The provider-state route runs inside a Medusa app: the protocol layer only, no @medusajs package (the container is duck-typed).
   medusa: { folders: ['lib', 'medusa'], packages: ['zod'], builtins: false },
 };

@@ -1,0 +1,131 @@
+/**
+ * Request bodies as Medusa 2 reads them for the published plugins' write routes, platform-neutral
+ * (the MSW handlers run it in a browser): body-parser's json/text/urlencoded parsers (strict JSON,
+ * their size limits and error bodies), then the plugins' zod schemas made strict by
+ * `validateAndTransformBody`, worded by Medusa's `formatError` (@medusajs/framework 2.x,
+ * dist/zod/zod-helpers.js; notes/alphabite-writes.md §0.3).
+ */
+import type { RawBody, WriteAnswer } from './types.ts';
+
+export type { RawBody };
+
+/** express's default body limit ("100kb"): every write route but `POST /store/reviews`. */
+export const DEFAULT_BODY_LIMIT = 100 * 1024;
+/** `POST /store/reviews` declares `bodyParser: { sizeLimit: "10mb" }`. */
+export const REVIEW_BODY_LIMIT = 10 * 1024 * 1024;
+
+export const json = (status: number, body: unknown): WriteAnswer => ({ status, body: JSON.stringify(body) });
+
+/** body-parser's 413, as Medusa's error handler answers it (`message` first). */
+export const TOO_LARGE: WriteAnswer = json(413, { message: 'request entity too large', type: 'unknown_error' });
+
+const mimeOf = (contentType: string | undefined) => (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+
+/**
+ * What the handler sees as `req.body`: `{}` without a body (body-parser sets it before looking), the
+ * parsed JSON (objects and arrays only: body-parser is strict), the text of a `text/plain` body, the
+ * fields of a url-encoded one, `{}` for any other type; or the parser's answer (413, malformed JSON).
+ */
+export function readBody(raw: RawBody | undefined, limit: number): { value: unknown } | WriteAnswer {
+  if (raw === undefined) return { value: {} };
+  const mime = mimeOf(raw.contentType);
+  const parsed = mime === 'application/json' || mime === 'text/plain' || mime === 'application/x-www-form-urlencoded';
+  if (!parsed) return { value: {} };
+  if (raw.truncated || raw.bytes > limit) return TOO_LARGE;
+  if (mime === 'text/plain') return { value: raw.text };
+  if (mime === 'application/x-www-form-urlencoded') return { value: formFields(raw.text) };
+  return parseStrictJson(raw.text);
+}
+
+function formFields(text: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  try {
+    for (const [name, value] of new URLSearchParams(text)) {
+      const previous = out[name];
+      out[name] = previous === undefined ? value : Array.isArray(previous) ? [...previous, value] : [previous, value];
+    }
+  } catch {
+    return {};
+  }
+  return out;
+}
+
+const FIRST_CHAR = /^[\x20\x09\x0a\x0d]*([^\x20\x09\x0a\x0d])/;
+
+/** body-parser's `json` with `strict: true`: JSON.parse's own message, or its strict-mode message (`#` placeholders). */
+function parseStrictJson(text: string): { value: unknown } | WriteAnswer {
+  if (text.length === 0) return { value: {} };
+  const first = FIRST_CHAR.exec(text)?.[1];
+  try {
+    if (first !== '{' && first !== '[') {
+      const index = first === undefined ? -1 : text.indexOf(first);
+      const partial = index === -1 ? '' : text.slice(0, index) + '#'.repeat(text.length - index);
+      try {
+        JSON.parse(partial);
+      } catch (error) {
+        const message = (error as Error).message.replace(/#+/g, (run) => text.substring(index, index + run.length));
+        return json(400, { message, type: 'invalid_data' });
+      }
+      return json(400, { message: 'strict violation', type: 'invalid_data' });
+    }
+    return { value: JSON.parse(text) as unknown };
+  } catch (error) {
+    return json(400, { message: (error as Error).message, type: 'invalid_data' });
+  }
+}
+
+/** One field of a plugin's body schema, in the schema's order. */
+export interface FieldRule {
+  name: string;
+  type: 'string' | 'rating' | 'string-array';
+  optional?: boolean;
+  /** A string's `min(n)`. */
+  min?: number;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const expectedType = (type: string, path: string, got: unknown) => `Expected type: '${type}' for field '${path}', got: '${String(got)}'`;
+
+/**
+ * The body checked against a strict schema: the values (a rating rounded, `image_urls` defaulted) or
+ * Medusa's 400 `invalid_data` naming at most three issues, in the order zod reports them.
+ */
+export function validateBody(body: unknown, rules: readonly FieldRule[]): { values: Record<string, unknown> } | WriteAnswer {
+  const issues: string[] = [];
+  const values: Record<string, unknown> = {};
+  if (!isPlainObject(body)) issues.push(`Field '' is required`);
+  else {
+    for (const rule of rules) {
+      const value = body[rule.name];
+      if (value === undefined) {
+        if (rule.type === 'string-array') values[rule.name] = [];
+        else if (!rule.optional) issues.push(`Field '${rule.name}' is required`);
+        continue;
+      }
+      if (rule.type === 'string') {
+        if (typeof value !== 'string') issues.push(expectedType('string', rule.name, value));
+        else if (rule.min !== undefined && value.length < rule.min) issues.push(`Value for field '${rule.name}' too small, expected at least: '${rule.min}'`);
+        else values[rule.name] = value;
+      } else if (rule.type === 'rating') {
+        // z.preprocess((v) => Math.round(Number(v)), z.number().min(1).max(5)); zod 4 refuses NaN and infinities as not numbers.
+        const n = Math.round(Number(value));
+        if (!Number.isFinite(n)) issues.push(expectedType('number', rule.name, value));
+        else if (n < 1) issues.push(`Value for field '${rule.name}' too small, expected at least: '1'`);
+        else if (n > 5) issues.push(`Value for field '${rule.name}' too big, expected at most: '5'`);
+        else values[rule.name] = n;
+      } else if (!Array.isArray(value)) issues.push(expectedType('array', rule.name, value));
+      else {
+        const bad = value.map((v, k) => [v, k] as const).filter(([v]) => typeof v !== 'string');
+        for (const [v, k] of bad) issues.push(expectedType('string', `${rule.name}, ${k}`, v));
+        if (bad.length === 0) values[rule.name] = value;
+      }
+    }
+    const unknown = Object.keys(body).filter((key) => !rules.some((rule) => rule.name === key));
+    if (unknown.length) issues.push(`Unrecognized fields: '${unknown.join(', ')}'`);
+  }
+  if (issues.length) return json(400, { type: 'invalid_data', message: `Invalid request: ${issues.slice(0, 3).join('; ')}` });
+  return { values };
+}
+
+export const isAnswer = (x: unknown): x is WriteAnswer => typeof x === 'object' && x !== null && 'status' in x && 'body' in x && !('value' in x) && !('values' in x);
