@@ -58,7 +58,15 @@ export function get(url: string, timeoutMs: number, headers: Record<string, stri
       const agent = agents[parsed.protocol as keyof typeof agents];
       if (!agent) return end(new NoAnswerError(url, `cannot reach ${url}: redirected to ${parsed.protocol} (only http and https)`));
       const module = parsed.protocol === 'https:' ? https : http;
-      const req = module.get(parsed, { agent, headers: { accept: 'application/json', ...headers } }, (res) => {
+      const options: http.RequestOptions = {
+        agent,
+        hostname: parsed.hostname.startsWith('[') ? parsed.hostname.slice(1, -1) : parsed.hostname,
+        port: parsed.port || undefined,
+        path: `${parsed.pathname}${parsed.search}`,
+        headers: { accept: 'application/json', ...headers },
+        ...(parsed.username || parsed.password ? { auth: `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}` } : {}),
+      };
+      const req = module.get(options, (res) => {
         const status = res.statusCode ?? 0;
         const location = res.headers.location;
         if (status >= 300 && status < 400 && status !== 304 && location !== undefined) {
@@ -82,7 +90,7 @@ export function get(url: string, timeoutMs: number, headers: Record<string, stri
         res.on('end', () => {
           let text: string;
           try {
-            text = decode(Buffer.concat(chunks), res.headers['content-encoding']);
+            text = decode(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), res.headers['content-encoding']);
           } catch (error) {
             return end(new NoAnswerError(url, `${url}: the answer could not be decoded (${reasonOf(error)})`));
           }
