@@ -158,6 +158,7 @@ export async function evaluate(property: AsyncProperty, options: EvaluateOptions
   await Promise.all(Array.from({ length: Math.min(options.concurrency, cases.length) }, worker));
   if (skipped) {
     // A run that skipped itself (fc.pre) makes fast-check draw another: only fast-check alone knows which.
+    for (const s of scopes) s.void();
     const fresh = new Tally(placeOf(options.check, -0.5));
     const outcome = await withFastCheck(property, options, 0, fresh);
     return { ...outcome, requests: () => tally.requests + fresh.requests };
@@ -169,7 +170,8 @@ export async function evaluate(property: AsyncProperty, options: EvaluateOptions
     return { failed: false, interrupted, numRuns: runs, numShrinks: 0, counterexample: null, counterexamplePath: null, errorInstance: undefined, requests: () => tally.requests + counted(runs) };
   }
   // The failing case again, and its shrinking, by fast-check (with a time limit of its own, so that
-  // the failure found stands); it counts ahead of the runs after it.
+  // the failure found stands); the runs from the failing one on, as sent side by side, count for nothing.
+  for (const s of scopes.slice(firstFailure)) s.void();
   const replay = new Tally(placeOf(options.check, firstFailure - 0.5));
   const outcome = await withFastCheck(property, options, firstFailure, replay);
   return { ...outcome, requests: () => tally.requests + counted(firstFailure) + replay.requests };

@@ -24,21 +24,32 @@ export const checkOf = (place: number): number => Math.floor(place / RUNS_PER_CH
 export class Tally {
   /** Requests sent from this scope itself. */
   private direct = 0;
-  /** Shared work this scope is the earliest to have asked for. */
-  private readonly adopted = new Set<Tally>();
-  /** For shared work: the scope that pays for it (the earliest asker so far). */
-  owner: Tally | undefined;
+  /** Shared work this scope asked for (it pays for the work when it is its earliest asker). */
+  private readonly asked = new Set<Tally>();
+  /** For shared work: the scopes that asked for it. */
+  private readonly askers = new Set<Tally>();
+  private voided = false;
 
-  /** @param own the scope's place (placeOf); shared work takes its owner's */
-  constructor(private readonly own = Number.POSITIVE_INFINITY) {}
+  /** @param own the scope's place (placeOf); shared work has none of its own, it takes its earliest asker's */
+  constructor(private readonly own?: number) {}
 
+  /** Where the scope stands in a one-at-a-time run; a void scope (a run that one would not have made) is last. */
   get place(): number {
-    return this.owner ? this.owner.place : this.own;
+    if (this.voided) return Number.POSITIVE_INFINITY;
+    if (this.own !== undefined) return this.own;
+    return this.payer?.place ?? Number.POSITIVE_INFINITY;
+  }
+
+  /** For shared work: the earliest asker that counts (judged when asked: the checks before have ended by then). */
+  private get payer(): Tally | undefined {
+    let best: Tally | undefined;
+    for (const t of this.askers) if (t.place !== Number.POSITIVE_INFINITY && (!best || t.place < best.place)) best = t;
+    return best;
   }
 
   get requests(): number {
     let n = this.direct;
-    for (const t of this.adopted) n += t.requests;
+    for (const work of this.asked) if (work.payer === this) n += work.requests;
     return n;
   }
 
@@ -46,10 +57,14 @@ export class Tally {
     this.direct += 1;
   }
 
-  adopt(work: Tally): void {
-    work.owner?.adopted.delete(work);
-    work.owner = this;
-    this.adopted.add(work);
+  ask(work: Tally): void {
+    this.asked.add(work);
+    work.askers.add(this);
+  }
+
+  /** A run sent ahead of a failure, which a one-at-a-time run would not have made: it counts for nothing, its shared work for the next asker. */
+  void(): void {
+    this.voided = true;
   }
 }
 
@@ -69,18 +84,17 @@ export function countRequest(): void {
 /** A piece of work shared by whoever asks for it (a cached whole set): its requests count once. */
 export class SharedWork<T> {
   readonly promise: Promise<T>;
-  private readonly tally = new Tally();
+  private readonly tally = new Tally(undefined);
   private readonly startedBy = scope.getStore()?.place;
 
   constructor(work: () => Promise<T>) {
-    scope.getStore()?.adopt(this.tally);
+    scope.getStore()?.ask(this.tally);
     this.promise = within(this.tally, work);
   }
 
   /** Another asker: it pays instead when it comes earlier in a one-at-a-time run. */
   claim(): Promise<T> {
-    const here = scope.getStore();
-    if (here && (!this.tally.owner || here.place < this.tally.place)) here.adopt(this.tally);
+    scope.getStore()?.ask(this.tally);
     return this.promise;
   }
 
