@@ -53,7 +53,7 @@ export class ProgressPrinter {
     if (this.options.live) {
       if (now - this.current.lastDrawn < LIVE_EVERY_MS && p.runs !== 0) return;
       this.current.lastDrawn = now;
-      const width = Math.max(20, (this.options.columns ?? 80) - 1);
+      const width = Math.max(20, (this.options.columns || 80) - 1); // a pty may say 0
       this.options.write(`${CLEAR_LINE}${line.length > width ? `${line.slice(0, width - 1)}…` : line}`);
       this.shown = true;
     } else if (now - this.current.lastPrinted >= this.plainEveryMs) {
