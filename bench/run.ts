@@ -4,7 +4,7 @@
  * See bench/lib/options.ts for the options, and the "How each server was set up" section of
  * bench/RESULTS.md (written by this script) for the method.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseBenchOptions, USAGE, type BenchOptions } from './lib/options.ts';
@@ -17,6 +17,8 @@ import { median } from './lib/stats.ts';
 import { machineFacts } from './lib/machine.ts';
 import { renderResults, renderStartup, renderSvg, startupTargets, type Measured, type StartMeasured, type TargetInfo } from './lib/report.ts';
 import { compareStartup, type StartupComparison } from './lib/startup.ts';
+import { renderCheck, spliceCheckSection, timeCheck } from './lib/check-timing.ts';
+import { DEFAULTS as CHECK_DEFAULTS } from '../properties/options.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const WORK = join(ROOT, 'bench', '.work');
@@ -93,6 +95,25 @@ async function main(): Promise<void> {
     const lines = [...renderStartup(startup), '| target | measured | met |', '|---|---|---|'];
     for (const c of startupTargets(startup)) lines.push(`| ${c.goal} | ${c.measured} | ${c.met ? 'yes' : '**no**'} |`);
     process.stdout.write(`${lines.join('\n')}\n`);
+    return;
+  }
+
+  // `--only check`: `check`'s own timings alone (about three minutes), printed and put in RESULTS.md.
+  const checkSetup = { root: ROOT, work: WORK, cli: CLI, core: serverCore, rounds: options.quick ? 1 : Math.min(options.rounds, 3), defaultConcurrency: CHECK_DEFAULTS.concurrency, log };
+  if (options.only.length > 0 && options.only.every((id) => id === 'check')) {
+    const section = renderCheck(await timeCheck(checkSetup));
+    process.stdout.write(`${section.join('\n')}\n`);
+    if (options.outDir) {
+      const file = join(resolve(ROOT, options.outDir), 'RESULTS.md');
+      let before = '';
+      try {
+        before = readFileSync(file, 'utf8');
+      } catch {
+        // none yet: the section alone
+      }
+      writeFileSync(file, spliceCheckSection(before, section));
+      log(`wrote the check section into ${file}`);
+    }
     return;
   }
 
@@ -297,6 +318,9 @@ async function main(): Promise<void> {
     let startup: StartupComparison | undefined;
     if (options.only.length === 0 || options.only.includes('startup')) startup = await compareStartup(startupSetup);
 
+    // 5c. `check` against the mock, one request at a time and at the default concurrency.
+    const check = options.only.length === 0 || options.only.includes('check') ? renderCheck(await timeCheck(checkSetup)) : undefined;
+
     // 6. Medians and the report.
     const measured: Measured[] = selected.map((target) => {
       const list = samples.get(target.id) ?? [];
@@ -319,7 +343,8 @@ async function main(): Promise<void> {
       if (version) versions[name] = version;
     }
     const facts = machineFacts(ROOT, cores, versions);
-    const markdown = renderResults({ options, generator, measured, starts, ...(startup ? { startup } : {}), skipped, facts, pinned: pinning, pageBytes: pageBytes.length });
+    const results = renderResults({ options, generator, measured, starts, ...(startup ? { startup } : {}), skipped, facts, pinned: pinning, pageBytes: pageBytes.length });
+    const markdown = check ? spliceCheckSection(results, check) : results;
     process.stdout.write(markdown);
     if (options.outDir) {
       const out = resolve(ROOT, options.outDir);

@@ -2,12 +2,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { parseEndpointList } from '../properties/endpoints.ts';
-import { DEFAULTS, randomSeed, resolveOptions, type CheckOptions } from '../properties/options.ts';
+import { DEFAULTS, MAX_CONCURRENCY, randomSeed, resolveOptions, type CheckOptions } from '../properties/options.ts';
 import { ALPHABITE_PROPERTY_IDS, PROPERTY_IDS } from '../properties/catalog/index.ts';
 import { headerLine, jsonReport, junitReport, resultLine, summaryText } from '../properties/report.ts';
 import { CannotRunError, runListingProperties, type CheckReport } from '../properties/runner.ts';
 import { headerArg, integerIn } from './options.ts';
+import { wantsColour } from './plain-output.ts';
 import { keepTheVerdictWhenTheReaderLeaves } from './program.ts';
+import { ProgressPrinter } from './progress.ts';
 
 /** Exit codes of `check` (docs/exit-codes.md): every property holds / some property fails / the check cannot run. */
 export const EXIT = { passed: 0, failed: 1, cannotRun: 2 } as const;
@@ -27,6 +29,7 @@ interface CheckFlags {
   maxWalkPages: number;
   maxReferencePages: number;
   timeout: number;
+  concurrency: number;
   varyDataset?: boolean;
   dataset?: string;
   junit?: string;
@@ -84,6 +87,11 @@ export function registerCheckCommand(program: Command): void {
     .addOption(new Option('--vary-dataset', "also run each endpoint's properties on edge datasets (empty, 1, a page exactly full, one more) installed through the target's provider-state door (POST /__admin/provider-states); changes the target's data for every client while it runs, and tears it down after"))
     .addOption(new Option('--dataset <label>', `only this dataset variant, by its label as printed with a failure, e.g. 'reviews exist {"count":0}' (implies --vary-dataset, skips the main run)`))
     .addOption(new Option('--timeout <ms>', 'per-request timeout').argParser(integerIn(1, 600_000)).default(DEFAULTS.timeoutMs))
+    .addOption(
+      new Option('--concurrency <n>', `runs of a property in flight at once (1 to ${MAX_CONCURRENCY}; 1 sends one request at a time); the same cases, verdicts and shrunk counterexamples whatever the number`)
+        .argParser(integerIn(1, MAX_CONCURRENCY))
+        .default(DEFAULTS.concurrency),
+    )
     .addOption(new Option('--header <name: value>', "send this header with every request (repeatable), e.g. 'x-publishable-api-key: pk_...' or 'authorization: Bearer ...'").argParser(headerArg).default({}, 'none'))
     .addOption(new Option('--junit <file>', 'write a JUnit XML report'))
     .addOption(new Option('--json <file>', 'write a JSON report'));
@@ -109,6 +117,7 @@ export async function runCheck(flags: CheckFlags): Promise<number> {
     maxWalkPages: flags.maxWalkPages,
     maxReferencePages: flags.maxReferencePages,
     timeoutMs: flags.timeout,
+    concurrency: flags.concurrency,
     ...(flags.endpoints ? { endpoints: flags.endpoints as unknown as CheckOptions['endpoints'] } : {}),
     ...(flags.productId.length ? { productIds: flags.productId } : {}),
     ...(flags.wishlistId.length ? { wishlistIds: flags.wishlistId } : {}),
@@ -118,7 +127,12 @@ export async function runCheck(flags: CheckFlags): Promise<number> {
     ...(flags.varyDataset ? { varyDataset: true } : {}),
     ...(flags.dataset ? { dataset: flags.dataset } : {}),
   };
-  const out = (line: string) => process.stdout.write(`${line}\n`);
+  // A progress line on a terminal, rewritten in place; plain RUN lines for slow properties elsewhere.
+  const progress = new ProgressPrinter({ write: (text) => process.stdout.write(text), live: wantsColour(process.stdout), columns: process.stdout.columns });
+  const out = (line: string) => {
+    progress.clear();
+    process.stdout.write(`${line}\n`);
+  };
   const cannotRun = (message: string) => {
     process.stderr.write(`error: cannot run the check: ${message}\n`);
     return EXIT.cannotRun;
@@ -130,8 +144,15 @@ export async function runCheck(flags: CheckFlags): Promise<number> {
   }
   let report: CheckReport;
   try {
-    report = await runListingProperties(input, { onResult: (r) => out(resultLine(r)) });
+    report = await runListingProperties(input, {
+      onProgress: (p) => progress.progress(p),
+      onResult: (r) => {
+        progress.result(r);
+        out(resultLine(r));
+      },
+    });
   } catch (error) {
+    progress.clear();
     if (error instanceof CannotRunError) return cannotRun(error.message);
     throw error;
   }

@@ -47,26 +47,13 @@ const WISHLISTS_CHECKED = 6;
 const WISHLISTS_LOOKED_AT = 20;
 
 export class AlphabiteContext extends CheckContext {
-  private readonly listed = new Map<string, Promise<ReferenceSet>>();
-
   /**
    * The whole set as the backend lists it, in pages of the largest size by offset: it ends at an
    * empty page, a short page, or a page with nothing new (a listing that ignores offset lists the
    * same records again). `count` is the number of distinct records listed, not the one answered:
-   * whether the answered one agrees is what `count-matches-records` checks.
+   * whether the answered one agrees is what `count-matches-records` checks. Cached by `reference`.
    */
-  override reference(target: Target, order?: string): Promise<ReferenceSet> {
-    const key = `${target.endpoint.name}|${target.id ?? ''}|${order ?? ''}`;
-    let promise = this.listed.get(key);
-    if (!promise) {
-      promise = this.listAll(target, order);
-      this.listed.set(key, promise);
-      promise.catch(() => this.listed.delete(key));
-    }
-    return promise;
-  }
-
-  private async listAll(target: Target, order?: string): Promise<ReferenceSet> {
+  protected override async fetchReference(target: Target, order?: string): Promise<ReferenceSet> {
     const size = this.maxPageSize;
     const extra: Query = order === undefined ? [] : [['order', order]];
     const seen = new Set<string>();

@@ -7,6 +7,7 @@ import type { ListingEndpoint } from './endpoints.ts';
 import { ENDPOINTS } from './endpoints.ts';
 import { ListingClient, type Exchange, type Query } from './http.ts';
 import type { ResolvedOptions } from './options.ts';
+import { currentTally, SharedWork, type Tally } from './tally.ts';
 import { fail, okBody, Violation } from './violation.ts';
 
 /** One listing to page through: an endpoint, plus the path id for 4.2 / 4.4. */
@@ -101,12 +102,11 @@ const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as nu
 
 export class CheckContext {
   readonly client: ListingClient;
-  private readonly references = new Map<string, Promise<ReferenceSet>>();
-  /** Notes shown with the results (caps hit, ids discovered...). */
-  readonly notes: string[] = [];
+  private readonly references = new Map<string, SharedWork<ReferenceSet>>();
+  private readonly noted: Array<{ note: string; by: Tally | undefined }> = [];
 
   constructor(readonly options: ResolvedOptions) {
-    this.client = new ListingClient(options.baseUrl, { timeoutMs: options.timeoutMs, ...(options.headers ? { headers: options.headers } : {}) });
+    this.client = new ListingClient(options.baseUrl, { timeoutMs: options.timeoutMs, concurrency: options.concurrency, ...(options.headers ? { headers: options.headers } : {}) });
   }
 
   get strict(): boolean {
@@ -128,17 +128,27 @@ export class CheckContext {
   /** The whole ordered set (cached), in pages of maxPageSize, capped at maxReferencePages pages. */
   reference(target: Target, order?: string): Promise<ReferenceSet> {
     const key = `${target.endpoint.name}|${target.id ?? ''}|${order ?? ''}`;
-    let promise = this.references.get(key);
-    if (!promise) {
-      promise = this.fetchReference(target, order);
-      this.references.set(key, promise);
-      // A failed fetch is not cached: the next property asks again and reports its own failure.
-      promise.catch(() => this.references.delete(key));
+    const cached = this.references.get(key);
+    if (cached) {
+      // Its requests count for the earliest run that asks for it (tally.ts).
+      if (!cached.startedByAnotherCheck()) return cached.claim();
+      // Had the checks run one after the other, this one would have asked after that fetch ended,
+      // and fetched again had it failed.
+      return cached.promise.then(
+        () => cached.claim(),
+        () => this.reference(target, order),
+      );
     }
-    return promise;
+    const work = new SharedWork(() => this.fetchReference(target, order));
+    this.references.set(key, work);
+    // A failed fetch is not cached: the next property asks again and reports its own failure.
+    work.promise.catch(() => {
+      if (this.references.get(key) === work) this.references.delete(key);
+    });
+    return work.promise;
   }
 
-  private async fetchReference(target: Target, order?: string): Promise<ReferenceSet> {
+  protected async fetchReference(target: Target, order?: string): Promise<ReferenceSet> {
     const size = this.maxPageSize;
     const extra: Query = order === undefined ? [] : [['order', order]];
     const records: unknown[] = [];
@@ -170,8 +180,7 @@ export class CheckContext {
         return { target, order, count, records, sources, complete: records.length >= count, firstUrl };
       }
     }
-    const note = `the whole set of ${targetLabel(target)}${order ? ` (order=${order})` : ''} has ${count} records; the suite fetched the first ${records.length} (${this.options.maxReferencePages} pages of ${size}) and compares pages against those only`;
-    if (!this.notes.includes(note)) this.notes.push(note);
+    this.noteOnce(`the whole set of ${targetLabel(target)}${order ? ` (order=${order})` : ''} has ${count} records; the suite fetched the first ${records.length} (${this.options.maxReferencePages} pages of ${size}) and compares pages against those only`);
     return { target, order, count, records, sources, complete: false, firstUrl };
   }
 
@@ -234,8 +243,21 @@ export class CheckContext {
     return all.records.find((r) => recordKey(r) === id) as Record<string, unknown> | undefined;
   }
 
+  /** Notes the suite shows with the results (caps hit, ids discovered...), once each. */
   noteOnce(note: string): void {
-    if (!this.notes.includes(note)) this.notes.push(note);
+    const by = currentTally();
+    const before = this.noted.find((n) => n.note === note);
+    if (!before) this.noted.push({ note, by });
+    else if (by && (!before.by || by.place < before.by.place)) before.by = by;
+  }
+
+  /** The notes in the order a one-at-a-time run makes them (whatever ran side by side); those of no property last. */
+  get notes(): string[] {
+    const place = (by: Tally | undefined) => by?.place ?? Number.POSITIVE_INFINITY;
+    return this.noted
+      .map((n, i) => ({ ...n, i }))
+      .sort((a, b) => place(a.by) - place(b.by) || a.i - b.i)
+      .map((n) => n.note);
   }
 }
 

@@ -4,6 +4,8 @@
  */
 
 import { exchange, type Answer } from '../lib/http.ts';
+import { countRequest, currentTally } from './tally.ts';
+import { get } from './transport.ts';
 
 /** Query parameters in order; a name may repeat (the suite sends repeated parameters on purpose). */
 export type Query = Array<[string, string]>;
@@ -41,6 +43,39 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** Sent with every request (e.g. a publishable key, an Authorization header). */
   headers?: Record<string, string>;
+  /** Requests in flight at once at most (default 1). */
+  concurrency?: number;
+}
+
+/**
+ * At most `size` requests in flight; the waiting ones go in the order of a one-at-a-time run (their
+ * scope's place, tally.ts), so that the check reported next is served first.
+ */
+class RequestSlots {
+  private free: number;
+  private readonly waiting: Array<{ place: number; go: () => void }> = [];
+
+  constructor(size: number) {
+    this.free = size;
+  }
+
+  async take(place: number): Promise<void> {
+    if (this.free > 0) {
+      this.free -= 1;
+      return;
+    }
+    await new Promise<void>((go) => {
+      let at = this.waiting.length;
+      while (at > 0 && this.waiting[at - 1]!.place > place) at -= 1;
+      this.waiting.splice(at, 0, { place, go });
+    });
+  }
+
+  give(): void {
+    const next = this.waiting.shift();
+    if (next) next.go();
+    else this.free += 1;
+  }
 }
 
 export class ListingClient {
@@ -49,28 +84,35 @@ export class ListingClient {
   readonly baseUrl: string;
   private readonly timeoutMs: number;
   private readonly headers: Record<string, string>;
+  private readonly slots: RequestSlots;
 
   constructor(baseUrl: string, options: ClientOptions = {}) {
     this.baseUrl = baseUrl.replace(/\/+$/, '');
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.headers = options.headers ?? {};
+    this.slots = new RequestSlots(options.concurrency ?? 1);
   }
 
   url(path: string, query: Query = []): string {
     return buildUrl(this.baseUrl, path, query);
   }
 
+  /** A GET over kept-alive connections (properties/transport.ts), counted for the property that sends it (tally.ts). */
   async get(path: string, query: Query = []): Promise<Exchange> {
-    return this.send(this.url(path, query));
+    await this.slots.take(currentTally()?.place ?? Number.NEGATIVE_INFINITY);
+    this.requests += 1;
+    countRequest();
+    try {
+      return await get(this.url(path, query), this.timeoutMs, this.headers);
+    } finally {
+      this.slots.give();
+    }
   }
 
   /** A JSON POST (only for the provider-state door, when dataset variation is asked for). */
   async post(path: string, body: unknown): Promise<Exchange> {
-    return this.send(this.url(path), body);
-  }
-
-  private async send(url: string, body?: unknown): Promise<Exchange> {
     this.requests += 1;
-    return exchange(url, this.timeoutMs, body, this.headers);
+    countRequest();
+    return exchange(this.url(path), this.timeoutMs, body, this.headers);
   }
 }

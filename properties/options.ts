@@ -43,6 +43,11 @@ export interface CheckOptions {
   timeoutMs?: number;
   /** Sent with every request: a publishable key, an Authorization header... (names in any case). */
   headers?: Record<string, string>;
+  /**
+   * Runs of a property in flight at once (default 16; 1 runs them one after the other). The same
+   * cases, verdicts and shrunk counterexamples whatever the number (properties/evaluate.ts).
+   */
+  concurrency?: number;
   /** A property stops generating new runs after this long (default 120 000 ms) and reports it. */
   propertyTimeLimitMs?: number;
   /**
@@ -63,7 +68,11 @@ export const DEFAULTS = {
   maxReferencePages: 20,
   timeoutMs: 10_000,
   propertyTimeLimitMs: 120_000,
+  concurrency: 16,
 } as const;
+
+/** The most runs of a property in flight at once: more only queues on the target's connections. */
+export const MAX_CONCURRENCY = 256;
 
 export function randomSeed(): number {
   return (Date.now() ^ Math.floor(Math.random() * 0x7fffffff)) >>> 1;
@@ -99,6 +108,7 @@ export function resolveOptions(options: CheckOptions): ResolvedOptions {
     maxWalkPages: positive('max walk pages', options.maxWalkPages, DEFAULTS.maxWalkPages),
     maxReferencePages: positive('max reference pages', options.maxReferencePages, DEFAULTS.maxReferencePages),
     timeoutMs: positive('timeout', options.timeoutMs, DEFAULTS.timeoutMs),
+    concurrency: concurrencyOf(options.concurrency),
     headers: options.headers,
     propertyTimeLimitMs: positive('property time limit', options.propertyTimeLimitMs, DEFAULTS.propertyTimeLimitMs),
     productIds: options.productIds,
@@ -109,6 +119,12 @@ export function resolveOptions(options: CheckOptions): ResolvedOptions {
     dataset: options.dataset,
     dialect,
   };
+}
+
+function concurrencyOf(value: number | undefined): number {
+  const n = value ?? DEFAULTS.concurrency;
+  if (!Number.isSafeInteger(n) || n < 1 || n > MAX_CONCURRENCY) throw new Error(`concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, got ${value}`);
+  return n;
 }
 
 /** fast-check's counterexample path: run indices separated by colons, e.g. `4:0:0`. */

@@ -3,7 +3,6 @@
  * endpoint with fast-check, each from a seed derived from the run's seed (so a subset replays the
  * same cases), collecting the shrunk counterexample of each failure.
  */
-import fc from 'fast-check';
 import { PATHS } from '../lib/api-rules.ts';
 import { ALPHABITE_ENDPOINTS, AlphabiteContext } from './alphabite.ts';
 import { propertiesOf } from './catalog/index.ts';
@@ -14,7 +13,9 @@ import { describeAnswer, isObject } from '../lib/http.ts';
 import { stateConflict, StateRun } from '../lib/state-run.ts';
 import { printableHeaders, UnreachableError, type Exchange, type Query } from './http.ts';
 import { DEFAULTS, deriveSeed, resolveOptions, type CheckDialect, type CheckOptions, type ResolvedOptions } from './options.ts';
+import { evaluate, type Evaluation } from './evaluate.ts';
 import { isSkip, ruleOf, type ListingProperty, type Rule } from './property.ts';
+import { placeOf, Tally, within } from './tally.ts';
 import { Violation, type ViolationDetail } from './violation.ts';
 
 export type Status = 'passed' | 'failed' | 'skipped';
@@ -77,7 +78,23 @@ export class CannotRunError extends Error {
   }
 }
 
+/** Where a property stands while it runs (for a progress line). */
+export interface PropertyProgress {
+  property: string;
+  endpoint: EndpointName;
+  section: string;
+  path: string;
+  dataset?: string;
+  /** Runs finished so far, of `numRuns`. */
+  runs: number;
+  numRuns: number;
+  /** A failing case was found and is being shrunk. */
+  shrinking: boolean;
+}
+
 export interface RunHooks {
+  /** A property is about to run (the first progress of each), then as its runs finish. */
+  onProgress?(progress: PropertyProgress): void;
   onResult?(result: PropertyResult): void;
 }
 
@@ -319,10 +336,23 @@ export async function runListingProperties(input: CheckOptions, hooks: RunHooks 
     if (options.dataset || !plannedChecks(options).some((c) => c.endpoint === family && c.property === catcher)) report(blockedResult(options, family, catcher, family, blocker));
   }
   if (!options.dataset) {
-    for (const { property, endpoint } of plannedChecks(options)) {
-      const blocker = blocked.get(familyOf(endpoint));
-      report(blocker ? blockedResult(options, familyOf(endpoint), property, endpoint, blocker) : await runOne(ctx, property, endpoint));
-    }
+    const plan = plannedChecks(options);
+    // Several checks side by side (their requests share --concurrency), reported in the plan's order.
+    const progress = headProgress(hooks);
+    await inOrder(
+      plan.length,
+      options.concurrency > 1 ? CHECKS_AT_ONCE : 1,
+      async (index) => {
+        const { property, endpoint } = plan[index]!;
+        const blocker = blocked.get(familyOf(endpoint));
+        if (blocker) return settled(blockedResult(options, familyOf(endpoint), property, endpoint, blocker));
+        return startOne(ctx, property, endpoint, {}, { onProgress: (p) => progress.update(index, p) }, index);
+      },
+      (index, done) => {
+        report(done.settle());
+        progress.next(index + 1);
+      },
+    );
   }
   let requests = ctx.client.requests;
   if (options.varyDataset && blocked.size === 0) requests += await runDatasetVariants(ctx, results, hooks);
@@ -389,7 +419,7 @@ async function runDatasetVariants(ctx: CheckContext, results: PropertyResult[], 
       try {
         await door.holding(async () => {
           for (const { property, endpoint } of plannedChecks(variantOptions)) {
-            const result = await runOne(vctx, property, endpoint, { dataset: v.label, replayOptions: options });
+            const result = (await startOne(vctx, property, endpoint, { dataset: v.label, replayOptions: options }, hooks)).settle();
             results.push(result);
             hooks.onResult?.(result);
           }
@@ -414,27 +444,96 @@ function replayImpossible(path: string, property: string, endpoint: EndpointName
   );
 }
 
+/** How many checks (property × endpoint) run side by side when requests may be in flight at once. */
+const CHECKS_AT_ONCE = 8;
+
+/** A check that has ended; its request count is final once every check before it in the plan has ended (tally.ts). */
+interface Ended {
+  settle(): PropertyResult;
+}
+
+const settled = (result: PropertyResult): Ended => ({ settle: () => result });
+
+/**
+ * Runs `count` tasks, at most `atOnce` of them started and not yet reported, and reports each in
+ * index order as soon as it and all before it have ended. The first failure (in index order) is thrown.
+ */
+async function inOrder<T>(count: number, atOnce: number, start: (index: number) => Promise<T>, reportOne: (index: number, value: T) => void): Promise<void> {
+  const started: Array<Promise<T>> = [];
+  const launch = (index: number) => {
+    if (index >= count || started[index]) return;
+    const task = start(index);
+    task.catch(() => undefined); // reported in order below, not as an unhandled rejection
+    started[index] = task;
+  };
+  for (let i = 0; i < Math.min(atOnce, count); i++) launch(i);
+  for (let index = 0; index < count; index++) {
+    const value = await started[index]!;
+    reportOne(index, value);
+    launch(index + atOnce);
+  }
+}
+
+/** Progress of the check to be reported next only (several run at once; the line follows the one the reader waits for). */
+function headProgress(hooks: RunHooks) {
+  const latest = new Map<number, PropertyProgress>();
+  let head = 0;
+  return {
+    update(index: number, progress: PropertyProgress) {
+      if (index < head) return;
+      latest.set(index, progress);
+      if (index === head) hooks.onProgress?.(progress);
+    },
+    next(index: number) {
+      latest.delete(head);
+      head = index;
+      const now = latest.get(head);
+      if (now) hooks.onProgress?.(now);
+    },
+  };
+}
+
+/** Runs one property on one endpoint (with the run's concurrency, as `check` does). */
 export async function runOne(
   ctx: CheckContext,
   property: ListingProperty,
   endpointName: EndpointName,
   variant: { dataset?: string; replayOptions?: ResolvedOptions } = {},
+  hooks: RunHooks = {},
 ): Promise<PropertyResult> {
+  return (await startOne(ctx, property, endpointName, variant, hooks)).settle();
+}
+
+/** Runs one check; `check` is its index in the plan (its place among the checks running side by side). */
+async function startOne(
+  ctx: CheckContext,
+  property: ListingProperty,
+  endpointName: EndpointName,
+  variant: { dataset?: string; replayOptions?: ResolvedOptions } = {},
+  hooks: RunHooks = {},
+  check = 0,
+): Promise<Ended> {
   const options = variant.replayOptions ?? ctx.options;
   const endpoint = endpointsOf(options.dialect)[endpointName];
   const began = Date.now();
-  const requestsBefore = ctx.client.requests;
   const base = resultBase(options, property, endpointName, variant.dataset);
   const { seed } = base;
-  const finish = (r: Partial<PropertyResult> & { status: Status; runs: number }): PropertyResult => ({
-    ...base,
-    ...r,
-    requests: ctx.client.requests - requestsBefore,
-    durationMs: Date.now() - began,
-  });
+  // The requests this property's verdict needs, counted by the async context they are sent from
+  // (tally.ts): the same whatever the concurrency.
+  const tally = new Tally(placeOf(check, -1));
+  let requests = () => tally.requests;
+  const finish = (r: Partial<PropertyResult> & { status: Status; runs: number }): Ended => {
+    const result: PropertyResult = { ...base, ...r, requests: 0, durationMs: Date.now() - began };
+    return { settle: () => ({ ...result, requests: requests() }) };
+  };
+  const runs = ctx.options.runs;
+  const numRuns = property.heavy ? Math.min(runs, Math.max(5, Math.ceil(runs / 10))) : runs;
+  const progress = (done: number, shrinking: boolean) =>
+    hooks.onProgress?.({ property: property.id, endpoint: endpointName, section: base.section, path: base.path, ...(variant.dataset ? { dataset: variant.dataset } : {}), runs: done, numRuns, shrinking });
+  progress(0, false);
   let built;
   try {
-    built = await property.build(ctx, endpoint);
+    built = await within(tally, () => property.build(ctx, endpoint));
   } catch (error) {
     // Listing the whole set (which every case is compared with) broke a rule before any case ran.
     const detail = detailOf(error, options);
@@ -442,23 +541,25 @@ export async function runOne(
     return finish({ status: 'failed', runs: 0, violation, replay: replayCommand(options, { property: property.id, endpoint: endpointName, dataset: variant.dataset }) });
   }
   if (isSkip(built)) return finish({ status: 'skipped', runs: 0, skipReason: built.skip });
-  const runs = ctx.options.runs;
-  const numRuns = property.heavy ? Math.min(runs, Math.max(5, Math.ceil(runs / 10))) : runs;
   const replayPath = ctx.options.replayPath;
-  let details: Awaited<ReturnType<typeof fc.check<[unknown]>>>;
+  let details: Evaluation;
   try {
-    details = await fc.check(built, {
+    details = await evaluate(built, {
       seed,
       numRuns,
-      ...(replayPath ? { path: replayPath, endOnFailure: true } : {}),
-      interruptAfterTimeLimit: options.propertyTimeLimitMs,
-      markInterruptAsFailure: false,
+      concurrency: ctx.options.concurrency,
+      timeLimitMs: options.propertyTimeLimitMs,
+      tally,
+      check,
+      ...(replayPath ? { path: replayPath } : {}),
+      onProgress: ({ runs: done, shrinking }) => progress(done, shrinking),
     });
   } catch (error) {
     // fast-check throws when a replay path leads to no generated case ("Unable to replay ...").
     if (replayPath && /Unable to replay/i.test((error as Error).message)) throw replayImpossible(replayPath, property.id, endpointName, options.seed);
     throw error;
   }
+  requests = () => details.requests();
   if (replayPath && !details.failed && details.numRuns === 0) throw replayImpossible(replayPath, property.id, endpointName, options.seed);
   if (!details.failed) {
     return finish({ status: 'passed', runs: details.numRuns, interrupted: details.interrupted || undefined });

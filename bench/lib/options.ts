@@ -35,7 +35,10 @@ tables and writes bench/RESULTS.md and bench/results.svg.
                        raw-http, express, json-server, prism-static, prism-dynamic, mockoon, wiremock,
                        pact-stub, deep-<size>, random-<largest size>, start (the start-up table),
                        startup (serve on the default dataset vs bare Express, and the root
-                       import; alone, it runs by itself in about a minute and prints only)
+                       import; alone, it runs by itself in about a minute and prints only),
+                       check (a default \`check\` against the mock at --concurrency 1 and at the
+                       default, and against serve --latency 200; alone, it runs by itself in
+                       about three minutes and puts its section into RESULTS.md)
   --generator <name>   wrk or autocannon (default: wrk when it is installed, else autocannon)
   --no-peers           skip the peers (no install needed)
   --no-install         never run npm install for the peers; skip those missing

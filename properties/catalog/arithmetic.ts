@@ -5,7 +5,7 @@ import { checkCurrentPage, checkEcho, checkLength, checkNextPrev, checkShape, ch
 import { ALL_ENDPOINTS } from '../endpoints.ts';
 import { isSkip, type ListingProperty } from '../property.ts';
 import { fail } from '../violation.ts';
-import { firstDifference, orderQuery, pageProperty, targetOf, windowCases } from './common.ts';
+import { answerDifference, orderQuery, pageProperty, targetOf, windowCases } from './common.ts';
 
 export const envelopeShape: ListingProperty = {
   id: 'envelope-shape',
@@ -104,7 +104,7 @@ export const defaultsProp: ListingProperty = {
         });
       }
       const explicit = await ctx.request(target, expected);
-      const d = firstDifference(explicit.json, page.ex.json);
+      const d = answerDifference(explicit, page.ex);
       if (d) {
         fail({
           message: 'leaving a parameter out must answer the same as sending its default',
@@ -130,7 +130,7 @@ export const deterministic: ListingProperty = {
       endpoint,
       async (first, c) => {
         const again = await ctx.request(targetOf(endpoint, c), { size: c.size, start: c.start }, orderQuery(c.order));
-        const d = firstDifference(first.ex.json, again.json);
+        const d = answerDifference(first.ex, again);
         if (d) {
           fail({
             message: 'the same request answered two different bodies',

@@ -5,7 +5,7 @@ import { ENDPOINTS } from '../endpoints.ts';
 import { walkSizeArb } from '../generators.ts';
 import { countedTargets, isSkip, type ListingProperty } from '../property.ts';
 import { fail } from '../violation.ts';
-import { firstDifference, pageProperty, targetOf } from './common.ts';
+import { answerDifference, firstDifference, pageProperty, targetOf } from './common.ts';
 import { walk } from './sets.ts';
 
 export const wishlistFieldsStable: ListingProperty = {
@@ -88,7 +88,7 @@ export const itemsIdQuery: ListingProperty = {
     pageProperty(ctx, endpoint, async (page, c) => {
       const target = targetOf(endpoint, c);
       const withId = await ctx.request(target, { size: c.size, start: c.start }, [['id', c.id!]]);
-      const d = firstDifference(page.ex.json, withId.json);
+      const d = answerDifference(page.ex, withId);
       if (withId.status !== 200 || d) {
         fail({
           message: '4.4 with ?id= equal to the path id answers as without it',

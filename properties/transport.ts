@@ -1,0 +1,132 @@
+/**
+ * The suite's GETs, over node:http(s) with connections kept alive: the same answers and the same
+ * one-sentence NoAnswerErrors as lib/http.ts's `exchange` (fetch), at about half its CPU per request
+ * (a run sends thousands; fetch's WHATWG streams cost more than the checks themselves). Redirects
+ * are followed as fetch follows them (at most 20), compressed answers are decoded, and the timeout
+ * covers the body as well as the headers.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { NoAnswerError, type Answer } from '../lib/http.ts';
+
+/** fetch's limit ("redirect count exceeded" past it). */
+const MAX_REDIRECTS = 20;
+
+/** Idle connections are unref'd by node's agent: they never keep the process alive. */
+const agents = {
+  'http:': new http.Agent({ keepAlive: true }),
+  'https:': new https.Agent({ keepAlive: true }),
+};
+
+const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** A GET of `url`: the whole answer within `timeoutMs`, or a NoAnswerError that says why not. */
+export function get(url: string, timeoutMs: number, headers: Record<string, string> = {}): Promise<Answer> {
+  return new Promise<Answer>((resolve, reject) => {
+    let settled = false;
+    let request: http.ClientRequest | undefined;
+    let answering = false;
+    const end = (error: NoAnswerError | undefined, answer?: Answer) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (error) {
+        request?.destroy();
+        reject(error);
+      } else resolve(answer!);
+    };
+    // A timer of our own (as in lib/http.ts): a connection that never settles must still end the run.
+    const timer = setTimeout(() => {
+      end(
+        new NoAnswerError(
+          url,
+          answering
+            ? `${url}: the server did not finish its answer within ${timeoutMs} ms (it sent the headers, then too little of the body)`
+            : `cannot reach ${url}: no answer within ${timeoutMs} ms`,
+        ),
+      );
+    }, timeoutMs);
+
+    const send = (target: string, redirects: number, retried: boolean) => {
+      let parsed: URL;
+      try {
+        parsed = new URL(target);
+      } catch {
+        return end(new NoAnswerError(url, `cannot reach ${url}: invalid URL`));
+      }
+      const agent = agents[parsed.protocol as keyof typeof agents];
+      if (!agent) return end(new NoAnswerError(url, `cannot reach ${url}: redirected to ${parsed.protocol} (only http and https)`));
+      const module = parsed.protocol === 'https:' ? https : http;
+      const options: http.RequestOptions = {
+        agent,
+        hostname: parsed.hostname.startsWith('[') ? parsed.hostname.slice(1, -1) : parsed.hostname,
+        port: parsed.port || undefined,
+        path: `${parsed.pathname}${parsed.search}`,
+        headers: { accept: 'application/json', ...headers },
+        ...(parsed.username || parsed.password ? { auth: `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}` } : {}),
+      };
+      const req = module.get(options, (res) => {
+        const status = res.statusCode ?? 0;
+        const location = res.headers.location;
+        if (status >= 300 && status < 400 && status !== 304 && location !== undefined) {
+          res.resume();
+          if (redirects >= MAX_REDIRECTS) return end(new NoAnswerError(url, `cannot reach ${url}: redirect count exceeded`));
+          let next: string;
+          try {
+            next = new URL(location, target).href;
+          } catch {
+            return end(new NoAnswerError(url, `cannot reach ${url}: redirected to an invalid URL '${location}'`));
+          }
+          return send(next, redirects + 1, false);
+        }
+        answering = true;
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', (error) => end(new NoAnswerError(url, `${url}: the answer broke off mid-body (${reasonOf(error)})`)));
+        res.on('close', () => {
+          if (!res.complete) end(new NoAnswerError(url, `${url}: the answer broke off mid-body (terminated)`));
+        });
+        res.on('end', () => {
+          let text: string;
+          try {
+            text = decode(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), res.headers['content-encoding']);
+          } catch (error) {
+            return end(new NoAnswerError(url, `${url}: the answer could not be decoded (${reasonOf(error)})`));
+          }
+          let json: unknown;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          const answerHeaders: Record<string, string> = {};
+          for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) answerHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
+          end(undefined, { url, status, contentType: res.headers['content-type'] ?? null, text, json, headers: answerHeaders });
+        });
+      });
+      request = req;
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        if (answering || settled) return;
+        // A kept-alive connection the server closed as it was reused: asked again once on a new one.
+        if (req.reusedSocket && !retried && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) return send(target, redirects, true);
+        end(new NoAnswerError(url, `cannot reach ${url}: ${reasonOf(error)}`));
+      });
+    };
+    send(url, 0, false);
+  });
+}
+
+function decode(body: Buffer, encoding: string | undefined): string {
+  switch (encoding?.trim().toLowerCase()) {
+    case 'gzip':
+    case 'x-gzip':
+      return gunzipSync(body).toString('utf8');
+    case 'deflate':
+      return inflateSync(body).toString('utf8');
+    case 'br':
+      return brotliDecompressSync(body).toString('utf8');
+    default:
+      return body.toString('utf8');
+  }
+}
