@@ -2,6 +2,7 @@
 import { curlLine } from './http.ts';
 import type { CheckReport, PropertyResult } from './runner.ts';
 import { show } from './violation.ts';
+import { junitXml, type JUnitOutcome, type JUnitSuite } from '../lib/junit.ts';
 
 const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
 const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
@@ -82,42 +83,27 @@ export function jsonReport(report: CheckReport): string {
   )}\n`;
 }
 
-const xml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!)
-    // characters XML 1.0 cannot carry at all
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
-
-/** JUnit XML: one testsuite per endpoint, one testcase per property. */
+/** JUnit XML (lib/junit.ts writes it): one testsuite per endpoint, one testcase per property. */
 export function junitReport(report: CheckReport): string {
-  const secs = (ms: number) => (ms / 1000).toFixed(3);
   const bySuite = new Map<string, PropertyResult[]>();
   for (const r of report.results) {
     const key = `${r.section} ${r.path}${r.dataset ? ` [dataset: ${r.dataset}]` : ''}`;
     bySuite.set(key, [...(bySuite.get(key) ?? []), r]);
   }
-  const count = (rs: PropertyResult[], s: PropertyResult['status']) => rs.filter((r) => r.status === s).length;
-  const total = (rs: PropertyResult[]) => rs.reduce((t, r) => t + r.durationMs, 0);
-  const out = [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="store-listing-kit check" tests="${report.results.length}" failures="${count(report.results, 'failed')}" skipped="${count(report.results, 'skipped')}" time="${secs(report.durationMs)}">`,
-  ];
-  for (const [name, rs] of bySuite) {
-    out.push(`  <testsuite name="${xml(name)}" tests="${rs.length}" failures="${count(rs, 'failed')}" skipped="${count(rs, 'skipped')}" time="${secs(total(rs))}">`);
-    out.push('    <properties>', `      <property name="baseUrl" value="${xml(report.baseUrl)}"/>`, `      <property name="seed" value="${report.seed}"/>`, `      <property name="strict" value="${report.strict}"/>`, '    </properties>');
-    for (const r of rs) {
-      const open = `    <testcase classname="store-listing-kit.check.${r.endpoint}" name="${xml(`${r.property} [${r.rule}]`)}" time="${secs(r.durationMs)}"`;
-      if (r.status === 'passed') out.push(`${open}/>`);
-      else if (r.status === 'skipped') out.push(`${open}>`, `      <skipped message="${xml(r.skipReason ?? '')}"/>`, '    </testcase>');
-      else {
-        out.push(
-          `${open}>`,
-          `      <failure message="${xml(r.violation?.message ?? 'failed')}" type="${r.rule === 'kit' ? 'KitRuleViolation' : 'SpecRuleViolation'}">${xml(failureText(r))}</failure>`,
-          '    </testcase>',
-        );
-      }
-    }
-    out.push('  </testsuite>');
-  }
-  out.push('</testsuites>', '');
-  return out.join('\n');
+  const outcome = (r: PropertyResult): JUnitOutcome => {
+    if (r.status === 'passed') return { kind: 'passed' };
+    if (r.status === 'skipped') return { kind: 'skipped', message: r.skipReason ?? '' };
+    return { kind: 'failure', message: r.violation?.message ?? 'failed', type: r.rule === 'kit' ? 'KitRuleViolation' : 'SpecRuleViolation', text: failureText(r) };
+  };
+  const suites: JUnitSuite[] = [...bySuite].map(([name, rs]) => ({
+    name,
+    durationMs: rs.reduce((t, r) => t + r.durationMs, 0),
+    properties: [
+      ['baseUrl', report.baseUrl],
+      ['seed', String(report.seed)],
+      ['strict', String(report.strict)],
+    ],
+    cases: rs.map((r) => ({ classname: `store-listing-kit.check.${r.endpoint}`, name: `${r.property} [${r.rule}]`, durationMs: r.durationMs, outcome: outcome(r) })),
+  }));
+  return junitXml({ name: 'store-listing-kit check', durationMs: report.durationMs, suites });
 }

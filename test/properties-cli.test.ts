@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEndpointList } from '../properties/endpoints.ts';
 import { startReferenceServer, type ReferenceServer } from './support/reference-server.ts';
+import { junitProblems } from './support/junit-reader.ts';
 
 const BIN = new URL('../bin/store-listing-kit.js', import.meta.url).pathname;
 
@@ -101,6 +102,7 @@ describe('store-listing-kit check', () => {
     expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="store-listing-kit check" tests="\d+" failures="[1-9]\d*"/);
     expect(xml).toContain('<testcase classname="store-listing-kit.check.wishlists" name="page-length [spec]"');
     expect(xml).toContain('<failure message="the page holds records');
+    expect(await junitProblems(xml)).toEqual([]);
 
     // Running the printed replay command reproduces the same request, in one run.
     const again = await cli(replay.split(' ').slice(1));
