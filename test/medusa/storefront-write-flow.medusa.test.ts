@@ -7,7 +7,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { medusaFacts, registerCustomer, removeCustomerWrites, variantIdsByTitle, type FreshCustomer } from '../support/medusa-backend.ts';
+import { medusaFacts, registerCustomer, removeCustomerWrites, variantIdsByTitle, WISHLIST_SHARE_TOKEN_SECRET, type FreshCustomer } from '../support/medusa-backend.ts';
 import { runStorefrontWriteFlow, type FlowStep } from '../support/storefront-write-flow.ts';
 import type { WriteWorld } from '../support/write-cases.ts';
 
@@ -30,6 +30,7 @@ beforeAll(async () => {
     salesChannelId: facts.salesChannelId,
     variantIds: [variants[0]!, variants[1]!, variants[2]!],
     productId: unreviewed.id,
+    shareTokenSecret: WISHLIST_SHARE_TOKEN_SECRET,
     customers: { alice, bob },
   };
 });
@@ -46,7 +47,7 @@ const stepNamed = (transcript: FlowStep[], name: string) => {
 const dataIds = (step: FlowStep) => ((step.result as { data: Array<{ id: string }> }).data ?? []).map((r) => r.id);
 
 describe('the storefront write flow through @alphabite/medusa-sdk against the running plugins', () => {
-  it('creates, fills, trims and shares a wishlist; writes, shows only to its author, and deletes a review', async () => {
+  it('creates, fills, trims and shares a wishlist, which another customer imports; writes, shows only to its author, and deletes a review', async () => {
     const { transcript } = await runStorefrontWriteFlow(world);
     const at = (name: string) => stepNamed(transcript, name);
 
@@ -58,8 +59,15 @@ describe('the storefront write flow through @alphabite/medusa-sdk against the ru
     expect(at('alice removes the second item').result).toEqual({ id: '<wli:2>' });
     expect(dataIds(at('alice lists the items again'))).toEqual(['<wli:1>', '<wli:3>']);
     expect(at('alice lists the items again').result).toMatchObject({ count: 2 });
-    // the plugin signs share tokens with its `shareTokenSecret` option, which this backend (default options) lacks
-    expect(at('alice shares the wishlist')).toEqual({ step: 'alice shares the wishlist', error: { status: 500, message: 'Internal Server Error' } });
+    // a token (signed with the plugin's `shareTokenSecret`, which this backend sets), normalised to <jwt>
+    expect(at('alice shares the wishlist').result).toEqual({ share_token: '<jwt>' });
+    // bob's copy: a new wishlist of his, same name and channel, the two live items (new ids), sorted by variant
+    expect(at('bob imports the shared wishlist').result).toMatchObject({ id: '<wl:2>', name: 'Summer', customer_id: '<customer:bob>', sales_channel_id: '<sc>', items_count: 2 });
+    const copied = (at('bob imports the shared wishlist').result as { items: Array<{ id: string; wishlist_id: string; product_variant_id: string }> }).items;
+    expect(copied.map((i) => [i.wishlist_id, i.product_variant_id])).toEqual([['<wl:2>', '<v0>'], ['<wl:2>', '<v2>']]);
+    expect(copied.map((i) => i.id)).toEqual(['<wli:4>', '<wli:5>']);
+    expect(dataIds(at('bob lists the items of the imported wishlist'))).toEqual(['<wli:4>', '<wli:5>']);
+    expect(at('bob lists the items of the imported wishlist').result).toMatchObject({ count: 2 });
 
     expect(at('alice writes a review').result).toMatchObject({ id: '<rev:1>', status: 'pending', product_id: '<product>', customer_id: '<customer:alice>', rating: 5, customer: { first_name: '<alice.first_name>', last_name: '<alice.last_name>' } });
     expect(dataIds(at('alice lists her reviews'))).toEqual(['<rev:1>']);

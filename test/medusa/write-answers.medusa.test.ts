@@ -7,7 +7,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { medusaFacts, registerCustomer, removeCustomerWrites, variantIdsByTitle, type FreshCustomer } from '../support/medusa-backend.ts';
+import { medusaFacts, registerCustomer, removeCustomerWrites, variantIdsByTitle, WISHLIST_SHARE_TOKEN_SECRET, type FreshCustomer } from '../support/medusa-backend.ts';
 import { runWriteCases, WRITE_CASES, type WriteAnswer, type WriteWorld } from '../support/write-cases.ts';
 
 const GOLDEN = new URL('./write-answers.json', import.meta.url);
@@ -36,6 +36,7 @@ beforeAll(async () => {
     salesChannelId: facts.salesChannelId,
     variantIds: [variants[0]!, variants[1]!, variants[2]!],
     productId: unreviewed.id,
+    shareTokenSecret: WISHLIST_SHARE_TOKEN_SECRET,
     customers: { alice, bob },
   };
 });

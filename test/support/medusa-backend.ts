@@ -49,6 +49,9 @@ export function shopperBackend(facts: MedusaFacts): ListingBackend {
   };
 }
 
+/** The wishlist plugin's `shareTokenSecret`, as medusa-app/medusa-config.js sets it (share tokens are signed with it). */
+export const WISHLIST_SHARE_TOKEN_SECRET = 'store-listing-kit-share-secret';
+
 /** A customer registered for one test run, as a storefront registers one: no wishlists, no reviews yet. */
 export interface FreshCustomer {
   id: string;

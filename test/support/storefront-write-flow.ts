@@ -1,14 +1,15 @@
 /**
  * A storefront's wishlist and review buttons, through @alphabite/medusa-sdk 0.7.11, against any backend that
  * speaks the plugins' dialect: alice creates a wishlist, adds three variants, lists them, removes one, lists
- * again, shares it; she writes a review, sees it in her own listing, bob does not see it in his, she deletes
+ * again, shares it, and bob opens the shared link as a "shared with me" page would (imports the token, then
+ * lists the imported wishlist's items); she writes a review, sees it in her own listing, bob does not see it in his, she deletes
  * it, and it is gone. Every step's result (or the SDK's error: status and message) goes into a transcript,
  * normalised by write-cases.ts's `WriteNormaliser`, so two backends' transcripts can be compared.
  * test/medusa/storefront-write-flow.medusa.test.ts runs it against the real plugins and keeps the transcript
  * in test/medusa/storefront-write-flow.json.
  */
 import { AlphabiteMedusaSdk, reviewsPlugin, wishlistPlugin } from '@alphabite/medusa-sdk';
-import { WriteNormaliser, type Json, type WriteWorld } from './write-cases.ts';
+import { sortItemsByVariant, WriteNormaliser, type Json, type WriteWorld } from './write-cases.ts';
 
 export interface FlowStep {
   step: string;
@@ -22,6 +23,8 @@ export interface FlowStep {
 export interface FlowIds {
   wishlistId: string;
   itemIds: string[];
+  /** bob's copy of the shared wishlist (absent when sharing or importing failed). */
+  importedWishlistId?: string;
   reviewId: string;
 }
 
@@ -41,11 +44,15 @@ export async function runStorefrontWriteFlow(world: WriteWorld): Promise<{ trans
   const normaliser = new WriteNormaliser(world);
   const transcript: FlowStep[] = [];
 
-  /** Runs one step; an error is part of the transcript, not the end of the flow. */
-  async function step<T>(name: string, call: () => Promise<T>): Promise<T | undefined> {
+  /**
+   * Runs one step; an error is part of the transcript, not the end of the flow. `anyItemOrder`: the
+   * result's items come in no fixed order (an imported copy's), so they are sorted by variant first.
+   */
+  async function step<T>(name: string, call: () => Promise<T>, anyItemOrder = false): Promise<T | undefined> {
     try {
       const result = await call();
-      transcript.push({ step: name, result: normaliser.normalise(asJson(result)) });
+      const json = asJson(result);
+      transcript.push({ step: name, result: normaliser.normalise(anyItemOrder ? sortItemsByVariant(json, world.variantIds) : json) });
       return result;
     } catch (error) {
       const { status, message } = error as { status?: unknown; message?: unknown };
@@ -68,7 +75,10 @@ export async function runStorefrontWriteFlow(world: WriteWorld): Promise<{ trans
   await step('alice lists the items', () => alice.wishlist.listItems({ id: wishlistId }));
   await step('alice removes the second item', () => alice.wishlist.removeItem({ id: wishlistId, wishlist_item_id: itemIds[1]! }));
   await step('alice lists the items again', () => alice.wishlist.listItems({ id: wishlistId }));
-  await step('alice shares the wishlist', () => alice.wishlist.share({ id: wishlistId }));
+  const shared = await step('alice shares the wishlist', () => alice.wishlist.share({ id: wishlistId }));
+  // the "shared with me" page: the link carries the token; opening it imports a copy, then shows its items
+  const imported = shared && (await step('bob imports the shared wishlist', () => bob.wishlist.import({ share_token: shared.share_token }), true));
+  if (imported) await step('bob lists the items of the imported wishlist', () => bob.wishlist.listItems({ id: imported.id }), true);
 
   const review = need(
     await step('alice writes a review', () => alice.reviews.create({ product_id: world.productId, rating: 5, title: 'Love it', content: 'Exactly as pictured.', image_urls: [] })),
@@ -78,5 +88,5 @@ export async function runStorefrontWriteFlow(world: WriteWorld): Promise<{ trans
   await step('bob lists his reviews', () => bob.reviews.list({ my_reviews_only: true }));
   await step('alice deletes the review', () => alice.reviews.delete({ id: review.id }));
   await step('alice lists her reviews again', () => alice.reviews.list({ my_reviews_only: true }));
-  return { transcript, ids: { wishlistId, itemIds, reviewId: review.id } };
+  return { transcript, ids: { wishlistId, itemIds, reviewId: review.id, ...(imported ? { importedWishlistId: imported.id } : {}) } };
 }

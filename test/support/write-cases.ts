@@ -1,3 +1,5 @@
+import { createHmac } from 'node:crypto';
+
 /**
  * The write routes of @alphabite/medusa-wishlist 0.7.4 and @alphabite/medusa-reviews 0.7.2 (and the
  * reads around them), as a table of requests run in a fixed sequence from a defined starting state, and a
@@ -5,9 +7,10 @@
  * can be compared byte for byte (modulo ids and times). notes/alphabite-writes.md explains each answer.
  *
  * The starting state (`WriteWorld`): two customers, alice and bob, who have no wishlists and no reviews; a
- * sales channel; three variants; a product with no approved reviews. The sequence creates what it needs
- * (saving generated ids under names that later paths and bodies use as `{name}`), and removes the reviews
- * it wrote, so the backend's reviews are as before. test/medusa/write-answers.medusa.test.ts records the
+ * sales channel; three variants; a product with no approved reviews; the wishlist plugin's share token
+ * secret. The sequence creates what it needs (saving generated ids and share tokens under names that later
+ * paths and bodies use as `{name}`), and removes the wishlists and reviews it wrote, so the backend is as
+ * before. test/medusa/write-answers.medusa.test.ts records the
  * real backend's answers into test/medusa/write-answers.json.
  */
 
@@ -29,8 +32,30 @@ export interface WriteCase {
   body?: Json;
   /** A body sent as is, with this content type (non-JSON, malformed, huge). */
   raw?: { contentType: string; text: string };
+  /** A body `{ share_token }` with a token the runner signs (HS256 unless said; see `SignedToken`). */
+  signedToken?: SignedToken;
   /** Save the answer's `id` under this name. */
   save?: string;
+  /** Save the answer's `share_token` under this name. */
+  saveToken?: string;
+  /** Save the ids of the answer's `items` (after `anyItemOrder`'s sort) as `{name0}`, `{name1}`, ... */
+  saveItems?: string;
+  /**
+   * The answer's `items` (or a page's `data`) come in no fixed order (the import creates a copy's items
+   * concurrently, notes/alphabite-writes.md 1.10): sort them by variant before normalising.
+   */
+  anyItemOrder?: boolean;
+}
+
+/** A share token as the wishlist plugin signs them (`{wishlist_id, iat, exp}`), or one it should refuse. */
+export interface SignedToken {
+  /** The saved id (or world value) whose `wishlist_id` it carries; none: no `wishlist_id` claim. */
+  wishlist?: string;
+  /** Signed with the world's `shareTokenSecret` (default) or with another secret. */
+  secret?: 'world' | 'other';
+  alg?: 'HS256' | 'HS512';
+  /** Its `exp` an hour ago (default: 7 days ahead, as the plugin's). */
+  expired?: boolean;
 }
 
 /** What the sequence needs from the backend under test. */
@@ -42,6 +67,8 @@ export interface WriteWorld {
   variantIds: [string, string, string];
   /** A product with no approved reviews. */
   productId: string;
+  /** The wishlist plugin's `shareTokenSecret` option: the cases sign tokens with it (an expired one, say). */
+  shareTokenSecret: string;
   customers: Record<'alice' | 'bob', { id: string; token: string; first_name: string; last_name: string }>;
 }
 
@@ -141,14 +168,51 @@ export const WRITE_CASES: readonly WriteCase[] = [
   { name: 'alice removes bob\'s item through an unknown wishlist (deleted by item id alone)', method: 'DELETE', path: `${W}/wl_unknown/items/{bitem}`, actor: 'alice' },
   { name: 'bob\'s wishlist has lost its item', method: 'GET', path: `${W}/{bwl}/items`, actor: 'bob' },
 
-  // ---- share, import, transfer ----
+  // ---- share, import (a copy per import, notes/alphabite-writes.md 1.9, 1.10) ----
   { name: 'a guest shares', method: 'POST', path: `${W}/{wl}/share`, actor: 'guest' },
-  { name: 'alice shares her wishlist (no shareTokenSecret option)', method: 'POST', path: `${W}/{wl}/share`, actor: 'alice' },
+  { name: 'alice shares her wishlist', method: 'POST', path: `${W}/{wl}/share`, actor: 'alice', saveToken: 'token' },
+  { name: 'alice shares it with a body (ignored)', method: 'POST', path: `${W}/{wl}/share`, actor: 'alice', body: { foo: 1 } },
+  { name: 'alice shares bob\'s wishlist (no ownership check)', method: 'POST', path: `${W}/{bwl}/share`, actor: 'alice', saveToken: 'bobsToken' },
+  { name: 'alice shares an unknown wishlist (no existence check)', method: 'POST', path: `${W}/wl_unknown/share`, actor: 'alice', saveToken: 'unknownToken' },
   { name: 'a guest imports', method: 'POST', path: `${W}/import`, actor: 'guest', body: { share_token: 'anything' } },
+  { name: 'a guest imports alice\'s token', method: 'POST', path: `${W}/import`, actor: 'guest', body: { share_token: '{token}' } },
   { name: 'import without share_token', method: 'POST', path: `${W}/import`, actor: 'bob', body: {} },
   { name: 'import with an empty share_token', method: 'POST', path: `${W}/import`, actor: 'bob', body: { share_token: '' } },
   { name: 'import with a number', method: 'POST', path: `${W}/import`, actor: 'bob', body: { share_token: 5 } },
+  { name: 'import with an unknown field', method: 'POST', path: `${W}/import`, actor: 'bob', body: { share_token: '{token}', foo: 1 } },
   { name: 'import with a token that is no JWT', method: 'POST', path: `${W}/import`, actor: 'bob', body: { share_token: 'not-a-share-token' } },
+  { name: 'import with a token signed with another secret', method: 'POST', path: `${W}/import`, actor: 'bob', signedToken: { wishlist: 'wl', secret: 'other' } },
+  { name: 'import with an expired token', method: 'POST', path: `${W}/import`, actor: 'bob', signedToken: { wishlist: 'wl', expired: true } },
+  { name: 'import with a token without wishlist_id', method: 'POST', path: `${W}/import`, actor: 'bob', signedToken: {} },
+  { name: 'import with a token for an unknown wishlist', method: 'POST', path: `${W}/import`, actor: 'bob', body: { share_token: '{unknownToken}' } },
+  { name: 'bob imports alice\'s wishlist: a copy of its two live items', method: 'POST', path: `${W}/import`, actor: 'bob', body: { share_token: '{token}' }, save: 'copy', saveItems: 'copyItem', anyItemOrder: true },
+  { name: 'bob sees the copy last among his wishlists', method: 'GET', path: W, actor: 'bob' },
+  { name: 'bob lists the copy\'s items', method: 'GET', path: `${W}/{copy}/items`, actor: 'bob', anyItemOrder: true },
+  { name: 'bob retrieves the copy', method: 'GET', path: `${W}/{copy}`, actor: 'bob', anyItemOrder: true },
+  { name: 'alice\'s wishlist is unchanged', method: 'GET', path: `${W}/{wl}/items`, actor: 'alice' },
+  { name: 'bob imports it again: a second copy', method: 'POST', path: `${W}/import`, actor: 'bob', body: { share_token: '{token}' }, save: 'copy2', saveItems: 'copy2Item', anyItemOrder: true },
+  { name: 'alice imports her own token: a copy too', method: 'POST', path: `${W}/import`, actor: 'alice', body: { share_token: '{token}' }, save: 'ownCopy', saveItems: 'ownCopyItem', anyItemOrder: true },
+  { name: 'alice imports bob\'s empty wishlist with the token she made', method: 'POST', path: `${W}/import`, actor: 'alice', body: { share_token: '{bobsToken}' }, save: 'bobsCopy' },
+  { name: 'bob imports an HS512 token signed with the secret', method: 'POST', path: `${W}/import`, actor: 'bob', signedToken: { wishlist: 'bwl', alg: 'HS512' }, save: 'hsCopy' },
+  { name: 'bob has four wishlists: his own and three copies', method: 'GET', path: W, actor: 'bob' },
+  { name: 'alice shares the copy of bob\'s wishlist', method: 'POST', path: `${W}/{bobsCopy}/share`, actor: 'alice', saveToken: 'deletedToken' },
+  { name: 'alice deletes that copy', method: 'DELETE', path: `${W}/{bobsCopy}`, actor: 'alice' },
+  { name: 'alice shares the deleted copy', method: 'POST', path: `${W}/{bobsCopy}/share`, actor: 'alice' },
+  { name: 'bob imports the token of the deleted copy', method: 'POST', path: `${W}/import`, actor: 'bob', body: { share_token: '{deletedToken}' } },
+  // the copies go again (items first: a wishlist that holds items cannot be deleted)
+  { name: 'bob removes the first item of the copy', method: 'DELETE', path: `${W}/{copy}/items/{copyItem0}`, actor: 'bob' },
+  { name: 'bob removes the second item of the copy', method: 'DELETE', path: `${W}/{copy}/items/{copyItem1}`, actor: 'bob' },
+  { name: 'bob deletes the copy', method: 'DELETE', path: `${W}/{copy}`, actor: 'bob' },
+  { name: 'bob removes the first item of the second copy', method: 'DELETE', path: `${W}/{copy2}/items/{copy2Item0}`, actor: 'bob' },
+  { name: 'bob removes the second item of the second copy', method: 'DELETE', path: `${W}/{copy2}/items/{copy2Item1}`, actor: 'bob' },
+  { name: 'bob deletes the second copy', method: 'DELETE', path: `${W}/{copy2}`, actor: 'bob' },
+  { name: 'bob deletes the HS512 copy', method: 'DELETE', path: `${W}/{hsCopy}`, actor: 'bob' },
+  { name: 'alice removes the first item of her own copy', method: 'DELETE', path: `${W}/{ownCopy}/items/{ownCopyItem0}`, actor: 'alice' },
+  { name: 'alice removes the second item of her own copy', method: 'DELETE', path: `${W}/{ownCopy}/items/{ownCopyItem1}`, actor: 'alice' },
+  { name: 'alice deletes her own copy', method: 'DELETE', path: `${W}/{ownCopy}`, actor: 'alice' },
+  { name: 'bob has his wishlist back alone', method: 'GET', path: W, actor: 'bob' },
+
+  // ---- transfer ----
   { name: 'a guest transfers', method: 'POST', path: `${W}/{wl}/transfer`, actor: 'guest' },
   { name: 'alice transfers an unknown wishlist', method: 'POST', path: `${W}/wl_unknown/transfer`, actor: 'alice' },
   { name: 'alice transfers her own wishlist', method: 'POST', path: `${W}/{wl}/transfer`, actor: 'alice' },
@@ -238,9 +302,31 @@ function worldValues(world: WriteWorld): Map<string, string> {
   ]);
 }
 
+/** The token a `SignedToken` describes, signed as jsonwebtoken signs (header `{alg, typ}`, claims in this order). */
+export function signShareToken(spec: SignedToken, world: Pick<WriteWorld, 'shareTokenSecret'>, values: Map<string, string>): string {
+  const alg = spec.alg ?? 'HS256';
+  const now = Math.floor(Date.now() / 1000);
+  const iat = spec.expired ? now - 3600 - SHARE_TOKEN_LIFETIME : now;
+  const claims = { ...(spec.wishlist === undefined ? {} : { wishlist_id: resolve(`{${spec.wishlist}}`, values) }), iat, exp: iat + SHARE_TOKEN_LIFETIME };
+  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const unsigned = `${part({ alg, typ: 'JWT' })}.${part(claims)}`;
+  const secret = spec.secret === 'other' ? OTHER_SECRET : world.shareTokenSecret;
+  return `${unsigned}.${createHmac(alg === 'HS256' ? 'sha256' : 'sha512', secret).update(unsigned).digest('base64url')}`;
+}
+
+/** The plugin's `expiresIn: "7d"`. */
+const SHARE_TOKEN_LIFETIME = 7 * 24 * 3600;
+const OTHER_SECRET = 'not-the-share-token-secret';
+
+function describeSignedToken(spec: SignedToken): string {
+  const claims = spec.wishlist === undefined ? 'no wishlist_id' : `wishlist_id {${spec.wishlist}}`;
+  return `<${spec.alg ?? 'HS256'} token, ${claims}, ${spec.secret === 'other' ? 'another secret' : "the world's secret"}${spec.expired ? ', expired' : ''}>`;
+}
+
 export function describeRequest(c: WriteCase): string {
   const key = c.key && c.key !== 'valid' ? ` key:${c.key}` : '';
-  const body = c.raw ? ` ${c.raw.contentType} ${c.raw.text.length > 80 ? `<${c.raw.text.length} chars>` : c.raw.text}` : c.body === undefined ? '' : ` ${truncateLong(json(c.body))}`;
+  const shown = c.signedToken ? { share_token: describeSignedToken(c.signedToken) } : c.body;
+  const body = c.raw ? ` ${c.raw.contentType} ${c.raw.text.length > 80 ? `<${c.raw.text.length} chars>` : c.raw.text}` : shown === undefined ? '' : ` ${truncateLong(json(shown))}`;
   return `${c.method} ${c.path} as ${c.actor}${key}${body}`;
 }
 
@@ -256,6 +342,9 @@ export async function sendCase(world: WriteWorld, c: WriteCase, values: Map<stri
   if (c.raw) {
     headers['content-type'] = c.raw.contentType;
     body = c.raw.text;
+  } else if (c.signedToken) {
+    headers['content-type'] = 'application/json';
+    body = json({ share_token: signShareToken(c.signedToken, world, values) });
   } else if (c.body !== undefined) {
     headers['content-type'] = 'application/json';
     body = json(resolveJson(c.body, values));
@@ -275,14 +364,45 @@ export async function runWriteCases(world: WriteWorld, cases: readonly WriteCase
   const answers: WriteAnswer[] = [];
   for (const c of cases) {
     const answer = await sendCase(world, c, values);
+    if (c.anyItemOrder) answer.body = sortItemsByVariant(answer.body, world.variantIds);
+    const fail = (what: string) => new Error(`write case "${c.name}" should have answered ${what}; it answered ${answer.status} ${truncateLong(json(answer.body)).slice(0, 300)}`);
+    const top = answer.body && typeof answer.body === 'object' && !Array.isArray(answer.body) ? answer.body : {};
     if (c.save) {
-      const id = answer.body && typeof answer.body === 'object' && !Array.isArray(answer.body) ? answer.body.id : undefined;
-      if (typeof id !== 'string') throw new Error(`write case "${c.name}" should have answered an id to save as {${c.save}}; it answered ${answer.status} ${truncateLong(json(answer.body)).slice(0, 300)}`);
-      values.set(c.save, id);
+      if (typeof top.id !== 'string') throw fail(`an id to save as {${c.save}}`);
+      values.set(c.save, top.id);
+    }
+    if (c.saveToken) {
+      if (typeof top.share_token !== 'string') throw fail(`a share_token to save as {${c.saveToken}}`);
+      values.set(c.saveToken, top.share_token);
+    }
+    if (c.saveItems) {
+      const ids = Array.isArray(top.items) ? top.items.map((item) => (item && typeof item === 'object' && !Array.isArray(item) ? item.id : undefined)) : [];
+      if (ids.length === 0 || ids.some((id) => typeof id !== 'string')) throw fail(`items whose ids to save as {${c.saveItems}0}...`);
+      ids.forEach((id, i) => values.set(`${c.saveItems}${i}`, id as string));
     }
     answers.push({ name: c.name, request: describeRequest(c), status: answer.status, kind: answer.kind, body: normaliser.normalise(answer.body) });
   }
   return answers;
+}
+
+/**
+ * An answer's `items` (a wishlist) or `data` (a page of items) sorted by their variant's place in
+ * `variantIds` (others last, in their order), for answers whose item order is not fixed (the copies an
+ * import makes; notes/alphabite-writes.md 1.10). Anything else is returned as it is.
+ */
+export function sortItemsByVariant(body: Json, variantIds: readonly string[]): Json {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
+  const rank = (item: Json) => {
+    const variant = item && typeof item === 'object' && !Array.isArray(item) ? item.product_variant_id : undefined;
+    const at = typeof variant === 'string' ? variantIds.indexOf(variant) : -1;
+    return at === -1 ? variantIds.length : at;
+  };
+  const sorted = { ...body };
+  for (const key of ['items', 'data'] as const) {
+    const list = sorted[key];
+    if (Array.isArray(list)) sorted[key] = [...list].sort((a, b) => rank(a) - rank(b));
+  }
+  return sorted;
 }
 
 const ULID_ID = /\b([a-z]+)_([0-9A-HJKMNP-TV-Z]{26})\b/g;
