@@ -200,4 +200,58 @@ describe('MSW store handlers vs the HTTP mock: the write routes', () => {
     }
     expect([...statuses].sort()).toEqual(expect.arrayContaining([200, 201, 400, 401, 404, 413, 500]));
   }, 120_000);
+
+  it('answer writes over seeded wishlists (transfer, add, remove a seeded item, rename, share, import) and the listings after them alike', async () => {
+    const dataset = generateDataset(DATA);
+    const key = { 'x-publishable-api-key': 'pk_any' };
+    const carol = { ...key, authorization: 'Bearer carol-token' };
+    const dave = { ...key, cookie: 'connect.sid=s%3Adave-session' };
+    const { source } = dataset.wishlists;
+    const w = [...Array(dataset.wishlists.count).keys()].find((i) => source.itemCount(i) >= 2)!;
+    const wishlist = source.wishlist(w, false).id;
+    const seededItem = source.item(w, 0).id;
+    const variant = source.item((w + 1) % dataset.wishlists.count, 0).product_variant.id;
+    const json = (body: unknown) => ({ 'content-type': 'application/json', body: JSON.stringify(body) });
+    let token = '';
+    const steps: Array<[string, string, Record<string, string>, (() => Record<string, string>)?]> = [
+      ['POST', `/store/wishlists/${wishlist}/add-item`, carol, () => json({ product_variant_id: variant })],
+      ['POST', `/store/wishlists/${wishlist}/transfer`, carol],
+      ['POST', `/store/wishlists/${wishlist}/add-item`, carol, () => json({ product_variant_id: variant })],
+      ['DELETE', `/store/wishlists/${wishlist}/items/${seededItem}`, carol],
+      ['PUT', `/store/wishlists/${wishlist}`, carol, () => json({ name: 'Carol\'s now' })],
+      ['GET', `/store/wishlists/${wishlist}`, carol],
+      ['GET', `/store/wishlists/${wishlist}/items?limit=3&offset=1`, carol],
+      ['GET', `/store/wishlists?limit=5&offset=${Math.max(w - 2, 0)}`, carol],
+      ['GET', '/store/wishlists/total-items-count', carol],
+      ['GET', `/store/wishlists/${wishlist}/items`, dave],
+      ['POST', `/store/wishlists/${wishlist}/share`, carol],
+      ['POST', '/store/wishlists/import', dave, () => json({ share_token: token })],
+      ['GET', '/store/wishlists?limit=2&offset=25', dave],
+      ['DELETE', `/store/wishlists/${wishlist}`, carol],
+      ['POST', '/store/reviews', dave, () => json({ product_id: dataset.reviews.source.productId(0), rating: '4.5', content: 'Fine.', title: 'Ok' })],
+      ['GET', `/store/reviews/product/${dataset.reviews.source.productId(0)}?order=-created_at&limit=2`, dave],
+      ['GET', '/store/products/reviews?my_reviews_only=true', dave],
+      ['GET', `/store/reviews/product/${dataset.reviews.source.productId(0)}/aggregate-counts`, key],
+      ['POST', '/store/reviews/files/images/upload', carol, () => ({ 'content-type': 'multipart/form-data; boundary=x', body: '--x--' })],
+      ['GET', '/store/wishlists/settings', key],
+    ];
+    for (const [method, path, headers, extra] of steps) {
+      const { body, ...more } = extra?.() ?? {};
+      const init = { method, headers: { ...headers, ...more }, ...(body === undefined ? {} : { body }) };
+      const [http, mocked] = [await fetchWrite(`${seeded.url}${path}`, init), await fetchWrite(`${SEEDED_ORIGIN}${path}`, init)];
+      expect(mocked.seen, `${method} ${path}`).toEqual(http.seen);
+      if (path.endsWith('/share')) token = (JSON.parse(http.raw) as { share_token: string }).share_token;
+    }
+    expect(token).toMatch(/^eyJ/);
+  });
+
+  it('the spec dialect refuses writes on the plugins\' paths alike (405 with Allow on a listing\'s path, 404 elsewhere), and leaves other paths to MSW', async () => {
+    for (const [method, path] of [['POST', '/store/wishlists'], ['DELETE', '/store/wishlists/wl_x/items/wli_y'], ['POST', '/store/wishlists/wl_x/add-item'], ['PUT', '/store/reviews/rev_x'], ['POST', '/store/products/reviews']] as const) {
+      const [http, mocked] = [await fetchWrite(`${spec.url}${path}`, { method }), await fetchWrite(`${SPEC_ORIGIN}${path}`, { method })];
+      expect(http.seen.status).toBeGreaterThanOrEqual(400);
+      expect(mocked.seen, `${method} ${path}`).toEqual(http.seen);
+    }
+    // no handler: MSW lets it through (onUnhandledRequest: bypass), to a host that does not exist
+    await expect(fetch(`${SPEC_ORIGIN}/store/carts`, { method: 'POST', signal: AbortSignal.timeout(10_000) })).rejects.toThrow();
+  });
 });
