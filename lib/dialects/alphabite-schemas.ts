@@ -57,11 +57,21 @@ const pageNumbers = {
   totalPages: pageNumber.describe('max(ceil(count / take), 1): 1 when empty'),
 };
 
-/** 4.2 with `include_aggregated_counts`: the product's rating aggregate after the envelope. */
+/**
+ * A product's rating aggregate (approved reviews only): 4.2 with `include_aggregated_counts`
+ * and `GET /store/reviews/product/:id/aggregate-counts` (alphabite-write-schemas.ts).
+ */
+export const ratingAggregateShape = {
+  average: z.number().min(0).max(5).describe('the mean rating, rounded to 2 decimals; 0 when there is none'),
+  total_count: count,
+  counts: z.array(z.object({ rating: z.int().min(1).max(5), count })).describe('one entry per rating, 5 down to 1'),
+};
+
+/** 4.2 with `include_aggregated_counts`: the aggregate after the envelope. */
 const aggregate = {
-  average: z.number().min(0).max(5).optional(),
-  total_count: count.optional(),
-  counts: z.array(z.object({ rating: z.int().min(1).max(5), count })).optional(),
+  average: ratingAggregateShape.average.optional(),
+  total_count: ratingAggregateShape.total_count.optional(),
+  counts: ratingAggregateShape.counts.optional(),
 };
 
 export const alphabiteEnvelopeSchemas = {

@@ -6,23 +6,11 @@
  * docs/dialects.md explains each difference from the spec.
  */
 import { MAX_ANSWER_RECORDS, type EndpointName } from '../api-rules.ts';
-import { ALPHABITE_DEFAULT_LIMIT, ALPHABITE_DEFAULT_OFFSET, ALPHABITE_QUERY_FIELDS, PUBLISHABLE_KEY_HEADER, type FieldType } from '../dialects/alphabite.ts';
+import { ALPHABITE_QUERY_FIELDS, PUBLISHABLE_KEY_HEADER } from '../dialects/alphabite.ts';
 import { alphabiteEnvelopeSchemas, alphabiteErrorSchemas, alphabiteRecordSchemas } from '../dialects/alphabite-schemas.ts';
-import { errorBodySchema } from '../envelopes.ts';
-import type { DialectApi, ExampleRequest, JsonSchema, OperationDoc, ParameterDoc, ResponseDoc } from './types.ts';
-
-const ERROR = { name: 'Error', schema: errorBodySchema };
-
-/** How Medusa reads each kind of parameter (alphabite.ts `parseField`). */
-const FIELD_TYPES: Record<FieldType, { schema: JsonSchema; description: string }> = {
-  string: { schema: { type: 'string' }, description: 'A string.' },
-  int: { schema: { type: 'integer' }, description: "Read with `parseInt` (`2.7` is 2, `5abc` is 5), no bounds; a non-number is a 400, a negative one a 500." },
-  with_deleted: { schema: { type: 'boolean' }, description: '`true` or `false`.' },
-  flag: { schema: { type: 'boolean' }, description: '`z.coerce.boolean()`: any non-empty value, `false` included, is true; only an empty value is false.' },
-  rating: { schema: { type: 'number', minimum: 1, maximum: 5 }, description: 'Rounded, then 1 to 5.' },
-  'csv-list': { schema: { type: 'array', items: { type: 'string' } }, description: 'A list: repeated, `name[0]=`, or comma-separated.' },
-  array: { schema: { type: 'array', items: { type: 'string' } }, description: 'A list (`name[]=a`); a single plain value is a 400.' },
-};
+import { ALPHABITE_SECURITY_SCHEMES, ERROR, medusaQueryParameters, PUBLISHABLE_KEY } from './alphabite-common.ts';
+import { alphabiteWriteRoutes } from './alphabite-write-api.ts';
+import type { DialectApi, ExampleRequest, OperationDoc, ParameterDoc, ResponseDoc } from './types.ts';
 
 /** What a parameter does, where its name says more than its type. */
 const NOTES: Record<string, string> = {
@@ -41,25 +29,9 @@ const NOTES: Record<string, string> = {
   items_fields: 'Accepted, no effect (items are not included).',
 };
 
-const DEFAULTS: Record<string, number> = { limit: ALPHABITE_DEFAULT_LIMIT, offset: ALPHABITE_DEFAULT_OFFSET };
-
 function queryParameters(endpoint: EndpointName): ParameterDoc[] {
-  return ALPHABITE_QUERY_FIELDS[endpoint].map(([name, type]): ParameterDoc => {
-    const kind = FIELD_TYPES[type];
-    const note = NOTES[name];
-    if (note === undefined) throw new Error(`the alphabite dialect accepts '${name}', which the OpenAPI document does not describe`);
-    const schema = DEFAULTS[name] === undefined ? kind.schema : { ...kind.schema, default: DEFAULTS[name] };
-    return { name, in: 'query', description: `${note} ${kind.description}`, schema, ...(type === 'csv-list' || type === 'array' ? { explode: true } : {}) };
-  });
+  return medusaQueryParameters(ALPHABITE_QUERY_FIELDS[endpoint], NOTES);
 }
-
-const PUBLISHABLE_KEY: ParameterDoc = {
-  name: PUBLISHABLE_KEY_HEADER,
-  in: 'header',
-  required: true,
-  description: 'A publishable API key (the mock accepts any non-empty value). Without it: 400 `not_allowed`, before anything else.',
-  schema: { type: 'string', minLength: 1 },
-};
 
 const PATH_PARAMETERS: Partial<Record<EndpointName, ParameterDoc>> = {
   productReviews: { name: 'product_id', in: 'path', required: true, description: "The product's id; an unknown product is an empty page.", schema: { type: 'string' } },
@@ -85,11 +57,11 @@ function operation(endpoint: EndpointName, doc: Omit<OperationDoc, 'parameters'>
   return { ...doc, parameters: [...(path ? [path] : []), PUBLISHABLE_KEY, ...queryParameters(endpoint)] };
 }
 
-const databaseError500 = (body: ResponseDoc['body'], examples: Record<string, ExampleRequest>): ResponseDoc => ({
+const databaseError500 = (body: ResponseDoc['body'], examples: Record<string, ExampleRequest>, more = ''): ResponseDoc => ({
   status: 500,
-  description: body
+  description: (body
     ? 'A negative `limit`/`offset` or an `order` that is not a column reaches the database, which refuses it (`unknown_error`).'
-    : 'A negative `limit`/`offset` or an `order` that is not a column reaches the database; the route answers 500 with an empty body.',
+    : 'A negative `limit`/`offset` or an `order` that is not a column reaches the database; the route answers 500 with an empty body.') + more,
   body,
   examples,
 });
@@ -104,10 +76,8 @@ export function alphabiteApi(): DialectApi {
       { name: 'Wishlist', schema: alphabiteRecordSchemas.wishlist },
       { name: 'WishlistItem', schema: alphabiteRecordSchemas.item },
     ],
-    securitySchemes: {
-      customerBearer: { type: 'http', scheme: 'bearer', description: 'A customer token (the mock accepts any).' },
-      customerSession: { type: 'apiKey', in: 'cookie', name: 'connect.sid', description: 'A customer session cookie (the mock accepts any cookie).' },
-    },
+    securitySchemes: ALPHABITE_SECURITY_SCHEMES,
+    routes: alphabiteWriteRoutes(),
     operations: {
       reviews: operation('reviews', {
         summary: 'List reviews (4.1)',
@@ -166,7 +136,11 @@ export function alphabiteApi(): DialectApi {
           },
           badRequest({ idQuery: { summary: '?id= is not a field here', headers: CUSTOMER, id: 'known', query: [['id', 'wl_x']] } }),
           { status: 401, description: 'A guest: `Guest wishlists are now allowed` (sic).', body: ERROR, examples: { guest: { summary: 'no bearer token, no session', headers: KEY, id: 'known' } } },
-          databaseError500(null, { negativeOffset: { summary: 'a negative offset', headers: CUSTOMER, id: 'known', query: [['offset', '-1']] } }),
+          databaseError500(
+            null,
+            { negativeOffset: { summary: 'a negative offset', headers: CUSTOMER, id: 'known', query: [['offset', '-1']] } },
+            " Also another customer's wishlist that holds items (the plugin's 401 is thrown inside its `try`; an empty one is an empty page).",
+          ),
         ],
       }),
     },

@@ -48,8 +48,8 @@ export interface ResponseDoc {
   body: NamedSchema | null;
   /** Requests that get this answer; their answers are the examples. */
   examples?: Record<string, ExampleRequest>;
-  /** A fixed example, where no plain request makes one (an injected fault). */
-  fixedExample?: { summary: string; value: unknown };
+  /** Fixed examples, where no plain request to the example source makes one (an injected fault, a write). */
+  fixedExamples?: Record<string, { summary: string; value: unknown }>;
 }
 
 export interface OperationDoc {
@@ -61,10 +61,30 @@ export interface OperationDoc {
   security: Array<Record<string, string[]>>;
 }
 
+export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
+
+/** A request body: JSON with a zod schema (read as input: defaults are optional), or a multipart form. */
+export type RequestBodyDoc =
+  | { description: string; json: NamedSchema }
+  | { description: string; multipart: JsonSchema };
+
+/** A route beyond the four listings (the alphabite dialect's writes and the reads around them). */
+export interface RouteDoc extends OperationDoc {
+  method: HttpMethod;
+  /** As OpenAPI writes it: `/store/wishlists/{id}`. */
+  path: string;
+  operationId: string;
+  requestBody?: RequestBodyDoc;
+  /** Why the mock does not answer this route as the plugin does; it becomes `x-mock-emulated: false`. */
+  notEmulated?: string;
+}
+
 export interface DialectApi {
   title: string;
   description: string;
   operations: Record<EndpointName, OperationDoc>;
+  /** Routes besides the listings (none in the spec dialect: the spec shows no writes). */
+  routes: RouteDoc[];
   /** The records, as named components (the envelopes refer to them). */
   records: NamedSchema[];
   securitySchemes: Record<string, JsonSchema>;
