@@ -12,6 +12,7 @@ import type { MockCluster } from '../mock-server/cluster/start-cluster.ts';
 import { WRITE_LIMITS } from '../mock-server/writes/store.ts';
 import { MOCK_SHARE_TOKEN_SECRET } from '../mock-server/writes/share-token.ts';
 import { createHmac } from 'node:crypto';
+import { runCli, startServe } from './support/cli-process.ts';
 
 interface Answer {
   status: number;
@@ -583,5 +584,20 @@ describe('share and import (alphabite dialect; notes/alphabite-writes.md 1.9, 1.
       await Promise.all([other.close(), none.close()]);
     }
     await expect(startMockServer({ shareTokenSecret: 'x' })).rejects.toThrow(/alphabite dialect only/);
+  });
+
+  it('serve --share-token-secret signs with it; without --dialect alphabite it cannot run (exit 2, one sentence)', async () => {
+    const serve = await startServe(['--dialect', 'alphabite', '--share-token-secret', 'cli-secret']);
+    try {
+      const list = (await send(serve.url, 'POST', '/store/wishlists', { token: 'a', body: { sales_channel_id: 'sc' } })).json;
+      const token = (await send(serve.url, 'POST', `/store/wishlists/${list.id}/share`, { token: 'a' })).json.share_token as string;
+      expect(token.split('.')[2]).toBe(createHmac('sha256', 'cli-secret').update(token.split('.').slice(0, 2).join('.')).digest('base64url'));
+    } finally {
+      serve.child.kill('SIGTERM');
+      await serve.exited;
+    }
+    const refused = await runCli(['serve', '--port', '0', '--share-token-secret', 'x']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.trim()).toBe('error: --share-token-secret is an option of the wishlist plugin, read by the alphabite dialect only: add --dialect alphabite');
   });
 });
