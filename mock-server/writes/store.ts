@@ -487,14 +487,13 @@ export class WriteStore {
       const kept = writes.added.filter((item) => item.wishlist_id !== target.row.id);
       const items = copy(target.row.id);
       if (kept.length + items.length > WRITE_LIMITS.items) return itemsBound();
-      if (target.kind === 'seed' && there.count > 0 && removedSeedItems > 0) {
-        const change = this.#seedChange(writes, target.row.id);
-        if (!change) return bound(`${WRITE_LIMITS.seedChanges} changes to seeded wishlists per customer`);
-        change.removed = Array.from({ length: removedSeedItems }, (_, k) => k);
-      }
       const shown = items.map(shownItem);
       const chars = JSON.stringify(shown).length;
+      // The seeded items go too (all of them: removed ones stay removed).
+      const change = target.kind === 'seed' && there.count > 0 && removedSeedItems > 0 ? this.#seedChange(writes, target.row.id) : undefined;
+      if (target.kind === 'seed' && there.count > 0 && removedSeedItems > 0 && !change) return bound(`${WRITE_LIMITS.seedChanges} changes to seeded wishlists per customer`);
       if (!this.#room(writes, chars)) return charsBound();
+      if (change) change.removed = Array.from({ length: removedSeedItems }, (_, k) => k);
       for (const item of writes.added.filter((i) => i.wishlist_id === target.row.id)) this.#release(writes, JSON.stringify(shownItem(item)).length);
       writes.added.splice(0, writes.added.length, ...kept, ...items);
       const { id, name, customer_id, sales_channel_id, created_at, updated_at } = target.row;
