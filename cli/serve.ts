@@ -11,6 +11,7 @@ import { formatLatency, parseLatency, faultSettings, MAX_DELAY_MS, type LatencyR
 import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from '../mock-server/admin/journal.ts';
 import { CLI_LOG_LEVEL, LOG_LEVELS, createLogger, type LogLevel } from '../mock-server/http/logging.ts';
 import { exitGracefullyOnSignals } from '../mock-server/http/shutdown.ts';
+import { MOCK_SHARE_TOKEN_SECRET } from '../mock-server/writes/share-token.ts';
 import { cannotRun } from './program.ts';
 import { MAX_SEED, datasetOptions, generateOptionsFrom, integerIn, type DatasetFlags } from './options.ts';
 
@@ -26,6 +27,7 @@ interface ServeFlags extends DatasetFlags {
   dialect: DialectName;
   publishableKey?: string[];
   allowMultipleWishlists?: boolean;
+  shareTokenSecret?: string;
   latency?: LatencyRange;
   errorRate: number;
   errorStatus: number;
@@ -102,12 +104,19 @@ export function registerServeCommand(program: Command): void {
         .default(DEFAULT_DIALECT),
     )
     .addOption(new Option('--publishable-key <key>', "with --dialect alphabite: a publishable key the backend has (repeatable); a request with another key gets Medusa's 400 (default: any key is taken)").argParser(publishableKeyArg))
-    .addOption(new Option('--allow-multiple-wishlists', "with --dialect alphabite: the wishlist plugin's setting allow_multiple_wishlists (default off, a fresh install's: POST /store/wishlists answers a customer's first wishlist instead of a second; docs/writes.md)"));
+    .addOption(new Option('--allow-multiple-wishlists', "with --dialect alphabite: the wishlist plugin's setting allow_multiple_wishlists (default off, a fresh install's: POST /store/wishlists answers a customer's first wishlist instead of a second; docs/writes.md)"))
+    .addOption(
+      new Option(
+        '--share-token-secret <secret>',
+        `with --dialect alphabite: the wishlist plugin's option shareTokenSecret, which signs the share tokens and verifies them on import (default '${MOCK_SHARE_TOKEN_SECRET}'; '' emulates the option left out: share answers 500, import 401; docs/writes.md)`,
+      ),
+    );
   for (const option of datasetOptions()) command.addOption(option);
   command.action(async (flags: ServeFlags, cmd: Command) => {
     // commander reports a conflict only for options given on the command line; defaults never conflict.
     const fromFlags = { ...generateOptionsFrom(flags) };
     if (flags.allowMultipleWishlists && flags.dialect !== 'alphabite') cannotRun('--allow-multiple-wishlists is a setting of the wishlist plugin, read by the alphabite dialect only: add --dialect alphabite');
+    if (flags.shareTokenSecret !== undefined && flags.dialect !== 'alphabite') cannotRun('--share-token-secret is an option of the wishlist plugin, read by the alphabite dialect only: add --dialect alphabite');
     if (flags.publishableKey && flags.dialect !== 'alphabite') cannotRun(`--publishable-key is read by the alphabite dialect only (the ${flags.dialect} dialect takes no key): add --dialect alphabite`);
     const logger = createLogger(flags.logLevel);
     const faults = faultSettings({ latency: flags.latency ?? null, errorRate: flags.errorRate, errorStatus: flags.errorStatus, headers: flags.faultHeaders });
@@ -125,6 +134,7 @@ export function registerServeCommand(program: Command): void {
       dialect: flags.dialect,
       ...(flags.publishableKey ? { publishableKeys: flags.publishableKey } : {}),
       ...(flags.allowMultipleWishlists ? { allowMultipleWishlists: true } : {}),
+      ...(flags.shareTokenSecret !== undefined ? { shareTokenSecret: flags.shareTokenSecret } : {}),
     };
     if (flags.workers > 1) return serveWorkers({ ...serverOptions, workers: flags.workers, logLevel: flags.logLevel }, cmd);
     const mock = await startMockServer({ ...serverOptions, logger }).catch((error: Error) => cannotRun(error.message));

@@ -46,6 +46,12 @@ export interface MockServerOptions extends GenerateOptions {
    */
   allowMultipleWishlists?: boolean;
   /**
+   * The alphabite dialect only: the wishlist plugin's option `shareTokenSecret`, which signs and verifies
+   * share tokens (default `MOCK_SHARE_TOKEN_SECRET`, 'store-listing-kit-mock-share-secret'). `''` emulates
+   * the option left out, the plugin's default: share answers 500, import 401. docs/writes.md.
+   */
+  shareTokenSecret?: string;
+  /**
    * Answer kept answers in front of Express (default true): same status, headers and bytes,
    * a fraction of the CPU (mock-server/listings/fast-path.ts). `false` sends every request through Express.
    */

@@ -46,6 +46,9 @@ export async function startMockServer(options: MockServerOptions | MockClusterOp
   if (options.allowMultipleWishlists !== undefined && (options.dialect ?? DEFAULT_DIALECT) !== 'alphabite') {
     throw new TypeError('allowMultipleWishlists is a setting of the wishlist plugin, read by the alphabite dialect only (use --dialect alphabite)');
   }
+  if (options.shareTokenSecret !== undefined && ((options.dialect ?? DEFAULT_DIALECT) !== 'alphabite' || typeof options.shareTokenSecret !== 'string')) {
+    throw new TypeError('shareTokenSecret is an option of the wishlist plugin, read by the alphabite dialect only: a string (use --dialect alphabite)');
+  }
   if (options.stateLeaseMs !== undefined) assertStateLeaseMs(options.stateLeaseMs);
   if ('workers' in options && options.workers !== undefined) return (await import('./cluster/start-cluster.ts')).startMockCluster(options);
   return startInProcess(options as MockServerOptions);
@@ -78,6 +81,7 @@ export async function startInProcess(options: MockServerOptions, coordinate?: Co
     ops,
     answers,
     ...(options.allowMultipleWishlists !== undefined ? { allowMultipleWishlists: options.allowMultipleWishlists } : {}),
+    ...(options.shareTokenSecret !== undefined ? { shareTokenSecret: options.shareTokenSecret } : {}),
     ...(options.corsOrigin !== undefined ? { corsOrigin: options.corsOrigin } : {}),
   });
   const listener = options.fastPath === false ? app : withFastPath(app, { answers, cors: corsPolicy(options.corsOrigin), ops });

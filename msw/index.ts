@@ -1,13 +1,15 @@
 /**
- * `store-listing-kit/msw`: the four listings as MSW request handlers, for a browser (a service
- * worker), vitest or Storybook, answering with exactly the status and bytes the HTTP mock
- * answers for the same URL and seed: the same dataset, the same dialect, the same answer core
+ * `store-listing-kit/msw`: the mock as MSW request handlers, for a browser (a service worker),
+ * vitest or Storybook, answering with exactly the status and bytes the HTTP mock answers for the
+ * same requests and seed: the same dataset, the same dialect, the same answer core
  * (mock-server/listings/page-bodies.ts), the same refusals and, when asked, the same fault headers
- * (lib/fault-headers.ts). No Node built-ins: it runs in a browser bundle.
+ * (lib/fault-headers.ts). `createListingHandlers`: the four listings. `createStoreHandlers`: the
+ * listings and the plugins' write routes, with the same state model as the HTTP mock (the writes
+ * core, mock-server/writes/; docs/writes.md). No Node built-ins: it runs in a browser bundle.
  *
  *   import { setupWorker } from 'msw/browser';
- *   import { createListingHandlers } from 'store-listing-kit/msw';
- *   await setupWorker(...createListingHandlers({ seed: 1, baseUrl: 'http://localhost:9000' })).start();
+ *   import { createStoreHandlers } from 'store-listing-kit/msw';
+ *   await setupWorker(...createStoreHandlers({ dialect: 'alphabite', baseUrl: 'http://localhost:9000' })).start();
  */
 import { delay, http, HttpResponse, type HttpHandler } from 'msw';
 import { DEFAULT_MAX_PAGE_SIZE, ENDPOINT_NAMES, PATHS, assertMaxPageSize, type EndpointName } from '../lib/api-rules.ts';
@@ -18,6 +20,12 @@ import { QueryError, queryPairs } from '../lib/query.ts';
 import { generateDataset, servingProblem, type Dataset } from '../fixtures/dataset.ts';
 import { sizesProblem, type DatasetSizes } from '../fixtures/generate.ts';
 import { answerListing, PageBodies, type ListingAnswer } from '../mock-server/listings/page-bodies.ts';
+import { isPluginPath, routeWrite, specWriteRefusal, wishlistSettings, type WriteContext } from '../mock-server/writes/routes.ts';
+import { seedOf } from '../mock-server/writes/seed.ts';
+import { MOCK_SHARE_TOKEN_SECRET } from '../mock-server/writes/share-token.ts';
+import { WriteStore } from '../mock-server/writes/store.ts';
+import type { WriteAnswer } from '../mock-server/writes/types.ts';
+import { customerOf } from '../lib/customers.ts';
 
 export interface ListingHandlersOptions extends Partial<DatasetSizes> {
   /** The dataset's seed (default 1, as `serve`); ignored when `dataset` is given. */
@@ -58,8 +66,33 @@ async function headerFault(headers: ListingRequest['headers']): Promise<HttpResp
   return respond({ status: asked.status, body: JSON.stringify(faultBody(asked.status)) }, after === undefined ? {} : { 'Retry-After': after });
 }
 
+export interface StoreHandlersOptions extends ListingHandlersOptions {
+  /** The alphabite dialect's wishlist setting `allow_multiple_wishlists` (default false, a fresh install's), as `serve --allow-multiple-wishlists`. */
+  allowMultipleWishlists?: boolean;
+  /** The wishlist plugin's option `shareTokenSecret` (default the mock's, as `serve`; '': left out), as `serve --share-token-secret`. */
+  shareTokenSecret?: string;
+}
+
 /** The MSW handlers of the four listings (GET), over one dataset in one dialect. */
 export function createListingHandlers(options: ListingHandlersOptions = {}): HttpHandler[] {
+  return handlers(options, undefined);
+}
+
+/**
+ * The four listings and, in the alphabite dialect, every other route of the plugins under `/store`
+ * (writes, and the reads around them) answered as `serve --dialect alphabite` answers them, over one
+ * in-memory state per call: each customer's writes, seen by that customer only (docs/writes.md). In
+ * the spec dialect a write on the plugins' paths gets the spec's refusal, as from `serve`. Requests
+ * the mock has no route for are left to MSW (unhandled), where `serve` answers its 404.
+ */
+export function createStoreHandlers(options: StoreHandlersOptions = {}): HttpHandler[] {
+  if ((options.allowMultipleWishlists !== undefined || options.shareTokenSecret !== undefined) && options.dialect !== 'alphabite') {
+    throw new TypeError('allowMultipleWishlists and shareTokenSecret are settings of the wishlist plugin, read by the alphabite dialect only (dialect: "alphabite")');
+  }
+  return handlers(options, new WriteStore());
+}
+
+function handlers(options: StoreHandlersOptions, store: WriteStore | undefined): HttpHandler[] {
   const maxPageSize = options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE;
   assertMaxPageSize(maxPageSize);
   const sizes = options.dataset ? undefined : sizesProblem(options);
@@ -70,6 +103,8 @@ export function createListingHandlers(options: ListingHandlersOptions = {}): Htt
   const { publishableKeys } = options;
   const bodies = new PageBodies(dataset, createDialect(options.dialect ?? DEFAULT_DIALECT, { maxPageSize, ...(publishableKeys ? { publishableKeys } : {}) }));
   const base = (options.baseUrl ?? '*').replace(/\/+$/, '');
+  // The path prefix of the base URL (`http://host/api` serves `/api/store/...`), which the routes do not see.
+  const pathPrefix = options.baseUrl ? new URL(base.includes('://') ? base : `http://x${base.startsWith('/') ? '' : '/'}${base}`).pathname.replace(/\/+$/, '') : '';
 
   const handler = (endpoint: EndpointName) =>
     http.get(`${base}${PATHS[endpoint]}`, async ({ request, params }) => {
@@ -80,14 +115,52 @@ export function createListingHandlers(options: ListingHandlersOptions = {}): Htt
       }
       const id = params.product_id ?? params.id;
       try {
-        return respond(answerListing(bodies, { endpoint, ...(typeof id === 'string' ? { id } : {}), query: queryPairs(request.url), headers }));
+        const writes = store && !store.empty ? customerWrites(headers) : undefined;
+        return respond(answerListing(bodies, { endpoint, ...(typeof id === 'string' ? { id } : {}), query: queryPairs(request.url), headers }, writes));
       } catch {
         // A fault of the mock's own: the documented 500, without details, as the HTTP mock's error handler answers.
         return respond({ status: 500, body: JSON.stringify(UNKNOWN_ERROR_BODY) });
       }
     });
 
-  return ENDPOINT_NAMES.map(handler);
+  const customerWrites = (headers: Record<string, string>) => {
+    const customer = customerOf(headers);
+    return customer && store?.of(customer.id);
+  };
+  const listings = ENDPOINT_NAMES.map(handler);
+  if (!store) return listings;
+  const dialect = bodies.dialect;
+  store.dialect = dialect;
+  const settings = wishlistSettings(options.allowMultipleWishlists);
+  const ctx: WriteContext = { dataset, dialect, store, settings, aggregate: (id) => bodies.aggregateOf(id), shareTokenSecret: options.shareTokenSecret ?? MOCK_SHARE_TOKEN_SECRET, now: Date.now };
+  const listingPatterns = ENDPOINT_NAMES.map((endpoint) => new RegExp(`^${PATHS[endpoint].replace(/:[a-z_]+/g, '[^/]+')}/?$`));
+  const writesHandler = http.all(`${base}/store/*`, async ({ request }) => {
+    const url = new URL(request.url);
+    const path = url.pathname.slice(pathPrefix.length);
+    const method = request.method;
+    if (dialect.name !== 'alphabite') {
+      if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS' || !isPluginPath(path)) return undefined;
+      const refusal = specWriteRefusal(method, path, listingPatterns.some((pattern) => pattern.test(path)));
+      return respond(refusal, refusal.headers);
+    }
+    if (method === 'OPTIONS') return undefined;
+    const headers = Object.fromEntries(request.headers);
+    if (options.faultHeaders) {
+      const fault = await headerFault(headers);
+      if (fault) return fault;
+    }
+    try {
+      const bytes = new Uint8Array(await request.arrayBuffer());
+      const body = bytes.length === 0 ? undefined : { text: new TextDecoder().decode(bytes), contentType: request.headers.get('content-type') ?? undefined, bytes: bytes.length };
+      const outcome = await routeWrite(ctx, { method, path, query: queryPairs(request.url), headers, body });
+      if (!outcome) return undefined;
+      const answer: WriteAnswer = 'answer' in outcome ? outcome.answer : store.apply(outcome.command, Date.now(), seedOf(dataset, dialect));
+      return respond(answer);
+    } catch {
+      return respond({ status: 500, body: JSON.stringify(UNKNOWN_ERROR_BODY) });
+    }
+  });
+  return [...listings, writesHandler];
 }
 
 export type { Dataset, DatasetSizes, DialectName };

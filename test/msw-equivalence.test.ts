@@ -3,7 +3,11 @@
  * every generated request (the property suite's window generators plus each dialect's
  * refusals, test/support/listing-requests.ts) gets the same status, Content-Type and bytes from
  * MSW (msw/node's setupServer) as from a real server (startMockServer), and so do the fault
- * headers. `npm run test:msw3` runs this file with msw 3 on Node 22.
+ * headers. The write routes too (`createStoreHandlers`): the write table of test/support/write-cases.ts
+ * (two customers, guests, bogus tokens, bad bodies, share and import) and writes over seeded
+ * wishlists, in the same order against both, give the same statuses, Content-Types and bytes but
+ * for the times (each stamps its own clock: ISO times and a share token's `iat`/`exp` are masked).
+ * `npm run test:msw3` runs this file with msw 3 on Node 22.
  */
 import fc from 'fast-check';
 import { setupServer } from 'msw/node';
@@ -13,8 +17,10 @@ import { DELAY_HEADER, STATUS_HEADER } from '../lib/fault-headers.ts';
 import { generateDataset } from '../fixtures/dataset.ts';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
 import { faultSettings } from '../mock-server/admin/faults.ts';
-import { createListingHandlers } from '../msw/index.ts';
+import { createListingHandlers, createStoreHandlers } from '../msw/index.ts';
 import { listingRequests, type ListingRequestSpec } from './support/listing-requests.ts';
+import { caseRequest, caseValues, saveFromAnswer, WRITE_CASES, type Json, type WriteCase } from './support/write-cases.ts';
+import { mockWriteWorld, WRITE_WORLD_DATA, WRITE_WORLD_KEY } from './support/mock-write-world.ts';
 
 const DATA = { seed: 3, reviews: 150, products: 6, wishlists: 25, maxItems: 20 };
 const MSW_ORIGIN = 'http://msw.store-listing-kit.test';
@@ -119,5 +125,133 @@ describe('MSW handlers vs the HTTP mock, fault headers on', () => {
     } finally {
       server.close();
     }
+  });
+});
+
+// ---- writes ----
+
+interface SeenWrite {
+  status: number;
+  contentType: string | null;
+  allow: string | null;
+  body: string;
+}
+
+const ISO_TIME = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g;
+const JWT = /eyJ[\w-]*\.[\w-]*\.[\w-]+/g;
+
+/** The bytes with what each side's clock stamps masked: ISO times, and a share token's iat/exp (its header and other claims stay). */
+function maskClock(body: string): string {
+  return body.replace(ISO_TIME, '<time>').replace(JWT, (token) => {
+    const [header, payload] = token.split('.') as [string, string];
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
+    const lifetime = typeof claims.exp === 'number' && typeof claims.iat === 'number' ? claims.exp - claims.iat : undefined;
+    delete claims.iat;
+    delete claims.exp;
+    return `<jwt ${Buffer.from(header, 'base64url').toString('utf8')} ${JSON.stringify(claims)} lifetime ${lifetime}>`;
+  });
+}
+
+/** The answer as compared (clock masked), and its raw text (the ids and tokens later requests use). */
+async function fetchWrite(url: string, init: RequestInit): Promise<{ seen: SeenWrite; raw: string }> {
+  const res = await fetch(url, init);
+  const raw = await res.text();
+  return { seen: { status: res.status, contentType: res.headers.get('content-type'), allow: res.headers.get('allow'), body: maskClock(raw) }, raw };
+}
+
+describe('MSW store handlers vs the HTTP mock: the write routes', () => {
+  const WRITES_ORIGIN = 'http://msw-writes.store-listing-kit.test';
+  const SEEDED_ORIGIN = 'http://msw-seeded.store-listing-kit.test';
+  const SPEC_ORIGIN = 'http://msw-spec.store-listing-kit.test';
+  let writes: MockServer;
+  let seeded: MockServer;
+  let spec: MockServer;
+  const msw = setupServer(
+    ...createStoreHandlers({ ...WRITE_WORLD_DATA, dialect: 'alphabite', allowMultipleWishlists: true, publishableKeys: [WRITE_WORLD_KEY], baseUrl: WRITES_ORIGIN }),
+    ...createStoreHandlers({ ...DATA, dialect: 'alphabite', baseUrl: SEEDED_ORIGIN }),
+    ...createStoreHandlers({ ...DATA, baseUrl: SPEC_ORIGIN }),
+  );
+  beforeAll(async () => {
+    [writes, seeded, spec] = await Promise.all([
+      startMockServer({ ...WRITE_WORLD_DATA, dialect: 'alphabite', allowMultipleWishlists: true, publishableKeys: [WRITE_WORLD_KEY] }),
+      startMockServer({ ...DATA, dialect: 'alphabite' }),
+      startMockServer({ ...DATA }),
+    ]);
+    msw.listen(BYPASS);
+  });
+  afterAll(async () => {
+    msw.close();
+    await Promise.all([writes?.close(), seeded?.close(), spec?.close()]);
+  });
+
+  it(`answer the ${WRITE_CASES.length} write cases (two customers, guests, bogus tokens, bad bodies, share, import) alike, in order`, async () => {
+    const httpWorld = mockWriteWorld(writes.url);
+    const mswWorld = { ...httpWorld, baseUrl: WRITES_ORIGIN };
+    const values = caseValues(httpWorld);
+    const statuses = new Set<number>();
+    for (const c of WRITE_CASES as WriteCase[]) {
+      const one = caseRequest(httpWorld, c, values);
+      const other = caseRequest(mswWorld, c, values);
+      const [http, mocked] = [await fetchWrite(one.url, one.init), await fetchWrite(other.url, other.init)];
+      expect(mocked.seen, `${c.name}: ${c.method} ${c.path}`).toEqual(http.seen);
+      statuses.add(http.seen.status);
+      // ids are the same on both sides (the same counter); a share token verifies on both (the same secret)
+      saveFromAnswer(c, { status: http.seen.status, body: http.raw && http.seen.contentType?.includes('json') ? (JSON.parse(http.raw) as Json) : '' }, values);
+    }
+    expect([...statuses].sort()).toEqual(expect.arrayContaining([200, 201, 400, 401, 404, 413, 500]));
+  }, 120_000);
+
+  it('answer writes over seeded wishlists (transfer, add, remove a seeded item, rename, share, import) and the listings after them alike', async () => {
+    const dataset = generateDataset(DATA);
+    const key = { 'x-publishable-api-key': 'pk_any' };
+    const carol = { ...key, authorization: 'Bearer carol-token' };
+    const dave = { ...key, cookie: 'connect.sid=s%3Adave-session' };
+    const { source } = dataset.wishlists;
+    const w = [...Array(dataset.wishlists.count).keys()].find((i) => source.itemCount(i) >= 2)!;
+    const wishlist = source.wishlist(w, false).id;
+    const seededItem = source.item(w, 0).id;
+    const variant = source.item((w + 1) % dataset.wishlists.count, 0).product_variant.id;
+    const json = (body: unknown) => ({ 'content-type': 'application/json', body: JSON.stringify(body) });
+    let token = '';
+    const steps: Array<[string, string, Record<string, string>, (() => Record<string, string>)?]> = [
+      ['POST', `/store/wishlists/${wishlist}/add-item`, carol, () => json({ product_variant_id: variant })],
+      ['POST', `/store/wishlists/${wishlist}/transfer`, carol],
+      ['POST', `/store/wishlists/${wishlist}/add-item`, carol, () => json({ product_variant_id: variant })],
+      ['DELETE', `/store/wishlists/${wishlist}/items/${seededItem}`, carol],
+      ['PUT', `/store/wishlists/${wishlist}`, carol, () => json({ name: 'Carol\'s now' })],
+      ['GET', `/store/wishlists/${wishlist}`, carol],
+      ['GET', `/store/wishlists/${wishlist}/items?limit=3&offset=1`, carol],
+      ['GET', `/store/wishlists?limit=5&offset=${Math.max(w - 2, 0)}`, carol],
+      ['GET', '/store/wishlists/total-items-count', carol],
+      ['GET', `/store/wishlists/${wishlist}/items`, dave],
+      ['POST', `/store/wishlists/${wishlist}/share`, carol],
+      ['POST', '/store/wishlists/import', dave, () => json({ share_token: token })],
+      ['GET', '/store/wishlists?limit=2&offset=25', dave],
+      ['DELETE', `/store/wishlists/${wishlist}`, carol],
+      ['POST', '/store/reviews', dave, () => json({ product_id: dataset.reviews.source.productId(0), rating: '4.5', content: 'Fine.', title: 'Ok' })],
+      ['GET', `/store/reviews/product/${dataset.reviews.source.productId(0)}?order=-created_at&limit=2`, dave],
+      ['GET', '/store/products/reviews?my_reviews_only=true', dave],
+      ['GET', `/store/reviews/product/${dataset.reviews.source.productId(0)}/aggregate-counts`, key],
+      ['POST', '/store/reviews/files/images/upload', carol, () => ({ 'content-type': 'multipart/form-data; boundary=x', body: '--x--' })],
+      ['GET', '/store/wishlists/settings', key],
+    ];
+    for (const [method, path, headers, extra] of steps) {
+      const { body, ...more } = extra?.() ?? {};
+      const init = { method, headers: { ...headers, ...more }, ...(body === undefined ? {} : { body }) };
+      const [http, mocked] = [await fetchWrite(`${seeded.url}${path}`, init), await fetchWrite(`${SEEDED_ORIGIN}${path}`, init)];
+      expect(mocked.seen, `${method} ${path}`).toEqual(http.seen);
+      if (path.endsWith('/share')) token = (JSON.parse(http.raw) as { share_token: string }).share_token;
+    }
+    expect(token).toMatch(/^eyJ/);
+  });
+
+  it('the spec dialect refuses writes on the plugins\' paths alike (405 with Allow on a listing\'s path, 404 elsewhere), and leaves other paths to MSW', async () => {
+    for (const [method, path] of [['POST', '/store/wishlists'], ['DELETE', '/store/wishlists/wl_x/items/wli_y'], ['POST', '/store/wishlists/wl_x/add-item'], ['PUT', '/store/reviews/rev_x'], ['POST', '/store/products/reviews']] as const) {
+      const [http, mocked] = [await fetchWrite(`${spec.url}${path}`, { method }), await fetchWrite(`${SPEC_ORIGIN}${path}`, { method })];
+      expect(http.seen.status).toBeGreaterThanOrEqual(400);
+      expect(mocked.seen, `${method} ${path}`).toEqual(http.seen);
+    }
+    // no handler: MSW lets it through (onUnhandledRequest: bypass), to a host that does not exist
+    await expect(fetch(`${SPEC_ORIGIN}/store/carts`, { method: 'POST', signal: AbortSignal.timeout(10_000) })).rejects.toThrow();
   });
 });

@@ -2,8 +2,10 @@
  * Every answer the mock gives is one its OpenAPI document allows (status, headers, body, with
  * Ajv's JSON Schema 2020-12 validator): what the property suite receives (through a recording
  * proxy), what the hostile-input generator's GET requests to the four paths receive, and, in
- * both dialects, the answers to generated listing requests and refusals. And the validator
- * is shown to refuse: a tampered answer, another dialect's answers, an undocumented status.
+ * both dialects, the answers to generated listing requests and refusals; in the alphabite
+ * dialect, the answers to the write routes (the write table of test/support/write-cases.ts and
+ * writes over seeded wishlists). And the validator is shown to refuse: a tampered answer, another
+ * dialect's answers, an undocumented status.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +16,9 @@ import { startMockServer, type MockServer } from '../mock-server/server.ts';
 import { runListingProperties } from '../properties/runner.ts';
 import { hostileRequests } from './support/hostile-requests.ts';
 import { listingRequests } from './support/listing-requests.ts';
-import { OpenApiValidator, type ObservedAnswer } from './support/openapi-validator.ts';
+import { answerValidator, OpenApiValidator, type ObservedAnswer } from './support/openapi-validator.ts';
+import { caseRequest, caseValues, saveFromAnswer, WRITE_CASES, type Json } from './support/write-cases.ts';
+import { mockWriteWorld, WRITE_WORLD_DATA, WRITE_WORLD_KEY } from './support/mock-write-world.ts';
 import { requestBytes, sendRaw } from './support/raw-http.ts';
 import { startRecordingProxy } from './support/recording-proxy.ts';
 
@@ -126,5 +130,80 @@ describe('the validator refuses what the document does not allow', () => {
     expect(specProblems(tamper(reviews, (b) => (b.page = 1))).join()).toMatch(/must NOT have additional properties/);
     expect(specProblems({ ...page, status: 404 }).join()).toMatch(/status 404 is not documented/);
     expect(specProblems({ ...page, body: '<html></html>' }).join()).toMatch(/not JSON/);
+  });
+});
+
+describe('the alphabite mock\'s write answers hold against its document (the write routes of lib/openapi/alphabite-write-api.ts)', () => {
+  const check = answerValidator(mockOpenApiDocument({ dialect: 'alphabite' }));
+  let mock: MockServer;
+  let seeded: MockServer;
+  beforeAll(async () => {
+    [mock, seeded] = await Promise.all([
+      startMockServer({ ...WRITE_WORLD_DATA, dialect: 'alphabite', allowMultipleWishlists: true, publishableKeys: [WRITE_WORLD_KEY] }),
+      startMockServer({ ...DATA, dialect: 'alphabite' }),
+    ]);
+  });
+  afterAll(async () => {
+    await Promise.all([mock?.close(), seeded?.close()]);
+  });
+
+  it(`every answer to the ${WRITE_CASES.length} write cases: its status documented for its route, its headers and body valid`, async () => {
+    const world = mockWriteWorld(mock.url);
+    const values = caseValues(world);
+    const problems: Record<string, string[]> = {};
+    const statuses = new Set<number>();
+    for (const c of WRITE_CASES) {
+      const { url, init } = caseRequest(world, c, values);
+      const res = await fetch(url, init);
+      const body = await res.text();
+      const found = check(c.method, url.slice(mock.url.length), res.status, res.headers, body);
+      if (found.length) problems[`${c.name}: ${res.status}`] = found;
+      statuses.add(res.status);
+      saveFromAnswer(c, { status: res.status, body: body && res.headers.get('content-type')?.includes('json') ? (JSON.parse(body) as Json) : '' }, values);
+    }
+    expect(problems).toEqual({});
+    expect([...statuses]).toEqual(expect.arrayContaining([200, 201, 400, 401, 404, 413, 500]));
+  }, 60_000);
+
+  it('every answer to writes over seeded wishlists (transfer, add, remove, rename, share, import, reviews)', async () => {
+    const dataset = generateDataset(DATA);
+    const { source } = dataset.wishlists;
+    const w = [...Array(dataset.wishlists.count).keys()].find((i) => source.itemCount(i) >= 2)!;
+    const id = source.wishlist(w, false).id;
+    const variant = source.item((w + 1) % dataset.wishlists.count, 0).product_variant.id;
+    const product = dataset.reviews.source.productId(0);
+    const as = { 'x-publishable-api-key': 'pk_any', authorization: 'Bearer openapi-writer' };
+    const other = { 'x-publishable-api-key': 'pk_any', authorization: 'Bearer openapi-importer' };
+    let token = '';
+    const steps: Array<[string, string, Record<string, string>, unknown?]> = [
+      ['POST', `/store/wishlists/${id}/add-item`, as, { product_variant_id: variant }],
+      ['POST', `/store/wishlists/${id}/transfer`, as],
+      ['POST', `/store/wishlists/${id}/add-item?fields=id`, as, { product_variant_id: variant }],
+      ['DELETE', `/store/wishlists/${id}/items/${source.item(w, 0).id}`, as],
+      ['PUT', `/store/wishlists/${id}`, as, { name: 'Mine now' }],
+      ['GET', `/store/wishlists/${id}`, as],
+      ['GET', `/store/wishlists/${id}/items?limit=2`, as],
+      ['GET', '/store/wishlists/total-items-count', as],
+      ['GET', `/store/wishlists/total-items-count?wishlist_id=${id}`, as],
+      ['POST', `/store/wishlists/${id}/share`, as],
+      ['POST', '/store/wishlists/import', other, () => ({ share_token: token })],
+      ['POST', '/store/wishlists', other, { name: 'Second', sales_channel_id: 'sc_x' }],
+      ['DELETE', `/store/wishlists/${id}`, as],
+      ['POST', '/store/reviews', as, { product_id: product, rating: 4, content: 'Fine.' }],
+      ['GET', `/store/reviews/product/${product}/aggregate-counts`, as],
+      ['GET', '/store/wishlists/settings', as],
+      ['POST', '/store/reviews/files/images/upload', as],
+    ];
+    const problems: Record<string, string[]> = {};
+    for (const [method, path, headers, body] of steps) {
+      const sent = typeof body === 'function' ? (body as () => unknown)() : body;
+      const res = await fetch(`${seeded.url}${path}`, { method, headers: sent === undefined ? headers : { ...headers, 'content-type': 'application/json' }, ...(sent === undefined ? {} : { body: JSON.stringify(sent) }) });
+      const text = await res.text();
+      if (path.endsWith('/share')) token = (JSON.parse(text) as { share_token: string }).share_token;
+      const found = check(method, path, res.status, res.headers, text);
+      if (found.length) problems[`${method} ${path}: ${res.status}`] = found;
+    }
+    expect(token).toMatch(/^eyJ/);
+    expect(problems).toEqual({});
   });
 });

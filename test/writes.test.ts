@@ -10,6 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
 import type { MockCluster } from '../mock-server/cluster/start-cluster.ts';
 import { WRITE_LIMITS } from '../mock-server/writes/store.ts';
+import { MOCK_SHARE_TOKEN_SECRET } from '../mock-server/writes/share-token.ts';
+import { createHmac } from 'node:crypto';
+import { runCli, startServe } from './support/cli-process.ts';
 
 interface Answer {
   status: number;
@@ -127,8 +130,8 @@ describe('the write routes (alphabite dialect)', () => {
     const all = await send(base, 'GET', '/store/wishlists?limit=100', { token: 'flow' });
     expect(all.json.data.at(-1)).toEqual(renamed.json);
     expect(all.json.count).toBe(mock.dataset.current.wishlists.count + 1);
-    // share cannot sign without the plugin option shareTokenSecret (the default): the plugin's empty 500
-    expect(await send(base, 'POST', `/store/wishlists/${id}/share`, { token: 'flow' })).toMatchObject(EMPTY_500);
+    // share signs a token (the mock's secret); a token that is none is the plugin's 401 (more in 'share and import')
+    expect(await send(base, 'POST', `/store/wishlists/${id}/share`, { token: 'flow' })).toMatchObject({ status: 200, json: { share_token: expect.stringMatching(/^eyJ/) } });
     expect(await send(base, 'POST', '/store/wishlists/import', { token: 'flow', body: { share_token: 'anything' } })).toMatchObject({ status: 401, json: { type: 'unauthorized', message: 'Invalid share token' } });
     // a wishlist that holds items cannot be deleted (the cascade fails); emptied, it can
     expect(await send(base, 'DELETE', `/store/wishlists/${id}`, { token: 'flow' })).toMatchObject(EMPTY_500);
@@ -435,4 +438,166 @@ describe('hostile writes (fast-check)', () => {
     );
     expect(await watched()).toEqual(before);
   }, 120_000);
+});
+
+/** A JWT as jsonwebtoken makes it: header, claims (in this order), HMAC signature. */
+function jwt(claims: object, secret: string, alg: 'HS256' | 'HS384' | 'HS512' | 'none' = 'HS256'): string {
+  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const unsigned = `${part({ alg, typ: 'JWT' })}.${part(claims)}`;
+  if (alg === 'none') return `${unsigned}.`;
+  return `${unsigned}.${createHmac(`sha${alg.slice(2)}`, secret).update(unsigned).digest('base64url')}`;
+}
+const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
+
+describe('share and import (alphabite dialect; notes/alphabite-writes.md 1.9, 1.10)', () => {
+  let mock: MockServer;
+  let facts: Awaited<ReturnType<typeof seedFacts>>;
+  beforeAll(async () => {
+    mock = await startMockServer({ dialect: 'alphabite', allowMultipleWishlists: true });
+    facts = await seedFacts(mock.url);
+  });
+  afterAll(() => mock.close());
+  const INVALID = { status: 401, json: { type: 'unauthorized', message: 'Invalid share token' } };
+
+  it('share signs {wishlist_id, iat, exp} with HS256 and the secret, for any id; another customer imports a copy; bad tokens get the plugin\'s answers', async () => {
+    const base = mock.url;
+    const { json: list } = await send(base, 'POST', '/store/wishlists', { token: 'sharer', body: { name: 'Gifts', sales_channel_id: 'sc_1' } });
+    const added: string[] = [];
+    for (const variant of facts.variants.slice(0, 3)) added.push((await send(base, 'POST', `/store/wishlists/${list.id}/add-item`, { token: 'sharer', body: { product_variant_id: variant } })).json.id);
+    await send(base, 'DELETE', `/store/wishlists/${list.id}/items/${added[1]}`, { token: 'sharer' });
+    const before = (await send(base, 'GET', `/store/wishlists/${list.id}/items`, { token: 'sharer' })).text;
+
+    const shared = await send(base, 'POST', `/store/wishlists/${list.id}/share`, { token: 'sharer', body: { ignored: true } });
+    expect(shared.status).toBe(200);
+    expect(Object.keys(shared.json)).toEqual(['share_token']);
+    const token = shared.json.share_token as string;
+    const [header, , signature] = token.split('.');
+    expect(JSON.parse(Buffer.from(header!, 'base64url').toString('utf8'))).toEqual({ alg: 'HS256', typ: 'JWT' });
+    const claims = claimsOf(token);
+    expect(Object.keys(claims)).toEqual(['wishlist_id', 'iat', 'exp']);
+    expect(claims.wishlist_id).toBe(list.id);
+    expect(claims.exp).toBe((claims.iat as number) + 7 * 24 * 3600);
+    expect(Math.abs((claims.iat as number) - Date.now() / 1000)).toBeLessThan(600);
+    expect(signature).toBe(createHmac('sha256', MOCK_SHARE_TOKEN_SECRET).update(token.split('.').slice(0, 2).join('.')).digest('base64url'));
+    // any id, anyone's or none (no check), but not for a guest
+    expect(claimsOf((await send(base, 'POST', '/store/wishlists/wl_unknown/share', { token: 'other' })).json.share_token).wishlist_id).toBe('wl_unknown');
+    expect(await send(base, 'POST', `/store/wishlists/${list.id}/share`)).toMatchObject({ status: 401, json: { message: 'Guest wishlists are now allowed' } });
+
+    // another customer imports: a new wishlist of theirs, the live items copied (new ids), 200
+    const copy = await send(base, 'POST', '/store/wishlists/import', { token: 'importer', body: { share_token: token } });
+    expect(copy.status).toBe(200);
+    expect(Object.keys(copy.json)).toEqual(['id', 'name', 'customer_id', 'sales_channel_id', 'created_at', 'updated_at', 'deleted_at', 'items', 'items_count']);
+    expect(copy.json).toMatchObject({ name: 'Gifts', sales_channel_id: 'sc_1', deleted_at: null, items_count: 2 });
+    expect(copy.json.id).not.toBe(list.id);
+    expect(copy.json.customer_id).not.toBe(list.customer_id);
+    expect(copy.json.created_at).toBe(copy.json.updated_at);
+    expect(copy.json.items.map((i: { product_variant_id: string; wishlist_id: string }) => [i.wishlist_id, i.product_variant_id])).toEqual([[copy.json.id, facts.variants[0]], [copy.json.id, facts.variants[2]]]);
+    expect(copy.json.items.map((i: { id: string }) => i.id)).not.toContain(added[0]);
+    // the copy is the importer's: last of their listing, its items listed, counted; the source is unchanged, and the sharer does not see the copy
+    const theirs = await send(base, 'GET', '/store/wishlists?limit=200', { token: 'importer' });
+    expect(theirs.json.data.at(-1).id).toBe(copy.json.id);
+    expect((await send(base, 'GET', `/store/wishlists/${copy.json.id}/items`, { token: 'importer' })).json.count).toBe(2);
+    expect((await send(base, 'GET', '/store/wishlists/total-items-count', { token: 'importer' })).json).toEqual({ total_items_count: 2 });
+    expect((await send(base, 'GET', `/store/wishlists/${list.id}/items`, { token: 'sharer' })).text).toBe(before);
+    expect(await send(base, 'GET', `/store/wishlists/${copy.json.id}`, { token: 'sharer' })).toMatchObject(EMPTY_500);
+    // every import makes another copy, the sharer's own import too
+    const again = await send(base, 'POST', '/store/wishlists/import', { token: 'importer', body: { share_token: token } });
+    expect(again.json.id).not.toBe(copy.json.id);
+    expect((await send(base, 'POST', '/store/wishlists/import', { token: 'sharer', body: { share_token: token } })).json).toMatchObject({ name: 'Gifts', items_count: 2 });
+
+    // tokens the plugin refuses
+    const now = Math.floor(Date.now() / 1000);
+    const refused: Array<[string, string, object]> = [
+      ['not a JWT', 'not-a-share-token', INVALID],
+      ['three parts, not JSON', 'a.b.c', INVALID],
+      ['one character appended', `${token}x`, INVALID],
+      ['another secret', jwt({ wishlist_id: list.id, iat: now, exp: now + 60 }, 'another-secret'), INVALID],
+      ['expired', jwt({ wishlist_id: list.id, iat: now - 7200, exp: now - 3600 }, MOCK_SHARE_TOKEN_SECRET), INVALID],
+      ['not yet active', jwt({ wishlist_id: list.id, nbf: now + 3600 }, MOCK_SHARE_TOKEN_SECRET), INVALID],
+      ['alg none', jwt({ wishlist_id: list.id }, '', 'none'), INVALID],
+      ['exp not a number', jwt({ wishlist_id: list.id, exp: 'soon' }, MOCK_SHARE_TOKEN_SECRET), INVALID],
+      ['no wishlist_id', jwt({ foo: 1 }, MOCK_SHARE_TOKEN_SECRET), { status: 404, json: { type: 'not_found', message: 'Wishlist not found for the provided share token' } }],
+      ['an unknown wishlist', jwt({ wishlist_id: 'wl_unknown' }, MOCK_SHARE_TOKEN_SECRET), EMPTY_500],
+    ];
+    for (const [what, shareToken, expected] of refused) expect(await send(base, 'POST', '/store/wishlists/import', { token: 'importer', body: { share_token: shareToken } }), what).toMatchObject(expected);
+    // HS384 and HS512 signed with the secret, no exp: taken
+    for (const alg of ['HS384', 'HS512'] as const) expect((await send(base, 'POST', '/store/wishlists/import', { token: 'importer', body: { share_token: jwt({ wishlist_id: list.id }, MOCK_SHARE_TOKEN_SECRET, alg) } })).status, alg).toBe(200);
+    // a guest, even with a valid token
+    expect(await send(base, 'POST', '/store/wishlists/import', { body: { share_token: token } })).toMatchObject({ status: 401, json: { message: 'Guest wishlists are not allowed' } });
+    // a deleted wishlist's token: the 500
+    const empty = (await send(base, 'POST', '/store/wishlists', { token: 'sharer', body: { sales_channel_id: 'sc_1' } })).json;
+    const emptyToken = (await send(base, 'POST', `/store/wishlists/${empty.id}/share`, { token: 'sharer' })).json.share_token;
+    expect((await send(base, 'POST', '/store/wishlists/import', { token: 'importer', body: { share_token: emptyToken } })).json).toMatchObject({ name: null, items: [], items_count: 0 });
+    await send(base, 'DELETE', `/store/wishlists/${empty.id}`, { token: 'sharer' });
+    expect(await send(base, 'POST', '/store/wishlists/import', { token: 'importer', body: { share_token: emptyToken } })).toMatchObject(EMPTY_500);
+  });
+
+  it('a seeded wishlist is copied as its seeded owner sees it', async () => {
+    const base = mock.url;
+    const seeded = (await send(base, 'GET', `/store/wishlists/${facts.wishlistIds[0]}/items?limit=100`, { token: 'reader' })).json;
+    const token = (await send(base, 'POST', `/store/wishlists/${facts.wishlistIds[0]}/share`, { token: 'someone' })).json.share_token;
+    const copy = await send(base, 'POST', '/store/wishlists/import', { token: 'seed-importer', body: { share_token: token } });
+    expect(copy.status).toBe(200);
+    expect(copy.json.items.map((i: { product_variant_id: string }) => i.product_variant_id)).toEqual(seeded.data.map((i: { product_variant_id: string }) => i.product_variant_id));
+    expect(copy.json.items_count).toBe(seeded.count);
+  });
+
+  it('single mode (allow_multiple_wishlists off): an importer who has a wishlist gets its items replaced by the source\'s', async () => {
+    const single = await startMockServer({ dialect: 'alphabite' });
+    try {
+      const base = single.url;
+      const source = (await send(base, 'POST', '/store/wishlists', { token: 'src', body: { name: 'Source', sales_channel_id: 'sc_1' } })).json;
+      for (const variant of facts.variants.slice(0, 2)) await send(base, 'POST', `/store/wishlists/${source.id}/add-item`, { token: 'src', body: { product_variant_id: variant } });
+      const token = (await send(base, 'POST', `/store/wishlists/${source.id}/share`, { token: 'src' })).json.share_token;
+      // no wishlist yet: a copy, as in multi mode
+      const fresh = await send(base, 'POST', '/store/wishlists/import', { token: 'new-one', body: { share_token: token } });
+      expect(fresh.json).toMatchObject({ name: 'Source', items_count: 2 });
+      // one wishlist with another item: replaced, same wishlist, `items_count` last
+      const own = (await send(base, 'POST', '/store/wishlists', { token: 'has-one', body: { name: 'Mine', sales_channel_id: 'sc_2' } })).json;
+      await send(base, 'POST', `/store/wishlists/${own.id}/add-item`, { token: 'has-one', body: { product_variant_id: facts.variants[2] } });
+      const replaced = await send(base, 'POST', '/store/wishlists/import', { token: 'has-one', body: { share_token: token } });
+      expect(replaced.status).toBe(200);
+      expect(Object.keys(replaced.json)).toEqual(['id', 'name', 'customer_id', 'sales_channel_id', 'created_at', 'updated_at', 'deleted_at', 'items', 'items_count']);
+      expect(replaced.json).toMatchObject({ id: own.id, name: 'Mine', sales_channel_id: 'sc_2', items_count: 2 });
+      expect(replaced.json.items.map((i: { product_variant_id: string }) => i.product_variant_id)).toEqual(facts.variants.slice(0, 2));
+      const listed = await send(base, 'GET', `/store/wishlists/${own.id}/items`, { token: 'has-one' });
+      expect(listed.json.data.map((i: { product_variant_id: string }) => i.product_variant_id)).toEqual(facts.variants.slice(0, 2));
+      expect((await send(base, 'GET', '/store/wishlists?limit=200', { token: 'has-one' })).json.count).toBe(single.dataset.current.wishlists.count + 1);
+    } finally {
+      await single.close();
+    }
+  });
+
+  it('shareTokenSecret: another secret signs and verifies; \'\' emulates the option left out (share 500, import 401); the spec dialect refuses it', async () => {
+    const other = await startMockServer({ dialect: 'alphabite', shareTokenSecret: 'my-backend-secret' });
+    const none = await startMockServer({ dialect: 'alphabite', shareTokenSecret: '' });
+    try {
+      const list = (await send(other.url, 'POST', '/store/wishlists', { token: 'a', body: { sales_channel_id: 'sc' } })).json;
+      const token = (await send(other.url, 'POST', `/store/wishlists/${list.id}/share`, { token: 'a' })).json.share_token as string;
+      expect(token.split('.')[2]).toBe(createHmac('sha256', 'my-backend-secret').update(token.split('.').slice(0, 2).join('.')).digest('base64url'));
+      expect((await send(other.url, 'POST', '/store/wishlists/import', { token: 'b', body: { share_token: token } })).status).toBe(200);
+      expect(await send(mock.url, 'POST', '/store/wishlists/import', { token: 'b', body: { share_token: token } })).toMatchObject(INVALID);
+      const noneList = (await send(none.url, 'POST', '/store/wishlists', { token: 'a', body: { sales_channel_id: 'sc' } })).json;
+      expect(await send(none.url, 'POST', `/store/wishlists/${noneList.id}/share`, { token: 'a' })).toMatchObject(EMPTY_500);
+      expect(await send(none.url, 'POST', '/store/wishlists/import', { token: 'b', body: { share_token: jwt({ wishlist_id: noneList.id }, '') } })).toMatchObject(INVALID);
+    } finally {
+      await Promise.all([other.close(), none.close()]);
+    }
+    await expect(startMockServer({ shareTokenSecret: 'x' })).rejects.toThrow(/alphabite dialect only/);
+  });
+
+  it('serve --share-token-secret signs with it; without --dialect alphabite it cannot run (exit 2, one sentence)', async () => {
+    const serve = await startServe(['--dialect', 'alphabite', '--share-token-secret', 'cli-secret']);
+    try {
+      const list = (await send(serve.url, 'POST', '/store/wishlists', { token: 'a', body: { sales_channel_id: 'sc' } })).json;
+      const token = (await send(serve.url, 'POST', `/store/wishlists/${list.id}/share`, { token: 'a' })).json.share_token as string;
+      expect(token.split('.')[2]).toBe(createHmac('sha256', 'cli-secret').update(token.split('.').slice(0, 2).join('.')).digest('base64url'));
+    } finally {
+      serve.child.kill('SIGTERM');
+      await serve.exited;
+    }
+    const refused = await runCli(['serve', '--port', '0', '--share-token-secret', 'x']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.trim()).toBe('error: --share-token-secret is an option of the wishlist plugin, read by the alphabite dialect only: add --dialect alphabite');
+  });
 });

@@ -14,7 +14,7 @@ import type { StateDoor } from '../admin/provider-states.ts';
 import { corsHeaderSetter, corsOptions, corsPolicy } from './cors-policy.ts';
 import { preflightOnly } from './request-guards.ts';
 import { writeRoutes } from './writes.ts';
-import { wishlistSettings } from '../writes/routes.ts';
+import { MOCK_SHARE_TOKEN_SECRET, wishlistSettings } from '../writes/routes.ts';
 
 export interface AppOptions {
   /** The largest `limit` / `take` accepted (default 1000; the spec dialect's bound). */
@@ -33,6 +33,8 @@ export interface AppOptions {
   ops?: Ops;
   /** The alphabite dialect's wishlist setting `allow_multiple_wishlists` (default false, as a fresh install; docs/writes.md). */
   allowMultipleWishlists?: boolean;
+  /** The alphabite dialect's wishlist plugin option `shareTokenSecret` (default MOCK_SHARE_TOKEN_SECRET; '': left out, docs/writes.md). */
+  shareTokenSecret?: string;
 }
 
 /** The kept answers of a server: its dataset, in its dialect. */
@@ -74,7 +76,7 @@ export function createApp(holder: DatasetHolder, options: AppOptions = {}): Expr
   const answers = options.answers ?? listingAnswers(holder, options);
   mountListings(app, { answers });
   // The plugins' other routes (writes, and the reads around them) in the alphabite dialect; the spec dialect's 405 for writes.
-  app.use(writeRoutes({ answers, coordinator, settings: wishlistSettings(options.allowMultipleWishlists) }));
+  app.use(writeRoutes({ answers, coordinator, settings: wishlistSettings(options.allowMultipleWishlists), shareTokenSecret: options.shareTokenSecret ?? MOCK_SHARE_TOKEN_SECRET }));
   // The OpenAPI document of the dialect the listings speak (examples from the seed-1 dataset, whatever this one serves).
   app.get(OPENAPI_PATH, lazyOpenApiRoute({ dialect: answers.dialect.name, ...(answers.dialect.maxPageSize !== undefined ? { maxPageSize: answers.dialect.maxPageSize } : {}) }));
   // Pact's state-change endpoint (POST, GET and DELETE /__admin/provider-states); any /__admin guard must be

@@ -18,6 +18,8 @@ export interface WriteRoutesOptions {
   answers: ListingAnswers;
   coordinator: Coordinator;
   settings: WishlistSettings;
+  /** The wishlist plugin's option `shareTokenSecret` ('' : left out, as the plugin's default options). */
+  shareTokenSecret: string;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -50,7 +52,7 @@ function rawBody(): (req: Request, res: Response) => Promise<RawBody | undefined
 
 const LISTING_PATTERNS = ENDPOINT_NAMES.map((endpoint) => new RegExp(`^${PATHS[endpoint].replace(/:[a-z_]+/g, '[^/]+')}/?$`));
 
-export function writeRoutes({ answers, coordinator, settings }: WriteRoutesOptions): RequestHandler {
+export function writeRoutes({ answers, coordinator, settings, shareTokenSecret }: WriteRoutesOptions): RequestHandler {
   const read = rawBody();
   const { dialect } = answers;
   const store = answers.holder.writes;
@@ -65,8 +67,8 @@ export function writeRoutes({ answers, coordinator, settings }: WriteRoutesOptio
     void (async () => {
       const body = await read(req, res);
       const bodies = answers.bodies();
-      const ctx: WriteContext = { dataset: bodies.dataset, dialect, store, settings, aggregate: (id) => bodies.aggregateOf(id) };
-      const outcome = routeWrite(ctx, { method: req.method, path, query: queryPairs(req.originalUrl), headers: req.headers, body });
+      const ctx: WriteContext = { dataset: bodies.dataset, dialect, store, settings, aggregate: (id) => bodies.aggregateOf(id), shareTokenSecret, now: Date.now };
+      const outcome = await routeWrite(ctx, { method: req.method, path, query: queryPairs(req.originalUrl), headers: req.headers, body });
       if (!outcome) return next();
       if ('answer' in outcome) return send(res, outcome.answer);
       const { token, answer } = store.expect();

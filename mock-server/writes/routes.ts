@@ -12,6 +12,8 @@ import type { Dialect, RatingAggregate } from '../../lib/dialects/index.ts';
 import { BASE_FIELDS, validate, type FieldType } from '../../lib/dialects/alphabite.ts';
 import { DEFAULT_BODY_LIMIT, json, readBody, REVIEW_BODY_LIMIT, validateBody, type FieldRule } from './medusa-body.ts';
 import { seedOf, type SeedWishlists } from './seed.ts';
+import { signShareToken, verifyShareToken } from './share-token.ts';
+export { MOCK_SHARE_TOKEN_SECRET } from './share-token.ts';
 import { CustomerWrites, type SeenWishlist, type WriteStore } from './store.ts';
 import type { Headers, WishlistSettings, WriteAnswer, WriteCommand, WriteRequest } from './types.ts';
 
@@ -22,10 +24,20 @@ export interface WriteContext {
   settings: WishlistSettings;
   /** A product's rating aggregate, as listing 4.2 computes it (mock-server/listings/page-bodies.ts). */
   aggregate(productId: string): RatingAggregate;
+  /**
+   * The wishlist plugin's option `shareTokenSecret`: share signs with it, import verifies with it. Empty:
+   * the option left out (the plugin's default), so share answers 500 and import 401 (docs/writes.md).
+   */
+  shareTokenSecret: string;
+  /** The clock (epoch ms) a share token's `iat` and an import's expiry check read. */
+  now(): number;
 }
+
 
 /** What a request comes to: an answer now, or a command to apply in order (the answer is the store's). */
 export type Outcome = { answer: WriteAnswer } | { command: WriteCommand };
+/** Share and import sign or verify a token first (WebCrypto is asynchronous); every other route answers at once. */
+export type MaybeAsync<T> = T | Promise<T>;
 
 /** The plugins' default settings, but for the one the mock takes as an option (docs/writes.md). */
 export function wishlistSettings(allowMultipleWishlists = false): WishlistSettings {
@@ -110,7 +122,7 @@ const strictBearer = (headers: Headers): string | WriteAnswer => (bearerToken(he
  * The alphabite dialect's answer to a request on a plugin route that is not one of the four listings;
  * undefined when the request is not one of them (a listing, or no route: the caller's 404).
  */
-export function routeWrite(ctx: WriteContext, request: WriteRequest): Outcome | undefined {
+export function routeWrite(ctx: WriteContext, request: WriteRequest): MaybeAsync<Outcome> | undefined {
   const segments = storeSegments(request.path);
   if (!segments) return undefined;
   const method = request.method === 'HEAD' ? 'GET' : request.method;
@@ -124,7 +136,7 @@ export function routeWrite(ctx: WriteContext, request: WriteRequest): Outcome | 
   return route.run(ctx, request, body.value, seedOf(ctx.dataset, ctx.dialect));
 }
 
-type Run = (ctx: WriteContext, request: WriteRequest, body: unknown, seed: SeedWishlists) => Outcome;
+type Run = (ctx: WriteContext, request: WriteRequest, body: unknown, seed: SeedWishlists) => MaybeAsync<Outcome>;
 
 function matchRoute(method: string, s: string[]): { name: string; run: Run } | undefined {
   const [top, a, b, c, d] = s;
@@ -138,7 +150,7 @@ function matchRoute(method: string, s: string[]): { name: string; run: Run } | u
     if (n === 2 && method === 'PUT') return { name: 'update', run: (ctx, r, body) => updateWishlist(r, body, a!) };
     if (n === 2 && method === 'DELETE') return { name: 'delete', run: (_ctx, r) => withBearer(r, (customer) => ({ command: { op: 'deleteWishlist', customer, id: a! } })) };
     if (n === 3 && method === 'POST' && b === 'add-item') return { name: 'addItem', run: (ctx, r, body, seed) => addItem(r, body, seed, a!) };
-    if (n === 3 && method === 'POST' && b === 'share') return { name: 'share', run: (_ctx, r) => answer(optional(r.headers) ? EMPTY_500 : GUEST_NOW_ALLOWED) };
+    if (n === 3 && method === 'POST' && b === 'share') return { name: 'share', run: (ctx, r) => shareWishlist(ctx, r, a!) };
     if (n === 3 && method === 'POST' && b === 'transfer')
       return { name: 'transfer', run: (ctx, r) => withBearer(r, (customer) => ({ command: { op: 'transfer', customer, id: a!, multiple: ctx.settings.allow_multiple_wishlists } })) };
     if (n === 4 && method === 'DELETE' && b === 'items') {
@@ -204,13 +216,24 @@ function addItem(request: WriteRequest, body: unknown, seed: SeedWishlists, wish
   return { command: { op: 'addItem', customer, wishlist, variant } };
 }
 
-function importWishlist(_ctx: WriteContext, request: WriteRequest, body: unknown): Outcome {
+/** Any id, any customer's or none (no existence or ownership check, as the plugin): a token for it. */
+async function shareWishlist(ctx: WriteContext, request: WriteRequest, id: string): Promise<Outcome> {
+  if (!optional(request.headers)) return answer(GUEST_NOW_ALLOWED);
+  // jwt.sign throws without a secret (the plugin's default options): inside the handler's try, the 500.
+  if (!ctx.shareTokenSecret) return answer(EMPTY_500);
+  return answer(json(200, { share_token: await signShareToken(id, ctx.shareTokenSecret, ctx.now()) }));
+}
+
+async function importWishlist(ctx: WriteContext, request: WriteRequest, body: unknown): Promise<Outcome> {
   const customer = optional(request.headers);
   const checked = validateBody(body, IMPORT_WISHLIST);
   if (isAnswer(checked)) return answer(checked);
   if (!customer) return answer(GUEST_NOT_ALLOWED);
-  // No share token verifies without the plugin option shareTokenSecret, which the default options leave unset.
-  return answer(json(401, { type: 'unauthorized', message: 'Invalid share token' }));
+  const claims = await verifyShareToken(checked.values.share_token as string, ctx.shareTokenSecret, ctx.now());
+  if (!claims) return answer(json(401, { type: 'unauthorized', message: 'Invalid share token' }));
+  if (!claims.wishlist_id) return answer(json(404, { type: 'not_found', message: 'Wishlist not found for the provided share token' }));
+  // A shared wishlist is what the plugins show publicly: the one place where a customer reads another's (docs/writes.md).
+  return { command: { op: 'importWishlist', customer, source: String(claims.wishlist_id), multiple: ctx.settings.allow_multiple_wishlists } };
 }
 
 function createReview(_ctx: WriteContext, request: WriteRequest, body: unknown): Outcome {

@@ -405,6 +405,8 @@ export class WriteStore {
         }
         return json(200, { id: command.id });
       }
+      case 'importWishlist':
+        return this.#import(writes, command, now, seed);
       case 'createReview': {
         if (writes.reviews.length >= WRITE_LIMITS.reviews) return bound(`${WRITE_LIMITS.reviews} reviews per customer`);
         const { title, content, rating, product_id, image_urls } = command.review;
@@ -436,6 +438,77 @@ export class WriteStore {
         return json(200, { id: command.id });
       }
     }
+  }
+
+  /**
+   * A shared wishlist as its owner sees it, for an import: one a customer created (found among every
+   * customer's, the one place where a customer reads another's), or a seeded one as the customer its
+   * `customer_id` names sees it (with their changes); undefined when unknown or deleted.
+   */
+  #shared(id: string, seed: SeedWishlists): { row: WishlistRow; items: ItemRow[] } | undefined {
+    let holder: CustomerWrites | undefined;
+    for (const writes of this.#customers.values()) {
+      if (writes.created.some((row) => row.id === id)) {
+        holder = writes;
+        break;
+      }
+    }
+    if (!holder) {
+      const index = seed.indexOf(id);
+      if (index < 0) return undefined;
+      const owner = seed.row(index).customer_id;
+      holder = (owner !== null && this.#customers.get(owner)) || new CustomerWrites(owner ?? '');
+    }
+    const seen = holder.wishlist(id, seed);
+    if (!seen) return undefined;
+    const list = holder.items(seen, seed);
+    const items: ItemRow[] = [];
+    for (let p = 0; p < list.count; p++) items.push(JSON.parse(list.json(p)) as ItemRow);
+    return { row: seen.row, items };
+  }
+
+  /**
+   * `POST /store/wishlists/import` once the token verified: in multi mode (or for a customer with no
+   * wishlist) a new wishlist of theirs with the source's name, channel and live items (new ids); in
+   * single mode their first wishlist's items replaced by the source's (notes/alphabite-writes.md 1.10).
+   */
+  #import(writes: CustomerWrites, command: Extract<WriteCommand, { op: 'importWishlist' }>, now: string, seed: SeedWishlists): WriteAnswer {
+    const customer = command.customer;
+    const source = this.#shared(command.source, seed);
+    const copy = (wishlistId: string) =>
+      (source?.items ?? []).map((item): ItemRow => ({ id: this.#id('wli', customer), wishlist_id: wishlistId, product_variant_id: item.product_variant_id, product_variant: item.product_variant, created_at: now }));
+    const itemsBound = () => bound(`${WRITE_LIMITS.items} items per customer`);
+    const charsBound = () => bound(`${WRITE_LIMITS.customerChars} characters of JSON per customer (${WRITE_LIMITS.totalChars} in all)`);
+    const target = command.multiple ? undefined : writes.ownedWishlists(seed)[0];
+    if (target) {
+      // The plugin reads the source's items without looking the wishlist up: an unknown source empties the target.
+      const there = writes.items(target, seed);
+      const removedSeedItems = target.kind === 'seed' ? seed.itemCount(target.index) : 0;
+      const kept = writes.added.filter((item) => item.wishlist_id !== target.row.id);
+      const items = copy(target.row.id);
+      if (kept.length + items.length > WRITE_LIMITS.items) return itemsBound();
+      const shown = items.map(shownItem);
+      const chars = JSON.stringify(shown).length;
+      // The seeded items go too (all of them: removed ones stay removed).
+      const change = target.kind === 'seed' && there.count > 0 && removedSeedItems > 0 ? this.#seedChange(writes, target.row.id) : undefined;
+      if (target.kind === 'seed' && there.count > 0 && removedSeedItems > 0 && !change) return bound(`${WRITE_LIMITS.seedChanges} changes to seeded wishlists per customer`);
+      if (!this.#room(writes, chars)) return charsBound();
+      if (change) change.removed = Array.from({ length: removedSeedItems }, (_, k) => k);
+      for (const item of writes.added.filter((i) => i.wishlist_id === target.row.id)) this.#release(writes, JSON.stringify(shownItem(item)).length);
+      writes.added.splice(0, writes.added.length, ...kept, ...items);
+      const { id, name, customer_id, sales_channel_id, created_at, updated_at } = target.row;
+      return json(200, { id, name, customer_id, sales_channel_id, created_at, updated_at, deleted_at: null, items: shown, items_count: shown.length });
+    }
+    if (!source) return empty();
+    if (writes.created.length >= WRITE_LIMITS.wishlists) return bound(`${WRITE_LIMITS.wishlists} wishlists per customer`);
+    const row: WishlistRow = { id: this.#id('wl', customer), name: source.row.name, customer_id: customer, sales_channel_id: source.row.sales_channel_id, created_at: now, updated_at: now };
+    const items = copy(row.id);
+    if (writes.added.length + items.length > WRITE_LIMITS.items) return itemsBound();
+    const body = JSON.stringify({ ...shownRow(row), items: items.map(shownItem), items_count: items.length });
+    if (!this.#room(writes, body.length)) return charsBound();
+    writes.created.push(row);
+    writes.added.push(...items);
+    return { status: 200, body };
   }
 
   /** The customer's change record of a seeded wishlist; undefined past the bound. */

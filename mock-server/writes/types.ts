@@ -92,5 +92,7 @@ export type WriteCommand =
   | { op: 'addItem'; customer: string; wishlist: string; variant: VariantJson | null }
   | { op: 'removeItem'; customer: string; wishlist: string; item: string }
   | { op: 'transfer'; customer: string; id: string; multiple: boolean }
+  /** A verified share token's wishlist, copied for the customer (`source`: the token's `wishlist_id`, whoever owns it). */
+  | { op: 'importWishlist'; customer: string; source: string; multiple: boolean }
   | { op: 'createReview'; customer: string; review: { title: string | null; content: string; rating: number; product_id: string; image_urls: string[] } }
   | { op: 'deleteReview'; customer: string; id: string };

@@ -1,18 +1,20 @@
-// The browser side of msw.browser.test.ts, bundled by esbuild: the kit's MSW handlers in a service
-// worker, over the dataset and dialect the page's query names; `window.listings` fetches URLs through it.
+// The browser side of msw.browser.test.ts, bundled by esbuild: the kit's MSW handlers (createStoreHandlers:
+// the listings and the write routes) in a service worker, over the dataset, dialect and settings the page's
+// query names; `window.listings` fetches URLs through it, `window.send` one request of any method.
 import { setupWorker } from 'msw/browser';
-import { createListingHandlers } from '../../msw/index.ts';
+import { createStoreHandlers } from '../../msw/index.ts';
 
 declare global {
   interface Window {
     listingsReady: Promise<void>;
     listings: (requests: Array<{ target: string; headers: Record<string, string> }>) => Promise<Array<{ status: number; contentType: string | null; body: string }>>;
+    send: (request: { method: string; target: string; headers: Record<string, string>; body?: string }) => Promise<{ status: number; contentType: string | null; body: string }>;
   }
 }
 
 const params = new URLSearchParams(location.search);
-const options = JSON.parse(params.get('options') ?? '{}') as Parameters<typeof createListingHandlers>[0];
-const worker = setupWorker(...createListingHandlers({ ...options, baseUrl: location.origin }));
+const options = JSON.parse(params.get('options') ?? '{}') as Parameters<typeof createStoreHandlers>[0];
+const worker = setupWorker(...createStoreHandlers({ ...options, baseUrl: location.origin }));
 window.listingsReady = worker.start({ serviceWorker: { url: '/mockServiceWorker.js' }, onUnhandledRequest: 'bypass', quiet: true }).then(() => undefined);
 window.listings = (requests) =>
   Promise.all(
@@ -21,3 +23,7 @@ window.listings = (requests) =>
       return { status: res.status, contentType: res.headers.get('content-type'), body: await res.text() };
     }),
   );
+window.send = async ({ method, target, headers, body }) => {
+  const res = await fetch(target, { method, headers, ...(body === undefined ? {} : { body }) });
+  return { status: res.status, contentType: res.headers.get('content-type'), body: await res.text() };
+};

@@ -3,7 +3,9 @@
  * browser by esbuild (so no Node built-in may be reachable from them), run in headless Chromium
  * behind MSW's service worker (mockServiceWorker.js from the msw package); the page fetches
  * generated listing URLs through it, and each answer has the status, Content-Type and bytes the
- * HTTP mock gives for the same URL and seed, in both dialects.
+ * HTTP mock gives for the same URL and seed, in both dialects. The write routes too
+ * (`createStoreHandlers`): a storefront's writes from two customers (create, add, list, share,
+ * import, a review, errors) get the HTTP mock's answers, times aside (each side stamps its clock).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -85,4 +87,56 @@ describe('the MSW handlers in Chromium, behind the service worker', () => {
       }
     }, 60_000);
   }
+});
+
+describe('the MSW store handlers in Chromium: the write routes', () => {
+  it('answer a storefront\'s writes from two customers as the HTTP mock does (share tokens signed by the browser\'s WebCrypto)', async () => {
+    const options = { ...DATA, dialect: 'alphabite' as const, allowMultipleWishlists: true };
+    const mock = await startMockServer(options);
+    const tab = await browser.newPage();
+    const mask = (text: string) => text.replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g, '<time>').replace(/eyJ[\w-]*\.([\w-]*)\.[\w-]+/g, (_, payload: string) => {
+      const { wishlist_id, iat, exp } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { wishlist_id: string; iat: number; exp: number };
+      return `<jwt ${wishlist_id} ${exp - iat}>`;
+    });
+    try {
+      await tab.goto(`${origin}/?options=${encodeURIComponent(JSON.stringify(options))}`);
+      await tab.waitForFunction(() => 'listingsReady' in window);
+      await tab.evaluate(() => window.listingsReady);
+      const key = { 'x-publishable-api-key': 'pk_browser' };
+      const alice = { ...key, authorization: 'Bearer alice-in-the-browser' };
+      const bob = { ...key, authorization: 'Bearer bob-in-the-browser' };
+      const json = { 'content-type': 'application/json' };
+      const dataset = generateDataset(DATA);
+      const variants = [0, 1, 2].map((w) => dataset.wishlists.source.item(w, 0).product_variant.id);
+      const product = dataset.reviews.source.productId(0);
+      const both = async (method: string, target: string, headers: Record<string, string>, body?: unknown) => {
+        const request = { method, target, headers: body === undefined ? headers : { ...headers, ...json }, ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }) };
+        const inBrowser = await tab.evaluate((r) => window.send(r), request);
+        const res = await fetch(`${mock.url}${target}`, { method, headers: request.headers, ...(request.body === undefined ? {} : { body: request.body }) });
+        const overHttp = { status: res.status, contentType: res.headers.get('content-type'), body: await res.text() };
+        expect({ ...inBrowser, body: mask(inBrowser.body) }, `${method} ${target}`).toEqual({ ...overHttp, body: mask(overHttp.body) });
+        return overHttp;
+      };
+      const created = JSON.parse((await both('POST', '/store/wishlists', alice, { name: 'In the browser', sales_channel_id: 'sc_browser' })).body) as { id: string };
+      for (const variant of variants) expect((await both('POST', `/store/wishlists/${created.id}/add-item`, alice, { product_variant_id: variant })).status).toBe(201);
+      await both('POST', `/store/wishlists/${created.id}/add-item`, alice, { product_variant_id: variants[0] });
+      await both('POST', `/store/wishlists/${created.id}/add-item`, alice, '{"product_variant_id":');
+      const items = JSON.parse((await both('GET', `/store/wishlists/${created.id}/items`, alice)).body) as { data: Array<{ id: string }>; count: number };
+      expect(items.count).toBe(3);
+      await both('DELETE', `/store/wishlists/${created.id}/items/${items.data[1]!.id}`, alice);
+      await both('GET', `/store/wishlists/${created.id}/items`, bob);
+      const shared = JSON.parse((await both('POST', `/store/wishlists/${created.id}/share`, alice)).body) as { share_token: string };
+      await both('POST', '/store/wishlists/import', bob, { share_token: `${shared.share_token}x` });
+      const copy = JSON.parse((await both('POST', '/store/wishlists/import', bob, { share_token: shared.share_token })).body) as { items_count: number };
+      expect(copy.items_count).toBe(2);
+      await both('GET', '/store/wishlists?limit=2&offset=15', bob);
+      await both('POST', '/store/reviews', alice, { product_id: product, rating: 5, content: 'Written in a browser.' });
+      await both('GET', '/store/products/reviews?my_reviews_only=true', alice);
+      await both('GET', '/store/products/reviews?my_reviews_only=true&limit=1', bob);
+      await both('POST', '/store/reviews', key, { product_id: product, rating: 5, content: 'x' });
+    } finally {
+      await tab.close();
+      await mock.close();
+    }
+  }, 60_000);
 });

@@ -32,7 +32,7 @@ export interface LayerRule {
 }
 
 /** The platform-neutral core of the write routes (mock-server/writes/), which the MSW handlers answer with too. */
-const WRITES_CORE = ['medusa-body', 'routes', 'seed', 'store', 'types'].map((name) => `mock-server/writes/${name}.ts`);
+const WRITES_CORE = ['medusa-body', 'routes', 'seed', 'share-token', 'store', 'types'].map((name) => `mock-server/writes/${name}.ts`);
 
 export const LAYERS: Record<string, LayerRule> = {
   lib: { folders: ['lib'], packages: ['zod'], builtins: false },

@@ -332,8 +332,8 @@ export function describeRequest(c: WriteCase): string {
 
 const truncateLong = (text: string) => text.replace(/(x{40,}|y{40,})/g, (run) => `<${run[0]}×${run.length}>`);
 
-/** Sends one case; answers the status, the kind of body and the body (parsed when JSON). */
-export async function sendCase(world: WriteWorld, c: WriteCase, values: Map<string, string>): Promise<{ status: number; kind: WriteAnswer['kind']; body: Json }> {
+/** The HTTP request of one case: its URL and fetch options (placeholders resolved, tokens signed). */
+export function caseRequest(world: WriteWorld, c: WriteCase, values: Map<string, string>): { url: string; init: RequestInit } {
   const headers: Record<string, string> = {};
   if (c.key !== 'missing') headers[PUBLISHABLE_KEY_HEADER] = c.key === 'wrong' ? WRONG_KEY : world.publishableKey;
   if (c.actor === 'alice' || c.actor === 'bob') headers.authorization = `Bearer ${world.customers[c.actor].token}`;
@@ -349,12 +349,42 @@ export async function sendCase(world: WriteWorld, c: WriteCase, values: Map<stri
     headers['content-type'] = 'application/json';
     body = json(resolveJson(c.body, values));
   }
-  const res = await fetch(`${world.baseUrl}${resolve(c.path, values)}`, { method: c.method, headers, body });
+  return { url: `${world.baseUrl}${resolve(c.path, values)}`, init: { method: c.method, headers, ...(body === undefined ? {} : { body }) } };
+}
+
+/** Sends one case; answers the status, the kind of body and the body (parsed when JSON). */
+export async function sendCase(world: WriteWorld, c: WriteCase, values: Map<string, string>): Promise<{ status: number; kind: WriteAnswer['kind']; body: Json }> {
+  const { url, init } = caseRequest(world, c, values);
+  const res = await fetch(url, init);
   const text = await res.text();
   const type = res.headers.get('content-type') ?? '';
   if (text === '') return { status: res.status, kind: 'empty', body: '' };
   if (type.includes('json')) return { status: res.status, kind: 'json', body: JSON.parse(text) as Json };
   return { status: res.status, kind: type.includes('html') ? 'html' : 'text', body: text.slice(0, 200) };
+}
+
+/** The world's values (`{sc}`, `{v0}`, ...), to which a run adds the ids and tokens its cases save. */
+export function caseValues(world: WriteWorld): Map<string, string> {
+  return worldValues(world);
+}
+
+/** Saves what a case asks to save of its answer (`save`, `saveToken`, `saveItems`) into `values`; throws when the answer lacks it. */
+export function saveFromAnswer(c: WriteCase, answer: { status: number; body: Json }, values: Map<string, string>): void {
+  const fail = (what: string) => new Error(`write case "${c.name}" should have answered ${what}; it answered ${answer.status} ${truncateLong(json(answer.body)).slice(0, 300)}`);
+  const top = answer.body && typeof answer.body === 'object' && !Array.isArray(answer.body) ? answer.body : {};
+  if (c.save) {
+    if (typeof top.id !== 'string') throw fail(`an id to save as {${c.save}}`);
+    values.set(c.save, top.id);
+  }
+  if (c.saveToken) {
+    if (typeof top.share_token !== 'string') throw fail(`a share_token to save as {${c.saveToken}}`);
+    values.set(c.saveToken, top.share_token);
+  }
+  if (c.saveItems) {
+    const ids = Array.isArray(top.items) ? top.items.map((item) => (item && typeof item === 'object' && !Array.isArray(item) ? item.id : undefined)) : [];
+    if (ids.length === 0 || ids.some((id) => typeof id !== 'string')) throw fail(`items whose ids to save as {${c.saveItems}0}...`);
+    ids.forEach((id, i) => values.set(`${c.saveItems}${i}`, id as string));
+  }
 }
 
 /** Runs the table in order against one backend; the answers are normalised (see `WriteNormaliser`). */
@@ -365,21 +395,7 @@ export async function runWriteCases(world: WriteWorld, cases: readonly WriteCase
   for (const c of cases) {
     const answer = await sendCase(world, c, values);
     if (c.anyItemOrder) answer.body = sortItemsByVariant(answer.body, world.variantIds);
-    const fail = (what: string) => new Error(`write case "${c.name}" should have answered ${what}; it answered ${answer.status} ${truncateLong(json(answer.body)).slice(0, 300)}`);
-    const top = answer.body && typeof answer.body === 'object' && !Array.isArray(answer.body) ? answer.body : {};
-    if (c.save) {
-      if (typeof top.id !== 'string') throw fail(`an id to save as {${c.save}}`);
-      values.set(c.save, top.id);
-    }
-    if (c.saveToken) {
-      if (typeof top.share_token !== 'string') throw fail(`a share_token to save as {${c.saveToken}}`);
-      values.set(c.saveToken, top.share_token);
-    }
-    if (c.saveItems) {
-      const ids = Array.isArray(top.items) ? top.items.map((item) => (item && typeof item === 'object' && !Array.isArray(item) ? item.id : undefined)) : [];
-      if (ids.length === 0 || ids.some((id) => typeof id !== 'string')) throw fail(`items whose ids to save as {${c.saveItems}0}...`);
-      ids.forEach((id, i) => values.set(`${c.saveItems}${i}`, id as string));
-    }
+    saveFromAnswer(c, answer, values);
     answers.push({ name: c.name, request: describeRequest(c), status: answer.status, kind: answer.kind, body: normaliser.normalise(answer.body) });
   }
   return answers;
