@@ -13,8 +13,15 @@ import type { PageFacts } from '../listings/page-bodies.ts';
 
 /** The URL as journaled: longer ones are cut (and end in `...`). */
 export const MAX_JOURNAL_URL = 2048;
-/** Request headers kept per entry (names and values, in characters): beyond, the rest is cut (`headersCut`). */
+/**
+ * Request headers kept per entry, in bytes (each name and value counts its characters and
+ * HEADER_OVERHEAD): beyond, the rest is cut (`headersCut`).
+ */
 export const MAX_JOURNAL_HEAD = 4096;
+/** An answer's headers kept per entry, counted the same way (the mock's own are a few hundred bytes). */
+export const MAX_JOURNAL_ANSWER_HEAD = 2048;
+/** What a header string costs besides its characters (V8's string and array slot), roughly. */
+const HEADER_OVERHEAD = 24;
 /** What replaces the value of a header that carries a secret. */
 export const REDACTED = '[redacted]';
 /** Headers whose values are never shown (with the admin token's, when the server has one). */
@@ -109,12 +116,12 @@ export function journalUrl(url: string): string {
 /** The raw headers to keep: the array itself when within MAX_JOURNAL_HEAD (the common case: no copy), else a cut copy. */
 export function keptHead(raw: string[]): string[] {
   let size = 0;
-  for (let i = 0; i < raw.length; i++) size += (raw[i] as string).length;
+  for (let i = 0; i < raw.length; i++) size += (raw[i] as string).length + HEADER_OVERHEAD;
   if (size <= MAX_JOURNAL_HEAD) return raw;
   const kept: string[] = [];
   size = 0;
   for (let i = 0; i + 1 < raw.length; i += 2) {
-    const pair = (raw[i] as string).length + (raw[i + 1] as string).length;
+    const pair = (raw[i] as string).length + (raw[i + 1] as string).length + 2 * HEADER_OVERHEAD;
     if (size + pair > MAX_JOURNAL_HEAD) break;
     kept.push(raw[i] as string, raw[i + 1] as string);
     size += pair;
@@ -122,14 +129,14 @@ export function keptHead(raw: string[]): string[] {
   return kept;
 }
 
-/** An answer's headers set through Express (`res.getHeaders()`), names and values alternating, cut to MAX_JOURNAL_HEAD. */
+/** An answer's headers set through Express (`res.getHeaders()`), names and values alternating, cut to MAX_JOURNAL_ANSWER_HEAD. */
 export function flatHeaders(headers: OutgoingHttpHeaders): unknown[] {
   const flat: unknown[] = [];
   let size = 0;
   for (const name in headers) {
     const value = headers[name];
-    size += name.length + String(value).length;
-    if (size > MAX_JOURNAL_HEAD) break;
+    size += name.length + String(value).length + 2 * HEADER_OVERHEAD;
+    if (size > MAX_JOURNAL_ANSWER_HEAD) break;
     flat.push(name, value);
   }
   return flat;

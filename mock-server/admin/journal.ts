@@ -6,7 +6,7 @@
  * server made anyway, and memory stays bounded however long the server runs (see
  * `journalMemoryBound`).
  */
-import { customerOfEntry, entryView, pathOf, type JournalEntry, type RecordedRequest, type Secrets } from './journal-entry.ts';
+import { customerOfEntry, entryView, MAX_JOURNAL_ANSWER_HEAD, MAX_JOURNAL_HEAD, MAX_JOURNAL_URL, pathOf, type JournalEntry, type RecordedRequest, type Secrets } from './journal-entry.ts';
 
 export { journalUrl, MAX_JOURNAL_URL, type JournalEntry, type RecordedRequest } from './journal-entry.ts';
 
@@ -17,8 +17,11 @@ export const DEFAULT_JOURNAL_BODY_BYTES = 64 * 1024;
 export const MAX_JOURNAL_BODY_BYTES = 1024 * 1024;
 /** The most memory a journal may hold at worst (`journalMemoryBound`): a larger size and body cap together are refused. */
 export const JOURNAL_MEMORY_BUDGET = 1024 * 1024 * 1024;
-/** What an entry holds at worst besides its two bodies: the URL, the kept request headers, the answer's headers, the objects. */
-export const JOURNAL_ENTRY_OVERHEAD = 12 * 1024;
+/**
+ * What an entry holds at worst besides its two bodies: the URL (MAX_JOURNAL_URL), the request's and the
+ * answer's headers (MAX_JOURNAL_HEAD, MAX_JOURNAL_ANSWER_HEAD), the objects (about 1 KiB).
+ */
+export const JOURNAL_ENTRY_OVERHEAD = MAX_JOURNAL_URL + MAX_JOURNAL_HEAD + MAX_JOURNAL_ANSWER_HEAD + 1024;
 
 /** The most memory a journal of `size` entries with bodies cut at `bodyBytes` holds (an answer and a request body per entry). */
 export function journalMemoryBound(size: number, bodyBytes: number): number {
