@@ -159,7 +159,7 @@ function banner(facts: { heading: string; url: string; summary: DatasetSummary; 
 
 function adminBanner(mode: ReturnType<typeof adminAccessMode>, url: string): string {
   if (mode === 'off') return 'off (non-loopback host without --admin-token)';
-  return `${url}/__admin/ (${mode === 'token' ? 'bearer token required' : `loopback clients only; changes need Content-Type: application/json or ${ADMIN_WRITE_HEADER}`})`;
+  return `dashboard and API at ${url}/__admin/ (${mode === 'token' ? 'bearer token required' : `loopback clients only; changes need Content-Type: application/json or ${ADMIN_WRITE_HEADER}`})`;
 }
 
 /** `serve --workers n`: the same banner, then the primary stops every worker on SIGINT/SIGTERM. */

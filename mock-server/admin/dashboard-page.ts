@@ -36,24 +36,25 @@ button.danger { color: var(--bad); }
 :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 #requests { list-style: none; margin: 0; padding: 0; max-height: calc(100vh - 12rem); overflow: auto; border-top: 1px solid var(--line); }
 #requests li { border-bottom: 1px solid var(--line); }
-#requests button { display: grid; grid-template-columns: 4.8rem 3.6rem minmax(0, 1fr) 2.6rem; gap: 0.4rem; width: 100%; text-align: left; border: 0; border-radius: 0; background: transparent; padding: 0.3rem 0.25rem; }
+#requests button { display: grid; grid-template-columns: 4.6rem 3.4rem minmax(0, 1fr) 2.6rem; gap: 0.4rem; width: 100%; text-align: left; border: 0; border-radius: 0; background: transparent; padding: 0.3rem 0.25rem; }
 #requests button[aria-current=true] { background: var(--panel); box-shadow: inset 3px 0 0 var(--accent); }
 #requests .target { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; font-family: ui-monospace, monospace; font-size: 0.82rem; }
 .status { font-weight: 600; text-align: right; }
 .s2 { color: var(--good); } .s3 { color: var(--accent); } .s4 { color: var(--warn); } .s5 { color: var(--bad); }
-dl { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 0.1rem 0.75rem; margin: 0; }
-dt { color: var(--muted); }
+dl { display: grid; grid-template-columns: fit-content(45%) minmax(0, 1fr); gap: 0.1rem 0.75rem; margin: 0; }
+dt { color: var(--muted); overflow-wrap: anywhere; }
 dd { margin: 0; overflow-wrap: anywhere; font-family: ui-monospace, monospace; font-size: 0.82rem; }
 pre { margin: 0; padding: 0.4rem; background: var(--panel); border: 1px solid var(--line); border-radius: 4px; max-height: 22rem; overflow: auto; white-space: pre-wrap; overflow-wrap: anywhere; font-size: 0.8rem; }
-.detail-grid { display: grid; grid-template-columns: minmax(0, 1fr) minmax(12rem, 0.7fr); gap: 0.75rem; }
+.detail-grid { display: grid; grid-template-columns: minmax(0, 1fr) minmax(12rem, 0.7fr); gap: 0.75rem; align-items: start; }
 @media (max-width: 1400px) { .detail-grid { grid-template-columns: minmax(0, 1fr); } }
 .page { border: 1px solid var(--accent); border-radius: 6px; padding: 0.4rem 0.6rem; }
-#message { min-height: 1.4em; }
+#message { margin: 0 0 0 auto; }
 #message.error { color: var(--bad); }
 table { border-collapse: collapse; width: 100%; font-size: 0.82rem; }
 th, td { text-align: left; border-bottom: 1px solid var(--line); padding: 0.15rem 0.3rem; vertical-align: top; overflow-wrap: anywhere; }
 #token-form[hidden], [hidden] { display: none !important; }
-#token-form { border: 2px solid var(--warn); }
+#token-form { border: 2px solid var(--warn); border-radius: 6px; margin: 0.75rem 0.75rem 0; padding: 0.5rem 0.75rem; }
+#token { width: 20rem; }
 `;
 
 // Plain ES5-style script, so that it needs no build; written without template literals (this file holds it in one).
@@ -142,7 +143,7 @@ const SCRIPT = String.raw`
         renderRequests();
         renderHistory();
       }
-      $('live').textContent = 'live, updated ' + new Date().toLocaleTimeString();
+      $('live').textContent = 'live, updated ' + clock(Date.now());
     }).catch(function (error) {
       $('live').textContent = 'not updated: ' + (error && error.message ? error.message : error);
     }).then(function () { state.polling = false; });
@@ -159,6 +160,7 @@ const SCRIPT = String.raw`
     poll();
   }
 
+  function clock(time) { return new Date(time).toLocaleTimeString([], { hour12: false }); }
   function statusClass(status) { return 's' + String(status).charAt(0); }
   function renderRequests() {
     var list = $('requests');
@@ -169,8 +171,9 @@ const SCRIPT = String.raw`
       var button = el('button');
       button.type = 'button';
       button.setAttribute('data-key', keyOf(entry));
+      button.setAttribute('data-url', entry.url);
       if (state.selected === keyOf(entry)) button.setAttribute('aria-current', 'true');
-      button.appendChild(el('span', 'muted', new Date(entry.time).toLocaleTimeString()));
+      button.appendChild(el('span', 'muted', clock(entry.time)));
       button.appendChild(el('span', '', entry.method));
       button.appendChild(el('span', 'target', entry.url));
       button.appendChild(el('span', 'status ' + statusClass(entry.status), entry.status));
@@ -278,7 +281,7 @@ const SCRIPT = String.raw`
       var table = el('table');
       writes[who].forEach(function (entry) {
         var row = el('tr');
-        row.appendChild(el('td', 'muted', new Date(entry.time).toLocaleTimeString()));
+        row.appendChild(el('td', 'muted', clock(entry.time)));
         row.appendChild(el('td', '', entry.method + ' ' + entry.url));
         row.appendChild(el('td', 'status ' + statusClass(entry.status), entry.status));
         table.appendChild(row);
@@ -293,7 +296,7 @@ const SCRIPT = String.raw`
       var said = '';
       try { var body = JSON.parse(entry.request.body.text); said = (body.action || 'setup') + ' ' + (body.state || '') + (body.params ? ' ' + JSON.stringify(body.params) : ''); } catch (e) { said = entry.method === 'DELETE' ? 'release' : ''; }
       var row = el('tr');
-      row.appendChild(el('td', 'muted', new Date(entry.time).toLocaleTimeString()));
+      row.appendChild(el('td', 'muted', clock(entry.time)));
       row.appendChild(el('td', '', entry.method + ' ' + said));
       row.appendChild(el('td', 'status ' + statusClass(entry.status), entry.status));
       table.appendChild(row);
@@ -371,7 +374,7 @@ const SCRIPT = String.raw`
   });
 
   refreshAll();
-  setInterval(poll, 400);
+  setInterval(poll, 250);
   setInterval(function () { if (!state.paused) refreshConfig(); }, 5000);
 })();
 `;
@@ -381,12 +384,12 @@ const BODY = `
   <h1>store-listing-kit mock</h1>
   <span id="server-facts" class="muted">loading…</span>
   <span id="live" class="muted"></span>
+  <p id="message" role="status" aria-live="polite"></p>
 </header>
 <form id="token-form" class="row" hidden>
   <label for="token">Admin token (sent as a bearer header, kept in this page only)<input id="token" type="password" autocomplete="off" required></label>
   <button type="submit" class="primary">Use token</button>
 </form>
-<p id="message" role="status" aria-live="polite"></p>
 <main>
   <section aria-labelledby="requests-title">
     <h2 id="requests-title">Requests</h2>
@@ -454,6 +457,7 @@ export function dashboardPage(): { html: string; csp: string } {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,">
 <title>store-listing-kit mock: dashboard</title>
 <style>${STYLE}</style>
 </head>
@@ -466,7 +470,8 @@ export function dashboardPage(): { html: string; csp: string } {
     `script-src ${sha256(SCRIPT)}`,
     `style-src ${sha256(STYLE)}`,
     "connect-src 'self'",
-    "img-src 'self'",
+    // The icon is empty (data:), so that the browser asks the mock for no /favicon.ico.
+    "img-src data:",
     "base-uri 'none'",
     "form-action 'none'",
     "frame-ancestors 'none'",
