@@ -94,7 +94,7 @@ export function registerServeCommand(program: Command): void {
     .addOption(new Option('--admin-token <token>', 'bearer token for /__admin (required for it on a non-loopback --host)').env('MOCK_ADMIN_TOKEN').argParser(tokenArg))
     .addOption(new Option('--log-level <level>', 'pino log level; info logs one line per request').choices(LOG_LEVELS).env('LOG_LEVEL').default(CLI_LOG_LEVEL))
     .addOption(new Option('--journal-size <n>', 'recent requests kept for GET /__admin/journal and the dashboard (0: none)').argParser(integerIn(0, MAX_JOURNAL_SIZE)).default(DEFAULT_JOURNAL_SIZE))
-    .addOption(new Option('--journal-body-bytes <n>', 'bytes the journal keeps of each answer and request body (0: none, only their lengths; default 65536, less for a journal of more than about 8,000 entries)').argParser(integerIn(0, MAX_JOURNAL_BODY_BYTES)))
+    .addOption(new Option('--journal-body-bytes <n>', 'bytes the journal keeps of each answer and request body (0: none, only their lengths; default 65536, less for a journal of more than about 7,600 entries)').argParser(integerIn(0, MAX_JOURNAL_BODY_BYTES)))
     .addOption(new Option('--workers <n>', 'serve from n processes (node:cluster) on one port, to use n cores; same bytes as one').argParser(integerIn(1, MAX_WORKERS)).default(1))
     .addOption(new Option('--shutdown-grace <ms>', 'on SIGINT/SIGTERM, how long requests in flight may take to finish').argParser(integerIn(0, 600_000)).default(DEFAULT_SHUTDOWN_GRACE_MS))
     .addOption(

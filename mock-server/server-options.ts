@@ -54,7 +54,7 @@ export interface MockServerOptions extends GenerateOptions {
   journalSize?: number;
   /**
    * Bytes the journal keeps of each answer's (and request's) body: default 64 KiB (less for a journal
-   * of more than about 8,000 entries, to stay within 1 GiB); 0: none, only their lengths.
+   * of more than about 7,600 entries, to stay within 1 GiB); 0: none, only their lengths.
    */
   journalBodyBytes?: number;
   /** Structured logs (default: silent). */
