@@ -8,7 +8,7 @@ import { MAX_WORKERS, type MockClusterOptions } from '../mock-server/cluster/sta
 import { adminAccessMode } from '../mock-server/admin/access.ts';
 import { ADMIN_WRITE_HEADER } from '../lib/admin-paths.ts';
 import { formatLatency, parseLatency, faultSettings, MAX_DELAY_MS, type LatencyRange } from '../mock-server/admin/faults.ts';
-import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from '../mock-server/admin/journal.ts';
+import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_BODY_BYTES, MAX_JOURNAL_SIZE } from '../mock-server/admin/journal.ts';
 import { CLI_LOG_LEVEL, LOG_LEVELS, createLogger, type LogLevel } from '../mock-server/http/logging.ts';
 import { exitGracefullyOnSignals } from '../mock-server/http/shutdown.ts';
 import { MOCK_SHARE_TOKEN_SECRET } from '../mock-server/writes/share-token.ts';
@@ -36,6 +36,7 @@ interface ServeFlags extends DatasetFlags {
   adminToken?: string;
   logLevel: LogLevel;
   journalSize: number;
+  journalBodyBytes?: number;
   shutdownGrace: number;
   workers: number;
 }
@@ -95,7 +96,8 @@ export function registerServeCommand(program: Command): void {
     .addOption(new Option('--fault-seed <n>', 'seed of the fault draws (default: the dataset seed)').argParser(integerIn(0, MAX_SEED)))
     .addOption(new Option('--admin-token <token>', 'bearer token for /__admin (required for it on a non-loopback --host)').env('MOCK_ADMIN_TOKEN').argParser(tokenArg))
     .addOption(new Option('--log-level <level>', 'pino log level; info logs one line per request').choices(LOG_LEVELS).env('LOG_LEVEL').default(CLI_LOG_LEVEL))
-    .addOption(new Option('--journal-size <n>', 'recent requests kept for GET /__admin/journal (0: none)').argParser(integerIn(0, MAX_JOURNAL_SIZE)).default(DEFAULT_JOURNAL_SIZE))
+    .addOption(new Option('--journal-size <n>', 'recent requests kept for GET /__admin/journal and the dashboard (0: none)').argParser(integerIn(0, MAX_JOURNAL_SIZE)).default(DEFAULT_JOURNAL_SIZE))
+    .addOption(new Option('--journal-body-bytes <n>', 'bytes the journal keeps of each answer and request body (0: none, only their lengths; default 65536, less for a journal of more than about 7,600 entries)').argParser(integerIn(0, MAX_JOURNAL_BODY_BYTES)))
     .addOption(new Option('--workers <n>', 'serve from n processes (node:cluster) on one port, to use n cores; same bytes as one').argParser(integerIn(1, MAX_WORKERS)).default(1))
     .addOption(new Option('--shutdown-grace <ms>', 'on SIGINT/SIGTERM, how long requests in flight may take to finish').argParser(integerIn(0, 600_000)).default(DEFAULT_SHUTDOWN_GRACE_MS))
     .addOption(
@@ -130,6 +132,7 @@ export function registerServeCommand(program: Command): void {
       ...(flags.faultSeed !== undefined ? { faultSeed: flags.faultSeed } : {}),
       ...(flags.adminToken ? { adminToken: flags.adminToken } : {}),
       journalSize: flags.journalSize,
+      ...(flags.journalBodyBytes !== undefined ? { journalBodyBytes: flags.journalBodyBytes } : {}),
       shutdownGraceMs: flags.shutdownGrace,
       dialect: flags.dialect,
       ...(flags.publishableKey ? { publishableKeys: flags.publishableKey } : {}),
@@ -170,7 +173,7 @@ function banner(facts: { heading: string; url: string; summary: DatasetSummary; 
 
 function adminBanner(mode: ReturnType<typeof adminAccessMode>, url: string): string {
   if (mode === 'off') return 'off (non-loopback host without --admin-token)';
-  return `${url}/__admin/ (${mode === 'token' ? 'bearer token required' : `loopback clients only; changes need Content-Type: application/json or ${ADMIN_WRITE_HEADER}`})`;
+  return `dashboard and API at ${url}/__admin/ (${mode === 'token' ? 'bearer token required' : `loopback clients only; changes need Content-Type: application/json or ${ADMIN_WRITE_HEADER}`})`;
 }
 
 /** `serve --workers n`: the same banner, then the primary stops every worker on SIGINT/SIGTERM. */

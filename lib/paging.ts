@@ -160,3 +160,22 @@ export function clampedPageNumbers(count: number, skip: number, take: number): C
   const currentPage = skip / take + 1;
   return { count, nextPage: Math.min(currentPage + 1, totalPages), currentPage, prevPage: Math.max(currentPage - 1, 1), totalPages };
 }
+
+/**
+ * The rules above by name, with what each computes: the dialects name the one their envelope uses
+ * (`EndpointRules.pageRule`), and the mock's journal and dashboard show it beside each listing answer.
+ */
+export const PAGE_RULES = {
+  reviewsPageMeta: {
+    name: 'reviewsPageMeta',
+    formula: 'totalPages = ceil(count / limit); currentPage = floor(offset / limit) + 1; nextPage, prevPage: null when there is none',
+  },
+  wishlistPageMeta: {
+    name: 'wishlistPageMeta',
+    formula: 'totalPages = ceil(count / take); currentPage = floor(skip / take) + 1; nextPage, prevPage: absent when there is none',
+  },
+  clampedPageNumbers: {
+    name: 'clampedPageNumbers',
+    formula: "the plugins' getPagination: totalPages = max(ceil(count / take), 1); currentPage = skip / take + 1 (not floored); nextPage = min(currentPage + 1, totalPages); prevPage = max(currentPage - 1, 1)",
+  },
+} as const;

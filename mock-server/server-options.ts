@@ -64,6 +64,11 @@ export interface MockServerOptions extends GenerateOptions {
   adminToken?: string;
   /** Requests the admin journal keeps (default 200; 0: none). */
   journalSize?: number;
+  /**
+   * Bytes the journal keeps of each answer's (and request's) body: default 64 KiB (less for a journal
+   * of more than about 7,600 entries, to stay within 1 GiB); 0: none, only their lengths.
+   */
+  journalBodyBytes?: number;
   /** Structured logs (default: silent). */
   logger?: Logger;
   /** How long close() lets in-flight requests finish before cutting connections (default 10 s). */

@@ -14,6 +14,7 @@ import type { Logger } from './http/logging.ts';
 import { guardRequests, installServerGuards, MAX_HEADER_BYTES } from './http/request-guards.ts';
 import { DatasetHolder, generationOf } from './dataset/holder.ts';
 import { assertStateLeaseMs } from './admin/state-lease.ts';
+import { defaultJournalBodyBytes, DEFAULT_JOURNAL_SIZE, journalProblem } from './admin/journal.ts';
 import type { MockCluster, MockClusterOptions } from './cluster/start-cluster.ts';
 import { DEFAULT_SHUTDOWN_GRACE_MS, type MockServer, type MockServerOptions } from './server-options.ts';
 import type { CoordinatorFactory } from './admin/coordination.ts';
@@ -50,6 +51,9 @@ export async function startMockServer(options: MockServerOptions | MockClusterOp
     throw new TypeError('shareTokenSecret is an option of the wishlist plugin, read by the alphabite dialect only: a string (use --dialect alphabite)');
   }
   if (options.stateLeaseMs !== undefined) assertStateLeaseMs(options.stateLeaseMs);
+  const journalSize = options.journalSize ?? DEFAULT_JOURNAL_SIZE;
+  const journal = journalProblem(journalSize, options.journalBodyBytes ?? defaultJournalBodyBytes(journalSize));
+  if (journal) throw new RangeError(`Cannot keep the journal asked for: ${journal}`);
   if ('workers' in options && options.workers !== undefined) return (await import('./cluster/start-cluster.ts')).startMockCluster(options);
   return startInProcess(options as MockServerOptions);
 }
@@ -69,6 +73,7 @@ export async function startInProcess(options: MockServerOptions, coordinate?: Co
     ...(options.faults ? { faults: options.faults } : {}),
     ...(options.faultSeed !== undefined ? { faultSeed: options.faultSeed } : {}),
     ...(options.journalSize !== undefined ? { journalSize: options.journalSize } : {}),
+    ...(options.journalBodyBytes !== undefined ? { journalBodyBytes: options.journalBodyBytes } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
     ...(coordinate ? { coordinate } : {}),
   });

@@ -213,15 +213,15 @@ describe('admin access', () => {
 
 describe('journal', () => {
   it('keeps the last `capacity` entries, oldest first, and nothing at capacity 0', () => {
-    const journal = new Journal(3);
+    const journal = new Journal({ capacity: 3 });
     for (let i = 0; i < 7; i++) journal.record({ arrivedMs: i, method: 'GET', url: `/${i}`, status: 200, durationMs: i });
     expect(journal.entries().map((e) => e.url)).toEqual(['/4', '/5', '/6']);
     expect(journal.entries(1).map((e) => e.url)).toEqual(['/6']);
     expect(journal.recorded).toBe(7);
-    const none = new Journal(0);
+    const none = new Journal({ capacity: 0 });
     none.record({ arrivedMs: 0, method: 'GET', url: '/', status: 200, durationMs: 0 });
     expect(none.entries()).toEqual([]);
-    expect(() => new Journal(-1)).toThrow(RangeError);
+    expect(() => new Journal({ capacity: -1 })).toThrow(RangeError);
   });
 });
 

@@ -128,6 +128,12 @@ describe('in a project that installed it', () => {
       const response = await fetch(`${url}/store/products/reviews?limit=2`);
       expect(response.status).toBe(200);
       expect(((await response.json()) as { reviews: unknown[] }).reviews).toHaveLength(2);
+      // The dashboard comes with the build (a compiled module, no file beside it), and its journal shows that request.
+      const dashboard = await fetch(`${url}/__admin/`);
+      expect(dashboard.status).toBe(200);
+      expect(await dashboard.text()).toContain('<title>store-listing-kit mock: dashboard</title>');
+      const journal = (await (await fetch(`${url}/__admin/journal`)).json()) as { entries: Array<{ url: string; response: { body: { bytes: number } } }> };
+      expect(journal.entries[0]).toMatchObject({ url: '/store/products/reviews?limit=2', response: { body: { bytes: expect.any(Number) } } });
       const verify = await sh('npx', ['--no-install', 'store-listing-kit', 'verify', '--provider-base-url', url], consumer);
       expect(verify.code, verify.stdout + verify.stderr).toBe(0);
     } finally {

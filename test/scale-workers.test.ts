@@ -216,6 +216,38 @@ describe('startMockServer({ workers })', () => {
     expect(health.workerPids).toEqual(cluster.pids);
   });
 
+  it('the journal with bodies, its filters and its cursor work across the workers as in one server', async () => {
+    await json(fresh(cluster.url, '/__admin/journal', 'DELETE'));
+    const who = (token: string) => ({ authorization: `Bearer ${token}` });
+    // Each on a new connection: the workers take them in turn.
+    await fresh(cluster.url, '/store/wishlists?take=1', 'GET', undefined, who('alice'));
+    await fresh(cluster.url, '/store/wishlists?take=2', 'GET', undefined, who('bob'));
+    await fresh(cluster.url, '/store/wishlists?take=-1', 'GET', undefined, who('alice'));
+    await fresh(cluster.url, '/store/wishlists?take=3', 'GET', undefined, who('alice'));
+    const all = await json(fresh(cluster.url, '/__admin/journal'));
+    expect(all.entries.map((e: { url: string }) => e.url)).toEqual(['/store/wishlists?take=1', '/store/wishlists?take=2', '/store/wishlists?take=-1', '/store/wishlists?take=3']);
+    expect(new Set(all.entries.map((e: { worker: number }) => e.worker))).toEqual(new Set(cluster.pids));
+    expect(all.cursor.split(',').map((part: string) => Number(part.split(':')[0])).sort()).toEqual([...cluster.pids].sort());
+    for (const entry of all.entries) {
+      expect(entry.request.headers.authorization).toBe('[redacted]');
+      if (entry.status === 200) {
+        expect(JSON.parse(entry.response.body.text).take).toBe(Number(entry.query[0][1]));
+        expect(entry.page).toMatchObject({ rule: 'wishlistPageMeta', matching: 25, size: Number(entry.query[0][1]), start: 0 });
+      }
+    }
+    const alice = all.entries[0].customer as string;
+    expect(alice).toMatch(/^cus_mock_/);
+    const urls = async (query: string) => (await json(fresh(cluster.url, `/__admin/journal${query}`))).entries.map((e: { url: string }) => e.url);
+    expect(await urls(`?customer=${alice}`)).toEqual(['/store/wishlists?take=1', '/store/wishlists?take=-1', '/store/wishlists?take=3']);
+    expect(await urls(`?customer=${alice}&status=2xx&limit=1`)).toEqual(['/store/wishlists?take=3']);
+    expect(await urls('?status=400&path=wishlists')).toEqual(['/store/wishlists?take=-1']);
+    expect(await urls(`?since=${all.cursor}`)).toEqual([]);
+    await fresh(cluster.url, '/store/wishlists?take=4');
+    await fresh(cluster.url, '/store/wishlists?take=5');
+    expect(await urls(`?since=${all.cursor}`)).toEqual(['/store/wishlists?take=4', '/store/wishlists?take=5']);
+    expect((await fresh(cluster.url, '/__admin/journal?status=7xx')).status).toBe(400);
+  });
+
   it('refuses a Dataset object, which cannot cross processes', async () => {
     await expect(startMockServer({ workers: 2, dataset: {} } as never)).rejects.toThrow(/cannot serve a Dataset object/);
   });

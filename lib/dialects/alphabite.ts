@@ -5,7 +5,7 @@
  * production, bugs included. Every rule names where it comes from; docs/dialects.md lists
  * each difference from the spec, and notes/alphabite-plugins.md quotes the plugins' code.
  */
-import { clampedPageNumbers } from '../paging.ts';
+import { clampedPageNumbers, PAGE_RULES } from '../paging.ts';
 import type { QueryPairs } from '../query.ts';
 import { refusal, type Dialect, type EndpointName, type EndpointRules, type ListingOrder, type ListingQuery, type ListingRequest, type Refusal } from './types.ts';
 
@@ -184,9 +184,16 @@ function reviewsPagination(metadata: { count: number; take: number; skip: number
 /** Medusa's `createFindParams()`: every listing pages with `limit`/`offset`. */
 const LIMIT_OFFSET: EndpointRules['paging'] = { size: 'limit', start: 'offset' };
 
+/** 4.1's envelope: getPagination without metadata, whatever is listed. */
+const CONSTANT_PAGINATION = {
+  name: `${PAGE_RULES.clampedPageNumbers.name} without metadata`,
+  formula: 'the route passes getPagination no metadata: count 0, take 5, skip 0 (so totalPages 1, currentPage 1, nextPage 1, prevPage 1), whatever is listed; limit and offset are validated, then ignored',
+};
+
 const reviewsList: EndpointRules = {
   recordsKey: 'data',
   paging: LIMIT_OFFSET,
+  pageRule: CONSTANT_PAGINATION,
   read: (request) => {
     const values = validate(ALPHABITE_QUERY_FIELDS.reviews, request.query);
     if (!(values instanceof Map)) return values;
@@ -201,6 +208,7 @@ const reviewsList: EndpointRules = {
 const productReviews: EndpointRules = {
   recordsKey: 'data',
   paging: LIMIT_OFFSET,
+  pageRule: PAGE_RULES.clampedPageNumbers,
   read: (request) => {
     const values = validate(ALPHABITE_QUERY_FIELDS.productReviews, request.query);
     if (!(values instanceof Map)) return values;
@@ -246,6 +254,7 @@ function wishlistRules(schema: ReadonlyArray<readonly [string, FieldType]>, keyO
   return {
     recordsKey: 'data',
     paging: LIMIT_OFFSET,
+    pageRule: PAGE_RULES.clampedPageNumbers,
     read: (request) => {
       const values = validate(schema, request.query);
       if (!(values instanceof Map)) return values;

@@ -12,7 +12,7 @@ import {
   WISHLIST_DEFAULT_TAKE,
   parseReviewOrder,
 } from '../api-rules.ts';
-import { reviewsPageMeta, wishlistPageMeta } from '../paging.ts';
+import { PAGE_RULES, reviewsPageMeta, wishlistPageMeta } from '../paging.ts';
 import { integerParam, QueryError, quote, strictQuery } from '../query.ts';
 import { refusal, type Dialect, type EndpointName, type EndpointRules, type ListingQuery, type ListingRequest, type Refusal } from './types.ts';
 
@@ -68,6 +68,7 @@ export function specDialect({ maxPageSize }: SpecDialectOptions): Dialect {
   const reviews: EndpointRules = {
     recordsKey: 'reviews',
     paging: { size: 'limit', start: 'offset' },
+    pageRule: PAGE_RULES.reviewsPageMeta,
     read: (request) =>
       reading(() => {
         const query = strictQuery(request.query, SPEC_ACCEPTED.reviews);
@@ -90,6 +91,7 @@ export function specDialect({ maxPageSize }: SpecDialectOptions): Dialect {
   const wishlistRules = (accepted: readonly string[], check: (request: ListingRequest, query: Map<string, string>) => void = () => {}): EndpointRules => ({
     recordsKey: 'data',
     paging: { size: 'take', start: 'skip' },
+    pageRule: PAGE_RULES.wishlistPageMeta,
     read: (request) =>
       reading(() => {
         const query = strictQuery(request.query, accepted, wishlistHint);

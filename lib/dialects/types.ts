@@ -94,6 +94,14 @@ export interface EndpointRules {
   recordsKey: 'reviews' | 'data';
   /** The query parameters a client pages this listing with: the page size and the number of records skipped. */
   paging: { size: 'limit' | 'take'; start: 'offset' | 'skip' };
+  /** Which rule of lib/paging.ts makes the envelope's page numbers (shown beside an answer in the mock's journal). */
+  pageRule: PageRule;
+}
+
+/** A rule of the page arithmetic, named: the lib/paging.ts function, and what it computes. */
+export interface PageRule {
+  name: string;
+  formula: string;
 }
 
 export interface Dialect {

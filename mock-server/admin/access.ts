@@ -21,7 +21,8 @@ import { routeNotFound, sendError } from '../http/errors.ts';
  *   `X-Requested-By: <anything>`, two things a page cannot send cross-origin without a preflight;
  *   a simple request (a form post, a bodiless `fetch` POST, `sendBeacon`) is refused.
  * With a token neither is needed: a page cannot know the token, and `Authorization` is itself
- * a header no page sends cross-origin without a preflight.
+ * a header no page sends cross-origin without a preflight. The one admin request that needs no
+ * token is the dashboard's page (`GET /__admin/`, dashboard.ts), which holds no data.
  */
 
 export interface AdminAccessOptions {
@@ -75,6 +76,9 @@ export function isAdminPath(path: string): boolean {
   return next === undefined || next === '/' || next === '?';
 }
 
+/** Whether an admin request (its path relative to /__admin) asks for the dashboard's page (dashboard.ts). */
+export const isDashboardRequest = (method: string, path: string): boolean => (method === 'GET' || method === 'HEAD') && path === '/';
+
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
 /** The guard, mounted on ADMIN_PREFIX before every admin route. */
@@ -88,6 +92,8 @@ export function adminGuard(options: AdminAccessOptions): RequestHandler {
       return sendError(res, 403, { type: 'not_allowed', message: 'The admin API takes no cross-origin requests from web pages (no CORS): call it from curl or a script' });
     }
     if (mode === 'token') {
+      // The dashboard's page holds no data, and a browser opening it cannot send the token: its script asks for it.
+      if (isDashboardRequest(req.method, req.path)) return next();
       const header = req.headers.authorization;
       const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
       if (match && timingSafeEqual(digest(match[1] as string), expected as Buffer)) return next();

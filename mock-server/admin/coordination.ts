@@ -1,7 +1,7 @@
 import type { AdminChange } from './change-data.ts';
 import { changesDataset, type Applied, type ChangeApplier } from './changes.ts';
 import { ApiError } from '../http/errors.ts';
-import type { JournalEntry } from './journal.ts';
+import { mergeJournals, type JournalQuery, type MergedJournal } from './journal.ts';
 import { StateLease, type Admission, type LeaseStatus } from './state-lease.ts';
 
 /**
@@ -26,8 +26,8 @@ export interface Coordinator {
   apply(change: AdminChange): Promise<Applied>;
   /** Who holds the provider state; a call from the run that holds it (`run`) renews its hold. */
   stateLease(run?: string): Promise<LeaseStatus>;
-  /** The most recent `limit` journal entries of every process, as one journal. */
-  journal(limit: number): Promise<{ recorded: number; entries: JournalEntry[] }>;
+  /** The most recent `query.limit` journal entries of every process that pass its filters, as one journal. */
+  journal(query: JournalQuery): Promise<MergedJournal>;
   /** Requests fault injection has drawn for since the settings were last set. */
   faultDraws(): Promise<number>;
 }
@@ -77,9 +77,8 @@ export const localCoordinator: CoordinatorFactory = (applier) => {
     async stateLease(runId) {
       return lease.status(runId);
     },
-    async journal(limit) {
-      const { journal } = applier.ops;
-      return { recorded: journal.recorded, entries: journal.entries(limit) };
+    async journal(query) {
+      return mergeJournals([applier.ops.journal.snapshot(query)], query.limit);
     },
     async faultDraws() {
       return applier.ops.faults.seen;

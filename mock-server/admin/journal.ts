@@ -1,29 +1,73 @@
 /**
- * A bounded journal of recent requests (method, URL, status, duration) for the admin API.
- * A ring buffer: recording is O(1) and memory stays fixed however long the server runs.
+ * A bounded journal of recent requests for the admin API (`GET /__admin/journal`) and its
+ * dashboard: for each, what was asked (method, URL, headers, body) and what was answered (status,
+ * headers, the first bytes of the body, a listing's page arithmetic), when, how long it took and
+ * by whom (journal-entry.ts). A ring buffer: recording is O(1), keeps references to what the
+ * server made anyway, and memory stays bounded however long the server runs (see
+ * `journalMemoryBound`).
  */
+import { customerOfEntry, entryView, MAX_JOURNAL_ANSWER_HEAD, MAX_JOURNAL_HEAD, MAX_JOURNAL_URL, pathOf, type JournalEntry, type RecordedRequest, type Secrets } from './journal-entry.ts';
 
-export interface JournalEntry {
-  /** When the request arrived (ISO-8601). */
-  time: string;
-  method: string;
-  /** The URL as received, cut to MAX_JOURNAL_URL characters. */
-  url: string;
-  status: number;
-  /** From arrival to the end of the answer, in milliseconds (0.1 ms precision). */
-  durationMs: number;
-}
-
-/** What is recorded per request: the arrival as epoch milliseconds, made into `time` only when read. */
-export interface RecordedRequest extends Omit<JournalEntry, 'time'> {
-  arrivedMs: number;
-}
-
-const asEntry = (r: RecordedRequest): JournalEntry => ({ time: new Date(r.arrivedMs).toISOString(), method: r.method, url: r.url, status: r.status, durationMs: r.durationMs });
+export { journalUrl, MAX_JOURNAL_URL, type JournalEntry, type RecordedRequest } from './journal-entry.ts';
 
 export const DEFAULT_JOURNAL_SIZE = 200;
 export const MAX_JOURNAL_SIZE = 100_000;
-export const MAX_JOURNAL_URL = 512;
+/** The default cap of the answer (and request) body kept per entry, in bytes. */
+export const DEFAULT_JOURNAL_BODY_BYTES = 64 * 1024;
+export const MAX_JOURNAL_BODY_BYTES = 1024 * 1024;
+/** The most memory a journal may hold at worst (`journalMemoryBound`): a larger size and body cap together are refused. */
+export const JOURNAL_MEMORY_BUDGET = 1024 * 1024 * 1024;
+/**
+ * What an entry holds at worst besides its two bodies: the URL (MAX_JOURNAL_URL), the request's and the
+ * answer's headers (MAX_JOURNAL_HEAD, MAX_JOURNAL_ANSWER_HEAD), the objects (about 1 KiB).
+ */
+export const JOURNAL_ENTRY_OVERHEAD = MAX_JOURNAL_URL + MAX_JOURNAL_HEAD + MAX_JOURNAL_ANSWER_HEAD + 1024;
+
+/** The most memory a journal of `size` entries with bodies cut at `bodyBytes` holds (an answer and a request body per entry). */
+export function journalMemoryBound(size: number, bodyBytes: number): number {
+  return size * (JOURNAL_ENTRY_OVERHEAD + 2 * bodyBytes);
+}
+
+/** The body cap a journal of `size` entries gets by default: 64 KiB, less when that many entries would pass the budget. */
+export function defaultJournalBodyBytes(size: number): number {
+  if (size === 0) return DEFAULT_JOURNAL_BODY_BYTES;
+  const fits = Math.floor((JOURNAL_MEMORY_BUDGET / size - JOURNAL_ENTRY_OVERHEAD) / 2);
+  return Math.max(0, Math.min(DEFAULT_JOURNAL_BODY_BYTES, fits));
+}
+
+/** Why a journal size and body cap cannot go together (undefined when they can). */
+export function journalProblem(size: number, bodyBytes: number): string | undefined {
+  if (!Number.isInteger(size) || size < 0 || size > MAX_JOURNAL_SIZE) return `the journal size must be a whole number from 0 to ${MAX_JOURNAL_SIZE}, got ${size}`;
+  if (!Number.isInteger(bodyBytes) || bodyBytes < 0 || bodyBytes > MAX_JOURNAL_BODY_BYTES) return `the journal body cap must be a whole number of bytes from 0 to ${MAX_JOURNAL_BODY_BYTES}, got ${bodyBytes}`;
+  if (journalMemoryBound(size, bodyBytes) > JOURNAL_MEMORY_BUDGET) {
+    return `a journal of ${size} entries with bodies of up to ${bodyBytes} bytes could hold ${Math.ceil(journalMemoryBound(size, bodyBytes) / 2 ** 20)} MiB, more than the ${JOURNAL_MEMORY_BUDGET / 2 ** 20} MiB allowed: keep at most ${defaultJournalBodyBytes(size)} bytes of each body (--journal-body-bytes), or fewer entries`;
+  }
+  return undefined;
+}
+
+/** Which entries to show: the last `limit` of those that pass every filter given. */
+export interface JournalQuery {
+  limit: number;
+  /** Only entries after these, per process (pid: the last `seq` seen), as a cursor names them. */
+  since?: Record<string, number>;
+  /** Only requests whose path (before `?`) contains this text. */
+  path?: string;
+  /** Only answers with this status (`404`) or of this class (`4xx`). */
+  status?: string;
+  /** Only requests of this customer (lib/customers.ts), by id. */
+  customer?: string;
+}
+
+/** Whether a recorded request passes the query's filters (`since` aside). */
+function matches(entry: RecordedRequest, query: JournalQuery): boolean {
+  if (query.status !== undefined) {
+    const status = String(entry.status);
+    if (query.status.endsWith('xx') ? status[0] !== query.status[0] || status.length !== 3 : status !== query.status) return false;
+  }
+  if (query.path !== undefined && !pathOf(entry.url).includes(query.path)) return false;
+  if (query.customer !== undefined && customerOfEntry(entry) !== query.customer) return false;
+  return true;
+}
 
 /** An entry with the instant it was recorded, to merge the journals of several processes. */
 export interface StampedEntry {
@@ -37,29 +81,52 @@ export const CLOCK = (): number => Number(process.hrtime.bigint());
 
 /** What one process's journal holds: its part of a merged journal (see `mergeJournals`). */
 export interface JournalSnapshot {
+  /** The process, and the last `seq` it gave (for the cursor). */
+  pid: number;
+  seq: number;
   recorded: number;
   entries: StampedEntry[];
 }
 
+export interface JournalOptions {
+  /** Entries held (default 200; 0: none). */
+  capacity?: number;
+  /** Bytes kept of each body (default: `defaultJournalBodyBytes(capacity)`; 0: none, only their lengths). */
+  bodyBytes?: number;
+  /**
+   * Also note when each entry was recorded (CLOCK), which merging needs, and show each
+   * entry's worker: only the workers of a cluster do; a single server spends nothing on it.
+   */
+  stamped?: boolean;
+  /** Redacted wherever it shows in a header or URL (the admin token). */
+  secrets?: Secrets;
+}
+
 export class Journal {
+  readonly capacity: number;
+  /** Bytes kept of each body (answer and request). */
+  readonly bodyBytes: number;
   readonly #entries: (RecordedRequest | undefined)[];
   readonly #stamps: Float64Array | undefined;
+  readonly #secrets: Secrets;
   #next = 0;
   #recorded = 0;
+  #held = 0;
+  /** The last entry's number; entries are numbered one after another, so the ring needs no number per slot. */
+  #seq = 0;
+  /** Cut copies of kept answers larger than the cap, made once per answer (the fast path sends the same bytes again). */
+  readonly #cut = new WeakMap<Buffer, Buffer>();
 
-  /**
-   * `stamped`: also note when each entry was recorded (CLOCK), which `snapshot` needs.
-   * Only the workers of a cluster do: a single server spends nothing on it.
-   */
-  constructor(
-    readonly capacity: number = DEFAULT_JOURNAL_SIZE,
-    stamped = false,
-  ) {
-    if (!Number.isInteger(capacity) || capacity < 0 || capacity > MAX_JOURNAL_SIZE) {
-      throw new RangeError(`journal size must be a whole number from 0 to ${MAX_JOURNAL_SIZE}, got ${capacity}`);
-    }
+  constructor(options: JournalOptions = {}) {
+    const capacity = options.capacity ?? DEFAULT_JOURNAL_SIZE;
+    const bodyBytes = options.bodyBytes ?? defaultJournalBodyBytes(capacity);
+    const problem = journalProblem(capacity, bodyBytes);
+    if (problem) throw new RangeError(problem);
+    this.capacity = capacity;
+    this.bodyBytes = bodyBytes;
     this.#entries = new Array<RecordedRequest | undefined>(capacity);
-    this.#stamps = stamped ? new Float64Array(capacity) : undefined;
+    this.#stamps = options.stamped ? new Float64Array(capacity) : undefined;
+    this.#secrets = options.secrets ?? {};
   }
 
   /** Requests recorded since start (or the last clear), including those no longer held. */
@@ -73,6 +140,20 @@ export class Journal {
   }
 
   /**
+   * The bytes of an answer to keep: the buffer itself when it fits the cap (a reference: the fast
+   * path's kept answers are not copied), else a copy of its first `bodyBytes` (made once per buffer).
+   */
+  keptAnswer(bytes: Buffer): { bytes: Buffer; length: number } {
+    if (bytes.length <= this.bodyBytes) return { bytes, length: bytes.length };
+    let cut = this.#cut.get(bytes);
+    if (!cut) {
+      cut = Buffer.from(bytes.subarray(0, this.bodyBytes));
+      this.#cut.set(bytes, cut);
+    }
+    return { bytes: cut, length: bytes.length };
+  }
+
+  /**
    * `at`: the request's `arrival()` stamp. Entries are merged by arrival, not by when each was
    * recorded: a worker that answers at once (the fast path) and one that records on 'finish'
    * would otherwise swap two requests that came one after the other.
@@ -83,39 +164,59 @@ export class Journal {
     if (this.#stamps) this.#stamps[this.#next] = at;
     this.#next = (this.#next + 1) % this.capacity;
     this.#recorded++;
+    this.#seq++;
+    if (this.#held < this.capacity) this.#held++;
   }
 
   /** The most recent `limit` entries (all held by default), oldest first. */
   entries(limit = this.capacity): JournalEntry[] {
-    return this.#slots(limit).map((slot) => asEntry(this.#entries[slot] as RecordedRequest));
+    return this.snapshot({ limit }).entries.map((stamped) => stamped.entry);
   }
 
-  /** The most recent `limit` entries with their stamps (0 unless stamped), oldest first, and the count recorded. */
-  snapshot(limit = this.capacity): JournalSnapshot {
-    return { recorded: this.#recorded, entries: this.#slots(limit).map((slot) => ({ at: this.#stamps?.[slot] ?? 0, entry: asEntry(this.#entries[slot] as RecordedRequest) })) };
-  }
-
-  /** The ring positions of the most recent `limit` entries, oldest first. */
-  #slots(limit: number): number[] {
-    const held = Math.min(this.#recorded, this.capacity);
-    const n = Math.max(0, Math.min(limit, held));
-    const out: number[] = [];
-    for (let i = n; i > 0; i--) out.push((this.#next - i + this.capacity) % this.capacity);
-    return out;
+  /** The most recent `query.limit` entries that pass its filters, with their stamps (0 unless stamped), oldest first. */
+  snapshot(query: JournalQuery): JournalSnapshot {
+    const after = query.since?.[String(process.pid)] ?? 0;
+    const picked: StampedEntry[] = [];
+    const worker = this.#stamps ? process.pid : undefined;
+    // Newest first, back to the oldest held or the cursor, until `limit` have passed.
+    for (let i = 0; i < this.#held && picked.length < query.limit; i++) {
+      const seq = this.#seq - i;
+      if (seq <= after) break;
+      const slot = (this.#next - 1 - i + 2 * this.capacity) % this.capacity;
+      const entry = this.#entries[slot] as RecordedRequest;
+      if (!matches(entry, query)) continue;
+      picked.push({ at: this.#stamps?.[slot] ?? 0, entry: entryView(entry, seq, { secrets: this.#secrets, worker }) });
+    }
+    return { pid: process.pid, seq: this.#seq, recorded: this.#recorded, entries: picked.reverse() };
   }
 
   clear(): void {
     this.#entries.fill(undefined);
     this.#next = 0;
     this.#recorded = 0;
+    this.#held = 0;
   }
 }
 
+/** What `GET /__admin/journal` answers, apart from the capacity. */
+export interface MergedJournal {
+  recorded: number;
+  /** Pass it back as `since` to get only the entries recorded after these. */
+  cursor: string;
+  entries: JournalEntry[];
+}
+
+/** The cursor of snapshots: each process's last `seq`, as `pid:seq`, comma-separated. */
+export function cursorOf(snapshots: readonly JournalSnapshot[]): string {
+  return snapshots.map((snapshot) => `${snapshot.pid}:${snapshot.seq}`).join(',');
+}
+
 /** The journals of several processes as one: every entry in the order recorded, the last `limit` of them. */
-export function mergeJournals(snapshots: readonly JournalSnapshot[], limit: number): { recorded: number; entries: JournalEntry[] } {
+export function mergeJournals(snapshots: readonly JournalSnapshot[], limit: number): MergedJournal {
   const all = snapshots.flatMap((snapshot) => snapshot.entries).sort((a, b) => a.at - b.at);
   return {
     recorded: snapshots.reduce((sum, snapshot) => sum + snapshot.recorded, 0),
+    cursor: cursorOf(snapshots),
     entries: all.slice(Math.max(0, all.length - limit)).map((stamped) => stamped.entry),
   };
 }

@@ -8,22 +8,25 @@ import { localCoordinator, type Coordinator, type CoordinatorFactory } from './c
 import type { DatasetHolder } from '../dataset/holder.ts';
 import { invalidRequest } from '../http/errors.ts';
 import { FaultInjector, faultSettings, type FaultSettings } from './faults.ts';
-import { DEFAULT_JOURNAL_SIZE, Journal } from './journal.ts';
+import { Journal } from './journal.ts';
+import { journalQuery } from './journal-query.ts';
+import { serveDashboard } from './dashboard.ts';
 import { silentLogger, type Logger } from '../http/logging.ts';
 import { jsonBody } from '../http/json-body.ts';
 import { adminSchemasModule } from '../http/lazy.ts';
 import { assertStateLeaseMs, DEFAULT_STATE_LEASE_MS } from './state-lease.ts';
 import { observeRequests, type RequestObserver } from '../http/observe.ts';
-import { integerParam, queryPairs, strictQuery } from '../../lib/query.ts';
+import { queryPairs } from '../../lib/query.ts';
 
 /**
  * The admin API, under ADMIN_PREFIX (`/__admin`), and the operational pieces it drives:
  *
+ *   GET    /__admin/           the dashboard (dashboard.ts): an HTML page over the routes below
  *   GET    /__admin/health     liveness, uptime, memory, dataset version
  *   GET    /__admin/config     the server's settings, dataset, provider-state lease, faults and admin access mode
  *   POST   /__admin/reset      back to the dataset the server started with
  *   POST   /__admin/dataset    reseed or resize: { seed?, reviews?, products?, wishlists?, maxItems? }
- *   GET    /__admin/journal    recent requests (?limit=n), oldest first; DELETE clears it
+ *   GET    /__admin/journal    recent requests (?limit, since, path, status, customer), oldest first; DELETE clears it
  *   GET    /__admin/faults     fault settings; PUT replaces them; DELETE turns them off
  *   POST   /__admin/provider-states (and GET, DELETE): Pact's provider states, mounted by app.ts
  *          (provider-states.ts, loaded on first use), under the lease of state-lease.ts
@@ -58,6 +61,8 @@ export interface OpsOptions {
   /** The seed of fault draws when the fault settings name none (default: the dataset's, else 1). */
   faultSeed?: number;
   journalSize?: number;
+  /** Bytes kept of each journaled body (default: journal.ts's `defaultJournalBodyBytes`; 0: none). */
+  journalBodyBytes?: number;
   logger?: Logger;
   access?: AdminAccessOptions;
   /** How the initial dataset was generated, if it was (its seed is the default seed of fault draws). */
@@ -77,7 +82,12 @@ export function createOps(options: OpsOptions = {}): Ops {
   assertStateLeaseMs(stateLeaseMs);
   return {
     faults: new FaultInjector(options.faultSeed ?? options.generation?.seed ?? DEFAULT_SEED, options.faults),
-    journal: new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE, options.coordinate !== undefined),
+    journal: new Journal({
+      ...(options.journalSize !== undefined ? { capacity: options.journalSize } : {}),
+      ...(options.journalBodyBytes !== undefined ? { bodyBytes: options.journalBodyBytes } : {}),
+      stamped: options.coordinate !== undefined,
+      secrets: { token: options.access?.token },
+    }),
     logger: options.logger ?? silentLogger,
     access: options.access ?? {},
     info: { ...options.info },
@@ -131,6 +141,11 @@ function adminRoutes(holder: DatasetHolder, ops: Ops, coordinator: Coordinator):
   const datasetState = () => ({ version: holder.version, current: holder.current.summary, initial: holder.initial.summary });
   const faultState = async () => ({ ...ops.faults.settings, active: ops.faults.active, defaultSeed: ops.faults.defaultSeed, requestsSeen: await coordinator.faultDraws() });
 
+  router.get('/', async (req, res) => {
+    noQuery(req);
+    await serveDashboard(req, res);
+  });
+
   router.get('/health', (req, res) => {
     noQuery(req);
     const memory = process.memoryUsage();
@@ -151,6 +166,7 @@ function adminRoutes(holder: DatasetHolder, ops: Ops, coordinator: Coordinator):
       server: { ...ops.info, pid: coordinator.pid, workers: coordinator.workers },
       logLevel: ops.logger.level,
       journalSize: ops.journal.capacity,
+      journalBodyBytes: ops.journal.bodyBytes,
       admin: { access: adminAccessMode(ops.access) },
       dataset: { ...datasetState(), generation: holder.generation ?? null },
       providerStates: await coordinator.stateLease(),
@@ -187,9 +203,8 @@ function adminRoutes(holder: DatasetHolder, ops: Ops, coordinator: Coordinator):
   });
 
   router.get('/journal', async (req, res) => {
-    const query = strictQuery(queryPairs(req.originalUrl), ['limit']);
-    const limit = integerParam(query, 'limit', { min: 1, max: Math.max(1, ops.journal.capacity), fallback: Math.max(1, ops.journal.capacity) });
-    res.json({ capacity: ops.journal.capacity, ...(await coordinator.journal(limit)) });
+    const query = journalQuery(queryPairs(req.originalUrl), ops.journal.capacity);
+    res.json({ capacity: ops.journal.capacity, bodyBytes: ops.journal.bodyBytes, ...(await coordinator.journal(query)) });
   });
 
   router.delete('/journal', async (req, res) => {

@@ -3,7 +3,7 @@ import type { AdminChange } from '../admin/change-data.ts';
 import { changesDataset } from '../admin/changes.ts';
 import { isCoordination, type AskReply, type BrokerMessage, type MemberMessage, type Task, type TaskResult } from './messages.ts';
 import { combineApplied, NOTHING_APPLIED } from '../admin/coordination.ts';
-import type { JournalSnapshot } from '../admin/journal.ts';
+import type { JournalQuery, JournalSnapshot } from '../admin/journal.ts';
 import { DEFAULT_STATE_LEASE_MS, StateLease } from '../admin/state-lease.ts';
 
 /**
@@ -79,7 +79,7 @@ export class ClusterBroker {
       void this.#dispatch(admission.apply).then(reply);
       return;
     }
-    void this.#journal(ask.limit).then(reply);
+    void this.#journal(ask.query).then(reply);
   }
 
   /** Has every worker apply a change the lease let through. */
@@ -93,8 +93,8 @@ export class ClusterBroker {
   }
 
   /** Every worker's most recent journal entries. */
-  async #journal(limit: number): Promise<AskReply> {
-    const results = await this.#everyWorker({ kind: 'journal', limit });
+  async #journal(query: JournalQuery): Promise<AskReply> {
+    const results = await this.#everyWorker({ kind: 'journal', query });
     const snapshots: JournalSnapshot[] = [];
     for (const result of results) {
       if (result.kind === 'failed') return result;

@@ -41,7 +41,7 @@ export function clusterMember(workers: number): CoordinatorFactory {
       try {
         // Started at once, in the order the tasks arrive: a change's ticket and settings take effect before later messages are read.
         if (task.kind === 'apply') return { kind: 'apply', applied: await applier.apply(task.change, task.ticket) };
-        return { kind: 'journal', snapshot: applier.ops.journal.snapshot(task.limit) };
+        return { kind: 'journal', snapshot: applier.ops.journal.snapshot(task.query) };
       } catch (error) {
         applier.ops.logger.error({ err: error }, 'cluster task failed');
         return { kind: 'failed', message: error instanceof Error ? error.message : String(error) };
@@ -88,10 +88,10 @@ export function clusterMember(workers: number): CoordinatorFactory {
         if (reply.kind !== 'stateLease') throw failure(reply, 'stateLease');
         return reply.status;
       },
-      async journal(limit) {
-        const reply = await asked({ kind: 'journal', limit });
+      async journal(query) {
+        const reply = await asked({ kind: 'journal', query });
         if (reply.kind !== 'journal') throw failure(reply, 'journal');
-        return mergeJournals(reply.snapshots, limit);
+        return mergeJournals(reply.snapshots, query.limit);
       },
       async faultDraws() {
         const reply = await asked({ kind: 'faultDraws' });

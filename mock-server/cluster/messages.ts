@@ -1,6 +1,6 @@
 import type { AdminChange } from '../admin/change-data.ts';
 import type { Applied } from '../admin/changes.ts';
-import type { JournalSnapshot } from '../admin/journal.ts';
+import type { JournalQuery, JournalSnapshot } from '../admin/journal.ts';
 import type { LeaseStatus } from '../admin/state-lease.ts';
 
 /**
@@ -18,8 +18,8 @@ export type Ask =
   | { kind: 'change'; change: AdminChange }
   /** Who holds the provider state (renewing the hold of `run`, when it is the holder). */
   | { kind: 'stateLease'; run?: string }
-  /** The last `limit` journal entries of every worker. */
-  | { kind: 'journal'; limit: number }
+  /** The last `query.limit` journal entries of every worker that pass the query's filters. */
+  | { kind: 'journal'; query: JournalQuery }
   /** The n of the next faulted request (the count shared by every worker). */
   | { kind: 'faultDraw' }
   /** How many n have been handed out since the fault settings were set. */
@@ -36,7 +36,7 @@ export type AskReply =
   | { kind: 'failed'; message: string };
 
 /** What the primary has every worker do. */
-export type Task = { kind: 'apply'; change: AdminChange; ticket: number } | { kind: 'journal'; limit: number };
+export type Task = { kind: 'apply'; change: AdminChange; ticket: number } | { kind: 'journal'; query: JournalQuery };
 
 export type TaskResult = { kind: 'apply'; applied: Applied } | { kind: 'journal'; snapshot: JournalSnapshot } | { kind: 'failed'; message: string };
 

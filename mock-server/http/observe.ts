@@ -1,13 +1,19 @@
 import type { Request, Response } from 'express';
+import { PROVIDER_STATES_PATH } from '../../lib/admin-paths.ts';
+import { customerOf } from '../../lib/customers.ts';
 import { isAdminPath } from '../admin/access.ts';
-import { MAX_JOURNAL_URL, type Journal } from '../admin/journal.ts';
+import { flatHeaders, journalUrl, keptBody, keptHead, type KeptBody } from '../admin/journal-entry.ts';
+import type { Journal } from '../admin/journal.ts';
+import type { PageFacts } from '../listings/page-bodies.ts';
 import type { Logger } from './logging.ts';
 
 /**
- * Times each request and, when it has been answered, logs one line (at `info`) and
- * records it in the journal (admin requests are logged but not journaled, so reading the
- * journal does not push out what it is read for). Answers undefined, so that nothing
- * is observed, when the journal is off and the level excludes `info`.
+ * Times each request and, when it has been answered, logs one line (at `info`) and records it
+ * in the journal, with its headers and body and the answer's (admin/journal-entry.ts). Admin
+ * requests are logged but not journaled, so reading the journal does not push out what it is
+ * read for; Pact's provider-state changes that succeed are (`POST` and `DELETE` on
+ * /__admin/provider-states), as they change what the listings answer. Answers undefined, so that
+ * nothing is observed, when the journal is off and the level excludes `info`.
  */
 export function observeRequests(journal: Journal, logger: Logger): RequestObserver | undefined {
   const logRequests = logger.isLevelEnabled('info');
@@ -17,16 +23,107 @@ export function observeRequests(journal: Journal, logger: Logger): RequestObserv
     const arrived = Date.now();
     const stamp = journal.arrival();
     const start = performance.now();
+    const raw = req.originalUrl;
+    const journaled = journaling ? journalKind(req.method, raw) : undefined;
+    const tap = journaled && journal.bodyBytes > 0 ? tapBody(res, journal.bodyBytes) : undefined;
     res.once('finish', () => {
       const durationMs = Math.round((performance.now() - start) * 10) / 10;
-      const raw = req.originalUrl;
-      const url = raw.length > MAX_JOURNAL_URL ? `${raw.slice(0, MAX_JOURNAL_URL)}...` : raw;
+      const url = journalUrl(raw);
       const status = res.statusCode;
       if (logRequests) logger.info({ method: req.method, url, status, durationMs }, 'request');
-      if (journaling && !isAdminPath(raw)) journal.record({ arrivedMs: arrived, method: req.method, url, status, durationMs }, stamp);
+      if (!journaled || (journaled === 'state' && (status < 200 || status > 299))) return;
+      const head = keptHead(req.rawHeaders);
+      const cut = head !== req.rawHeaders;
+      journal.record(
+        {
+          arrivedMs: arrived,
+          method: req.method,
+          url,
+          status,
+          durationMs,
+          requestHeaders: head,
+          headersCut: cut,
+          // From the whole headers while they are here, when the kept ones may have lost them.
+          customer: cut ? (customerOf(req.headers)?.id ?? null) : undefined,
+          requestBody: requestBody(req, journal.bodyBytes),
+          responseHeaders: flatHeaders(res.getHeaders()),
+          responseBody: tap ? tap.kept(journal) : { bytes: EMPTY, length: Number(res.getHeader('content-length') ?? 0) || 0 },
+          page: (res as Noted)[PAGE],
+        },
+        stamp,
+      );
     });
   };
 }
 
 /** Starts observing one request (it is timed from here), until its answer is out. */
 export type RequestObserver = (req: Request, res: Response) => void;
+
+const PAGE = Symbol('page facts');
+type Noted = Response & { [PAGE]?: PageFacts };
+
+/** Tells the observer what a listing answer's page numbers were made from (listings/answers.ts). */
+export function notePage(res: Response, page: PageFacts | undefined): void {
+  if (page) (res as Noted)[PAGE] = page;
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/** Whether a request is journaled: every one but the admin API's, and provider-state changes (`state`: when they succeed). */
+function journalKind(method: string, url: string): 'request' | 'state' | undefined {
+  if (!isAdminPath(url)) return 'request';
+  if ((method === 'POST' || method === 'DELETE') && url.split('?', 1)[0]!.toLowerCase() === PROVIDER_STATES_PATH) return 'state';
+  return undefined;
+}
+
+/** A request's parsed body (only a route that takes one parses it), as text, bounded. */
+function requestBody(req: Request, cap: number): KeptBody | undefined {
+  const body: unknown = req.body;
+  if (body === undefined || req.method === 'GET' || req.method === 'HEAD') return undefined;
+  const text = typeof body === 'string' ? body : Buffer.isBuffer(body) ? body : JSON.stringify(body);
+  if (text === undefined) return undefined;
+  return cap > 0 ? keptBody(text, cap) : { bytes: EMPTY, length: Buffer.byteLength(text) };
+}
+
+type Chunk = Buffer | string;
+
+/**
+ * Watches what an answer writes (Express sends a body with one `res.end(buffer)`), keeping
+ * references to its first chunks until the cap: the bytes are copied only when they are cut.
+ */
+function tapBody(res: Response, cap: number): { kept(journal: Journal): KeptBody } {
+  const parts: Chunk[] = [];
+  let length = 0;
+  let held = 0;
+  const note = (chunk: unknown, encoding: unknown) => {
+    if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
+    const part: Chunk | undefined = typeof chunk === 'string' ? (typeof encoding === 'string' && encoding !== 'utf8' && encoding !== 'utf-8' ? Buffer.from(chunk, encoding as BufferEncoding) : chunk) : chunk instanceof Uint8Array ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength) : undefined;
+    if (part === undefined) return;
+    const size = typeof part === 'string' ? Buffer.byteLength(part) : part.length;
+    length += size;
+    if (held < cap) {
+      parts.push(part);
+      held += size;
+    }
+  };
+  const { write, end } = res;
+  res.write = function (this: Response, chunk: unknown, ...rest: unknown[]) {
+    note(chunk, rest[0]);
+    return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
+  } as Response['write'];
+  res.end = function (this: Response, chunk?: unknown, ...rest: unknown[]) {
+    note(chunk, rest[0]);
+    return (end as (...args: unknown[]) => Response).call(this, chunk, ...rest);
+  } as Response['end'];
+  return {
+    kept(journal) {
+      if (parts.length === 0) return { bytes: EMPTY, length: 0 };
+      if (parts.length === 1) {
+        const only = parts[0] as Chunk;
+        return typeof only === 'string' ? keptBody(only, cap) : journal.keptAnswer(only);
+      }
+      const joined = Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : part)));
+      return { bytes: joined.length <= cap ? joined : Buffer.from(joined.subarray(0, cap)), length };
+    },
+  };
+}

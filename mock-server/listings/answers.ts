@@ -6,7 +6,8 @@ import { queryPairs } from '../../lib/query.ts';
 import type { DatasetHolder } from '../dataset/holder.ts';
 import { boundedMemo } from './memo.ts';
 import { buildBetweenRequests } from '../dataset/builder.ts';
-import { answerListing, answerRead, PageBodies, readListing, type ListingAnswer } from './page-bodies.ts';
+import { answerListing, answerRead, PageBodies, readListing, type ListingAnswer, type PageFacts } from './page-bodies.ts';
+import { notePage } from '../http/observe.ts';
 import { toBody, type Body } from './response-body.ts';
 import { customerOf } from '../../lib/customers.ts';
 import type { CustomerWrites } from '../writes/store.ts';
@@ -33,6 +34,8 @@ function keyHash(key: string): number {
 export interface KeptAnswer extends Body {
   endpoint: EndpointName;
   id: string | undefined;
+  /** What its page numbers were made from, for the journal. */
+  page: PageFacts | undefined;
 }
 
 /**
@@ -93,9 +96,9 @@ export class ListingAnswers {
    * kept, and from then on answered by the fast path. The doorkeeper is a table of key hashes
    * with no allocation per request; two keys that share a slot may keep each other out of it.
    */
-  answer(key: string, request: ListingRequest, json: string): KeptAnswer {
+  answer(key: string, request: ListingRequest, json: string, page?: PageFacts): KeptAnswer {
     const { bytes, etag } = toBody(json);
-    const answer: KeptAnswer = { bytes, etag, endpoint: request.endpoint, id: request.id };
+    const answer: KeptAnswer = { bytes, etag, endpoint: request.endpoint, id: request.id, page };
     const hash = keyHash(key);
     const slot = hash & (DOORKEEPER_SLOTS - 1);
     if (this.#askedOnce[slot] === hash) this.#kept.set(key, answer);
@@ -146,7 +149,8 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
  * test/shutdown.test.ts often saw the request's log line after 'stopped': a timing race
  * between a response's 'finish' and the server's close. Not worth it.)
  */
-function sendBody(req: Request, res: Response, body: Body): void {
+function sendBody(req: Request, res: Response, body: KeptAnswer): void {
+  notePage(res, body.page);
   res.setHeader('Content-Type', JSON_TYPE);
   if (req.app.get('etag fn')) res.setHeader('ETag', body.etag);
   res.send(body.bytes);
@@ -158,6 +162,7 @@ function sendRefusal(res: Response, refusal: Refusal): void {
 }
 
 function sendAnswer(res: Response, answer: ListingAnswer): void {
+  notePage(res, answer.page);
   res.status(answer.status);
   if (answer.body === null) res.end();
   else res.type(JSON_TYPE).send(answer.body);
@@ -200,7 +205,7 @@ export function mountListings(app: Pick<Router, 'get'>, options: ListingOptions)
       // A dataset swapped in meanwhile is answered from (in one go, should it need another build).
       const answer = answers.bodies() === bodies ? answerRead(bodies, request, read, writes) : answerListing(answers.bodies(), request, writes);
       if (answer.status !== 200 || answer.body === null || writes) return sendAnswer(res, answer);
-      sendBody(req, res, answers.answer(key, request, answer.body));
+      sendBody(req, res, answers.answer(key, request, answer.body, answer.page));
     });
   }
 }

@@ -2,7 +2,8 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import fresh from 'fresh';
 import type { Ops } from '../admin/routes.ts';
 import { corsHeaders, type CorsPolicy } from '../http/cors-policy.ts';
-import { MAX_JOURNAL_URL } from '../admin/journal.ts';
+import { journalUrl, keptHead } from '../admin/journal-entry.ts';
+import { customerOf } from '../../lib/customers.ts';
 import { JSON_TYPE, type KeptAnswer, type ListingAnswers } from './answers.ts';
 
 /**
@@ -10,7 +11,8 @@ import { JSON_TYPE, type KeptAnswer, type ListingAnswers } from './answers.ts';
  * kept for the current dataset version goes out at once, with the kept bytes and exactly the
  * headers Express would send (the `cors` package's, Content-Type, ETag, Content-Length; a 304 for
  * a fresh `If-None-Match`, judged by the `fresh` package as Express judges it; HEAD without body).
- * The journal records it as Express's observer would.
+ * The journal records it as Express's observer would, by reference: the raw headers Node parsed,
+ * the header array and the kept bytes sent, the page facts kept with the answer.
  *
  * Everything else goes to Express: any other method, an answer not kept yet, a request the
  * dialect's guard refuses, and every request while fault injection is on or requests are logged
@@ -48,27 +50,40 @@ export function withFastPath(app: RequestListener, { answers, cors, ops }: FastP
     const arrived = Date.now();
     const stamp = ops.journal.arrival();
     let status = 200;
+    let sent: string[];
     if ((req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined) && fresh(req.headers, { etag: hit.etag })) {
       status = 304;
-      res.writeHead(status, [...corsOf(req), 'ETag', hit.etag]);
+      sent = [...corsOf(req), 'ETag', hit.etag];
+      res.writeHead(status, sent);
       res.end();
     } else {
       // With any origin allowed, an answer's headers are the same for every request: made once.
-      const headers = sameForAll ? (okHeaders.get(hit) ?? keepHeaders(hit)) : [...corsOf(req), ...entityHeaders(hit)];
-      res.writeHead(status, headers);
+      sent = sameForAll ? (okHeaders.get(hit) ?? keepHeaders(hit)) : [...corsOf(req), ...entityHeaders(hit)];
+      res.writeHead(status, sent);
       if (method === 'HEAD') res.end();
       else res.end(hit.bytes);
     }
     ops.stats.fastPathAnswers++;
     const { journal } = ops;
     if (journal.capacity > 0) {
-      journal.record({
-        arrivedMs: arrived,
-        method,
-        url: url.length > MAX_JOURNAL_URL ? `${url.slice(0, MAX_JOURNAL_URL)}...` : url,
-        status,
-        durationMs: Math.round((performance.now() - started) * 10) / 10,
-      }, stamp);
+      const head = keptHead(req.rawHeaders);
+      const cut = head !== req.rawHeaders;
+      journal.record(
+        {
+          arrivedMs: arrived,
+          method,
+          url: journalUrl(url),
+          status,
+          durationMs: Math.round((performance.now() - started) * 10) / 10,
+          requestHeaders: head,
+          headersCut: cut,
+          customer: cut ? (customerOf(req.headers)?.id ?? null) : undefined,
+          responseHeaders: sent,
+          responseBody: status === 304 || method === 'HEAD' ? undefined : journal.keptAnswer(hit.bytes),
+          page: hit.page,
+        },
+        stamp,
+      );
     }
   };
 }

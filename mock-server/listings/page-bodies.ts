@@ -1,6 +1,6 @@
 import { pageSlice } from '../../lib/paging.ts';
 import { MAX_ANSWER_CHARS, MAX_ANSWER_RECORDS } from '../../lib/api-rules.ts';
-import { isRefusal, refusal, type Dialect, type EndpointRules, type ListingOrder, type ListingQuery, type ListingRequest, type RatingAggregate, type Refusal } from '../../lib/dialects/index.ts';
+import { isRefusal, refusal, type Dialect, type EndpointRules, type EnvelopeInput, type ListingOrder, type PageRule, type ListingQuery, type ListingRequest, type RatingAggregate, type Refusal } from '../../lib/dialects/index.ts';
 import type { Dataset, RecordedJson } from '../../fixtures/dataset.ts';
 import type { Steps } from '../../fixtures/steps.ts';
 import { boundedMemo, memoized, type Memo } from './memo.ts';
@@ -65,6 +65,28 @@ function pageTooLarge(rules: EndpointRules, query: ListingQuery, problem: string
   return tooLarge(`${problem}: ask for ${rules.paging.size}=${Math.max(1, fit)} or less (from ${rules.paging.start}=${query.window.start})`);
 }
 
+/**
+ * What the page numbers of an answer were made from, kept by reference (no copy, no string per
+ * request): the journal makes them into its `page` when it is read (mock-server/admin/journal-view.ts).
+ */
+export interface PageFacts {
+  /** The dialect's rule that made the envelope's page numbers (lib/paging.ts). */
+  rule: PageRule;
+  /** Records that matched the request, before paging. */
+  matching: number;
+  /** The records listed: a window, or all of them. */
+  window: ListingQuery['window'];
+  /** The envelope as the dialect built it, its records array empty. */
+  envelope: Record<string, unknown>;
+}
+
+/** The envelope's JSON (records array empty); its page facts go to `facts`, when given. */
+function envelopeJson(rules: EndpointRules, input: EnvelopeInput, facts: { page?: PageFacts } | undefined): string {
+  const envelope = rules.envelope(input);
+  if (facts) facts.page = { rule: rules.pageRule, matching: input.count, window: input.query.window, envelope };
+  return JSON.stringify(envelope);
+}
+
 /** Positions `[from, to)` of a listing of `count` records, or all of them; a page size of 0 (the plugins' `LIMIT 0`) is an empty page. */
 function range(count: number, query: ListingQuery): { from: number; to: number } {
   if (query.window === 'all') return { from: 0, to: count };
@@ -99,11 +121,12 @@ export class PageBodies {
   /**
    * The JSON of the listing `request` asks for, read by its dialect as `query`; or the dialect's
    * refusal (an unknown wishlist), or a 400 for a page larger than one answer may hold.
+   * `facts`, when given, receives what the page numbers were made from.
    */
-  answer(request: ListingRequest, query: ListingQuery, writes?: CustomerWrites): string | Refusal {
+  answer(request: ListingRequest, query: ListingQuery, facts?: { page?: PageFacts }, writes?: CustomerWrites): string | Refusal {
     const rules = this.dialect.endpoints[request.endpoint];
     const head = (this.#heads[request.endpoint] ??= `{"${rules.recordsKey}":[`);
-    if (writes) return this.#answerWithWrites(request, query, writes, rules, head);
+    if (writes) return this.#answerWithWrites(request, query, writes, rules, head, facts);
     switch (request.endpoint) {
       case 'reviews':
       case 'productReviews': {
@@ -114,7 +137,7 @@ export class PageBodies {
         const tooLong = (fit: number) => pageTooLarge(rules, query, `these ${to - from} reviews are ${OVER_CHARS}`, fit);
         if (to - from > MAX_ANSWER_RECORDS) return pageTooLarge(rules, query, `this ${query.window === 'all' ? 'listing' : 'page'} holds ${to - from} reviews, ${OVER_RECORDS}`, MAX_ANSWER_RECORDS);
         const aggregate = query.aggregates ? this.#aggregate(product ?? -1) : undefined;
-        const envelope = JSON.stringify(rules.envelope({ count: indexes.length, query, ...(aggregate ? { aggregate } : {}) }));
+        const envelope = envelopeJson(rules, { count: indexes.length, query, ...(aggregate ? { aggregate } : {}) }, facts);
         return splice(envelope, head, to - from, this.#reviewWriter(indexes.subarray(from, to)), tooLong);
       }
       case 'wishlists': {
@@ -129,7 +152,7 @@ export class PageBodies {
           recorded ? recorded.wishlistJson(w) : memoized(this.#wishlists, w, () => JSON.stringify(this.dialect.project.wishlist(table.source.wishlist(w, embeds)))),
         );
         const tooLong = (k: number) => pageTooLarge(rules, query, `these ${records.length} wishlists are ${OVER_CHARS}`, k);
-        return splice(JSON.stringify(rules.envelope({ count: table.count, query })), head, records.length, (k, out) => out.push(records[k]!), tooLong);
+        return splice(envelopeJson(rules, { count: table.count, query }, facts), head, records.length, (k, out) => out.push(records[k]!), tooLong);
       }
       case 'wishlistItems': {
         const table = this.dataset.wishlists;
@@ -146,7 +169,7 @@ export class PageBodies {
           recorded ? recorded.itemJson(wishlist, k) : memoized(this.#items, `${wishlist}:${k}`, () => JSON.stringify(this.dialect.project.item(table.source.item(wishlist, k)))),
         );
         const tooLong = (k: number) => pageTooLarge(rules, query, `these ${records.length} items are ${OVER_CHARS}`, k);
-        return splice(JSON.stringify(rules.envelope({ count, query })), head, records.length, (k, out) => out.push(records[k]!), tooLong);
+        return splice(envelopeJson(rules, { count, query }, facts), head, records.length, (k, out) => out.push(records[k]!), tooLong);
       }
     }
   }
@@ -155,7 +178,7 @@ export class PageBodies {
    * The listing as a customer with writes sees it (mock-server/writes, docs/writes.md): the seeded
    * records with their changes, and their own, through the same page arithmetic, envelopes and bounds.
    */
-  #answerWithWrites(request: ListingRequest, query: ListingQuery, writes: CustomerWrites, rules: EndpointRules, head: string): string | Refusal {
+  #answerWithWrites(request: ListingRequest, query: ListingQuery, writes: CustomerWrites, rules: EndpointRules, head: string, facts: { page?: PageFacts } | undefined): string | Refusal {
     const seed = seedOf(this.dataset, this.dialect);
     if (request.endpoint === 'wishlists' || request.endpoint === 'wishlistItems') {
       let list: VirtualList = { count: 0, json: () => '' };
@@ -173,7 +196,7 @@ export class PageBodies {
       if (query.refuseRecords && positions.length > 0) return query.refuseRecords;
       const records = positions.map((p) => list.json(p));
       const tooLong = (k: number) => pageTooLarge(rules, query, `these ${records.length} ${what} are ${OVER_CHARS}`, k);
-      return splice(JSON.stringify(rules.envelope({ count: list.count, query })), head, records.length, (k, out) => out.push(records[k]!), tooLong);
+      return splice(envelopeJson(rules, { count: list.count, query }, facts), head, records.length, (k, out) => out.push(records[k]!), tooLong);
     }
     const product = request.endpoint === 'productReviews' ? this.dataset.reviews.source.productIndexOf(request.id ?? '') : undefined;
     const mine = query.filters.myReviewsOnly === true;
@@ -184,7 +207,7 @@ export class PageBodies {
     if (query.refuseRecords && to > from) return query.refuseRecords;
     if (to - from > MAX_ANSWER_RECORDS) return pageTooLarge(rules, query, `this ${query.window === 'all' ? 'listing' : 'page'} holds ${to - from} reviews, ${OVER_RECORDS}`, MAX_ANSWER_RECORDS);
     const aggregate = query.aggregates ? this.#aggregate(product ?? -1) : undefined;
-    const envelope = JSON.stringify(rules.envelope({ count: merged.count, query, ...(aggregate ? { aggregate } : {}) }));
+    const envelope = envelopeJson(rules, { count: merged.count, query, ...(aggregate ? { aggregate } : {}) }, facts);
     const seedWriter = this.#reviewWriter(indexes);
     const tooLong = (fit: number) => pageTooLarge(rules, query, `these ${to - from} reviews are ${OVER_CHARS}`, fit);
     return splice(envelope, head, to - from, (k, out) => merged.write(from + k, out, seedWriter), tooLong);
@@ -371,6 +394,8 @@ function ownReviews(reviews: readonly OwnReview[], query: ListingQuery, productI
 export interface ListingAnswer {
   status: number;
   body: string | null;
+  /** A listing's (200): what its page numbers were made from. */
+  page?: PageFacts | undefined;
 }
 
 /**
@@ -389,6 +414,7 @@ export function readListing(bodies: PageBodies, request: ListingRequest): Listin
 
 /** The last step of `answerListing`: the listing of what `readListing` read, or its refusal. */
 export function answerRead(bodies: PageBodies, request: ListingRequest, read: ListingQuery | Refusal, writes?: CustomerWrites): ListingAnswer {
-  const answer = isRefusal(read) ? read : bodies.answer(request, read, writes);
-  return isRefusal(answer) ? { status: answer.status, body: answer.body === null ? null : JSON.stringify(answer.body) } : { status: 200, body: answer };
+  const facts: { page?: PageFacts } = {};
+  const answer = isRefusal(read) ? read : bodies.answer(request, read, facts, writes);
+  return isRefusal(answer) ? { status: answer.status, body: answer.body === null ? null : JSON.stringify(answer.body) } : { status: 200, body: answer, page: facts.page };
 }

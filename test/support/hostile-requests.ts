@@ -154,7 +154,7 @@ const poison = (endpoint: EndpointKey): fc.Arbitrary<Poison> => {
         '/', '/store', '/store/', '/store/products', '/store/reviews', '/store/reviews/product', '/store/wishlists/items', '/store/wishlists//items',
         '/store/products/reviews/..', '/store/products/reviews/%2e%2e/x', '/store/wishlists/../../etc/passwd', '/store/%2e%2e/%2e%2e/etc/passwd',
         '//store/wishlists', '/store//wishlists', '/store/wishlists%2F', '/store/products/reviews.json', '/index.html', '/favicon.ico', '/.env',
-        '/store/reviews/product/x/y', '/store/wishlists/x/items/y', '/__admin', '/__admin/../store/wishlists', '/%5F%5Fadmin/health', '/__proto__',
+        '/store/reviews/product/x/y', '/store/wishlists/x/items/y', '/__admin/unknown', '/__admin/../store/wishlists', '/%5F%5Fadmin/health', '/__proto__',
         '/constructor/prototype', '/store/wishlists/%2F/items/..', '/*', '*',
       )
       .map((path) => ({ kind: `unknown path ${path}`, path })),

@@ -1,0 +1,480 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * The dashboard at `GET /__admin/` (dashboard.ts serves it): one HTML page with its style and
+ * script inline, no framework, nothing from another origin, under a Content-Security-Policy that
+ * lets only this script and style run (by their hashes) and the page talk only to its own origin.
+ *
+ * The page holds no data: its script reads the admin API (the journal, polled with its cursor;
+ * config; faults) and changes it with JSON requests, as any admin client. With `--admin-token`
+ * it asks for the token and sends it as a bearer header, kept in the page's memory only (never in
+ * a URL, nor in storage). Everything shown is set as text (`textContent`), never as HTML: a
+ * request or answer that holds markup is shown as the characters it holds.
+ */
+
+const STYLE = `
+:root { color-scheme: light dark; --fg: #1b1f24; --muted: #57606a; --bg: #ffffff; --panel: #f6f8fa; --line: #d0d7de; --accent: #0550ae; --bad: #b42318; --good: #1a7f37; --warn: #9a6700; }
+@media (prefers-color-scheme: dark) { :root { --fg: #e6edf3; --muted: #9da7b3; --bg: #0d1117; --panel: #161b22; --line: #30363d; --accent: #58a6ff; --bad: #f85149; --good: #3fb950; --warn: #d29922; } }
+* { box-sizing: border-box; }
+body { margin: 0; font: 14px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg); background: var(--bg); }
+header { display: flex; flex-wrap: wrap; gap: 0.5rem 1.5rem; align-items: baseline; padding: 0.6rem 1rem; border-bottom: 1px solid var(--line); background: var(--panel); }
+header h1 { font-size: 1.1rem; margin: 0; }
+main { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1.3fr) minmax(16rem, 0.8fr); gap: 0.75rem; padding: 0.75rem; align-items: start; }
+@media (max-width: 1100px) { main { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); } #side { grid-column: 1 / -1; } }
+section { border: 1px solid var(--line); border-radius: 6px; padding: 0.5rem 0.75rem 0.75rem; background: var(--bg); min-width: 0; }
+h2 { font-size: 1rem; margin: 0.25rem 0 0.5rem; }
+h3 { font-size: 0.9rem; margin: 0.75rem 0 0.25rem; }
+.muted { color: var(--muted); }
+form.row { display: flex; flex-wrap: wrap; gap: 0.4rem 0.6rem; align-items: end; margin-bottom: 0.5rem; }
+label { display: flex; flex-direction: column; font-size: 0.8rem; color: var(--muted); gap: 0.1rem; }
+label.check { flex-direction: row; align-items: center; gap: 0.3rem; color: var(--fg); }
+input { font: inherit; padding: 0.2rem 0.35rem; border: 1px solid var(--line); border-radius: 4px; background: var(--bg); color: var(--fg); width: 7.5rem; }
+input[type=checkbox] { width: auto; }
+button { font: inherit; padding: 0.25rem 0.7rem; border: 1px solid var(--line); border-radius: 4px; background: var(--panel); color: var(--fg); cursor: pointer; }
+button.primary { background: var(--accent); border-color: var(--accent); color: #fff; }
+button.danger { color: var(--bad); }
+:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+#requests { list-style: none; margin: 0; padding: 0; max-height: calc(100vh - 12rem); overflow: auto; border-top: 1px solid var(--line); }
+#requests li { border-bottom: 1px solid var(--line); }
+#requests button { display: grid; grid-template-columns: 4.6rem 3.4rem minmax(0, 1fr) 2.6rem; gap: 0.4rem; width: 100%; text-align: left; border: 0; border-radius: 0; background: transparent; padding: 0.3rem 0.25rem; }
+#requests button[aria-current=true] { background: var(--panel); box-shadow: inset 3px 0 0 var(--accent); }
+#requests .target { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; font-family: ui-monospace, monospace; font-size: 0.82rem; }
+.status { font-weight: 600; text-align: right; }
+.s2 { color: var(--good); } .s3 { color: var(--accent); } .s4 { color: var(--warn); } .s5 { color: var(--bad); }
+dl { display: grid; grid-template-columns: fit-content(45%) minmax(0, 1fr); gap: 0.1rem 0.75rem; margin: 0; }
+dt { color: var(--muted); overflow-wrap: anywhere; }
+dd { margin: 0; overflow-wrap: anywhere; font-family: ui-monospace, monospace; font-size: 0.82rem; }
+pre { margin: 0; padding: 0.4rem; background: var(--panel); border: 1px solid var(--line); border-radius: 4px; max-height: 22rem; overflow: auto; white-space: pre-wrap; overflow-wrap: anywhere; font-size: 0.8rem; }
+.detail-grid { display: grid; grid-template-columns: minmax(0, 1fr) minmax(12rem, 0.7fr); gap: 0.75rem; align-items: start; }
+@media (max-width: 1400px) { .detail-grid { grid-template-columns: minmax(0, 1fr); } }
+.page { border: 1px solid var(--accent); border-radius: 6px; padding: 0.4rem 0.6rem; }
+#message { margin: 0 0 0 auto; }
+#message.error { color: var(--bad); }
+table { border-collapse: collapse; width: 100%; font-size: 0.82rem; }
+th, td { text-align: left; border-bottom: 1px solid var(--line); padding: 0.15rem 0.3rem; vertical-align: top; overflow-wrap: anywhere; }
+#token-form[hidden], [hidden] { display: none !important; }
+#token-form { border: 2px solid var(--warn); border-radius: 6px; margin: 0.75rem 0.75rem 0; padding: 0.5rem 0.75rem; }
+#token { width: 20rem; }
+`;
+
+// Plain ES5-style script, so that it needs no build; written without template literals (this file holds it in one).
+const SCRIPT = String.raw`
+(function () {
+  'use strict';
+  var ADMIN = '/__admin';
+  var KEEP = 500;
+  var state = { token: null, cursor: null, entries: [], selected: null, paused: false, filters: {}, generation: 0, polling: false, capacity: 0 };
+  function $(id) { return document.getElementById(id); }
+  function el(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+  function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
+  function say(text, isError) {
+    var box = $('message');
+    box.textContent = text;
+    box.className = isError ? 'error' : '';
+  }
+  function Failure(status, message) { this.status = status; this.message = message; }
+
+  function api(method, path, body) {
+    var headers = { Accept: 'application/json' };
+    if (state.token) headers.Authorization = 'Bearer ' + state.token;
+    var init = { method: method, headers: headers, cache: 'no-store', credentials: 'omit' };
+    if (method !== 'GET') {
+      headers['Content-Type'] = 'application/json';
+      init.body = JSON.stringify(body || {});
+    }
+    return fetch(ADMIN + path, init).then(function (res) {
+      return res.text().then(function (text) {
+        var data = null;
+        try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; }
+        if (res.status === 401) askToken();
+        if (!res.ok) throw new Failure(res.status, (data && data.message) || ('HTTP ' + res.status));
+        return data;
+      });
+    });
+  }
+  function failed(error) {
+    say(error && error.message ? error.message : String(error), true);
+  }
+
+  // --- the token (--admin-token): asked for, kept in memory, sent as a bearer header ---
+  function askToken() {
+    if (!$('token-form').hidden) return;
+    $('token-form').hidden = false;
+    $('token').focus();
+    say('This mock needs its admin token (--admin-token).', true);
+  }
+  $('token-form').addEventListener('submit', function (event) {
+    event.preventDefault();
+    state.token = $('token').value.trim() || null;
+    $('token').value = '';
+    $('token-form').hidden = true;
+    say('Token set for this page.');
+    refreshAll();
+  });
+
+  // --- the journal, polled with its cursor ---
+  function journalPath() {
+    var params = new URLSearchParams();
+    if (state.cursor) params.set('since', state.cursor);
+    Object.keys(state.filters).forEach(function (name) { if (state.filters[name]) params.set(name, state.filters[name]); });
+    var query = params.toString();
+    return '/journal' + (query ? '?' + query : '');
+  }
+  function keyOf(entry) { return (entry.worker || 0) + ':' + entry.seq; }
+  function poll() {
+    if (state.polling || state.paused) return;
+    state.polling = true;
+    var generation = state.generation;
+    api('GET', journalPath()).then(function (journal) {
+      if (generation !== state.generation) return;
+      state.cursor = journal.cursor;
+      state.capacity = journal.capacity;
+      $('journal-facts').textContent = journal.recorded + ' recorded, ' + journal.capacity + ' kept, bodies up to ' + journal.bodyBytes + ' bytes';
+      if (journal.entries.length > 0) {
+        var known = {};
+        state.entries.forEach(function (entry) { known[keyOf(entry)] = true; });
+        journal.entries.forEach(function (entry) { if (!known[keyOf(entry)]) state.entries.push(entry); });
+        if (state.entries.length > KEEP) state.entries = state.entries.slice(state.entries.length - KEEP);
+        renderRequests();
+        renderHistory();
+      }
+      $('live').textContent = 'live, updated ' + clock(Date.now());
+    }).catch(function (error) {
+      $('live').textContent = 'not updated: ' + (error && error.message ? error.message : error);
+    }).then(function () { state.polling = false; });
+  }
+  function restartJournal() {
+    state.generation++;
+    state.cursor = null;
+    state.entries = [];
+    state.selected = null;
+    state.polling = false;
+    renderRequests();
+    renderDetail();
+    renderHistory();
+    poll();
+  }
+
+  function clock(time) { return new Date(time).toLocaleTimeString([], { hour12: false }); }
+  function statusClass(status) { return 's' + String(status).charAt(0); }
+  function renderRequests() {
+    var list = $('requests');
+    clear(list);
+    for (var i = state.entries.length - 1; i >= 0; i--) {
+      var entry = state.entries[i];
+      var item = el('li');
+      var button = el('button');
+      button.type = 'button';
+      button.setAttribute('data-key', keyOf(entry));
+      button.setAttribute('data-url', entry.url);
+      if (state.selected === keyOf(entry)) button.setAttribute('aria-current', 'true');
+      button.appendChild(el('span', 'muted', clock(entry.time)));
+      button.appendChild(el('span', '', entry.method));
+      button.appendChild(el('span', 'target', entry.url));
+      button.appendChild(el('span', 'status ' + statusClass(entry.status), entry.status));
+      button.setAttribute('aria-label', entry.method + ' ' + entry.url + ', status ' + entry.status);
+      item.appendChild(button);
+      list.appendChild(item);
+    }
+    $('empty').hidden = state.entries.length > 0;
+  }
+  $('requests').addEventListener('click', function (event) {
+    var button = event.target.closest('button[data-key]');
+    if (!button) return;
+    state.selected = button.getAttribute('data-key');
+    var current = $('requests').querySelectorAll('button[aria-current]');
+    for (var i = 0; i < current.length; i++) current[i].removeAttribute('aria-current');
+    button.setAttribute('aria-current', 'true');
+    renderDetail();
+  });
+
+  function pairs(title, object) {
+    var box = el('div');
+    box.appendChild(el('h3', '', title));
+    var names = object ? Object.keys(object) : [];
+    if (names.length === 0) { box.appendChild(el('p', 'muted', 'none')); return box; }
+    var list = el('dl');
+    names.forEach(function (name) {
+      var value = object[name];
+      list.appendChild(el('dt', '', name));
+      list.appendChild(el('dd', '', Array.isArray(value) ? value.join(', ') : value));
+    });
+    box.appendChild(list);
+    return box;
+  }
+  function bodyBox(title, body) {
+    var box = el('div');
+    box.appendChild(el('h3', '', title));
+    if (!body) { box.appendChild(el('p', 'muted', 'none')); return box; }
+    var text = body.text;
+    if (!body.truncated) {
+      try { text = JSON.stringify(JSON.parse(text), null, 2); } catch (e) { text = body.text; }
+    }
+    box.appendChild(el('p', 'muted', body.bytes + ' bytes' + (body.truncated ? ', cut: the first ' + new Blob([body.text]).size + ' shown' : '')));
+    box.appendChild(el('pre', 'body', text));
+    return box;
+  }
+  function pageBox(page) {
+    var box = el('aside', 'page');
+    box.setAttribute('aria-label', 'page arithmetic');
+    box.appendChild(el('h3', '', 'Page arithmetic'));
+    if (!page) { box.appendChild(el('p', 'muted', 'not a listing answer')); return box; }
+    var list = el('dl');
+    [['rule', page.rule], ['matching', page.matching], ['page size', page.size === null ? 'all (paging ignored)' : page.size], ['start', page.start === null ? '-' : page.start],
+     ['count', page.count], ['totalPages', page.totalPages], ['currentPage', page.currentPage], ['nextPage', page.nextPage], ['prevPage', page.prevPage]].forEach(function (row) {
+      list.appendChild(el('dt', '', row[0]));
+      list.appendChild(el('dd', '', row[1] === null ? 'null' : row[1]));
+    });
+    box.appendChild(list);
+    box.appendChild(el('p', 'muted', page.formula));
+    return box;
+  }
+  function renderDetail() {
+    var box = $('detail');
+    clear(box);
+    var entry = null;
+    state.entries.forEach(function (candidate) { if (keyOf(candidate) === state.selected) entry = candidate; });
+    if (!entry) { box.appendChild(el('p', 'muted', 'Choose a request to see it whole.')); return; }
+    var grid = el('div', 'detail-grid');
+    var main = el('div');
+    var facts = el('dl');
+    [['request', entry.method + ' ' + entry.url], ['status', entry.status], ['time', entry.time], ['duration', entry.durationMs + ' ms'], ['customer', entry.customer || 'none']]
+      .concat(entry.worker ? [['worker', entry.worker]] : []).forEach(function (row) {
+        facts.appendChild(el('dt', '', row[0]));
+        facts.appendChild(el('dd', '', row[1]));
+      });
+    main.appendChild(facts);
+    var query = {};
+    entry.query.forEach(function (pair) { query[pair[0]] = query[pair[0]] === undefined ? pair[1] : [].concat(query[pair[0]], pair[1]); });
+    main.appendChild(pairs('Query', query));
+    main.appendChild(pairs('Request headers' + (entry.request.headersCut ? ' (cut)' : ''), entry.request.headers));
+    if (entry.request.body) main.appendChild(bodyBox('Request body', entry.request.body));
+    main.appendChild(pairs('Answer headers', entry.response.headers));
+    main.appendChild(bodyBox('Answer body', entry.response.body));
+    grid.appendChild(main);
+    grid.appendChild(pageBox(entry.page));
+    box.appendChild(grid);
+  }
+
+  // --- history per customer: writes (non-GET under /store) and provider-state changes ---
+  function renderHistory() {
+    var writes = {};
+    var states = [];
+    state.entries.forEach(function (entry) {
+      if (entry.path.indexOf('/__admin/provider-states') === 0) states.push(entry);
+      else if (entry.path.indexOf('/store') === 0 && ['GET', 'HEAD', 'OPTIONS'].indexOf(entry.method) < 0) {
+        var who = entry.customer || '(no customer)';
+        (writes[who] = writes[who] || []).push(entry);
+      }
+    });
+    var box = $('writes');
+    clear(box);
+    var customers = Object.keys(writes);
+    if (customers.length === 0) box.appendChild(el('p', 'muted', 'No writes among the requests shown.'));
+    customers.forEach(function (who) {
+      box.appendChild(el('h3', '', who));
+      var table = el('table');
+      writes[who].forEach(function (entry) {
+        var row = el('tr');
+        row.appendChild(el('td', 'muted', clock(entry.time)));
+        row.appendChild(el('td', '', entry.method + ' ' + entry.url));
+        row.appendChild(el('td', 'status ' + statusClass(entry.status), entry.status));
+        table.appendChild(row);
+      });
+      box.appendChild(table);
+    });
+    var list = $('states');
+    clear(list);
+    if (states.length === 0) list.appendChild(el('p', 'muted', 'No provider-state changes among the requests shown.'));
+    var table = el('table');
+    states.forEach(function (entry) {
+      var said = '';
+      try { var body = JSON.parse(entry.request.body.text); said = (body.action || 'setup') + ' ' + (body.state || '') + (body.params ? ' ' + JSON.stringify(body.params) : ''); } catch (e) { said = entry.method === 'DELETE' ? 'release' : ''; }
+      var row = el('tr');
+      row.appendChild(el('td', 'muted', clock(entry.time)));
+      row.appendChild(el('td', '', entry.method + ' ' + said));
+      row.appendChild(el('td', 'status ' + statusClass(entry.status), entry.status));
+      table.appendChild(row);
+    });
+    if (states.length > 0) list.appendChild(table);
+  }
+
+  // --- server, dataset, faults ---
+  function setValue(id, value) { $(id).value = value === null || value === undefined ? '' : String(value); }
+  function renderConfig(config) {
+    var server = config.server || {};
+    $('server-facts').textContent = (server.url || '') + ' · dialect ' + (server.dialect || '?') + ' · ' + server.workers + (server.workers === 1 ? ' process' : ' workers') + ' · admin: ' + config.admin.access;
+    var dataset = config.dataset;
+    var current = dataset.current;
+    var facts = $('dataset-facts');
+    clear(facts);
+    [['version', dataset.version], ['source', current.source + (current.file ? ' ' + current.file : '')], ['seed', current.seed === undefined ? '-' : current.seed],
+     ['reviews', current.reviews], ['products', current.products], ['wishlists', current.wishlists], ['wishlist items', current.wishlistItems], ['dialect', server.dialect]].forEach(function (row) {
+      facts.appendChild(el('dt', '', row[0]));
+      facts.appendChild(el('dd', '', row[1]));
+    });
+    var generation = dataset.generation || {};
+    ['seed', 'reviews', 'products', 'wishlists', 'maxItems'].forEach(function (name) { $('reseed-' + name).placeholder = generation[name] === undefined ? '' : String(generation[name]); });
+    var hold = config.providerStates && config.providerStates.hold;
+    $('state-hold').textContent = hold ? 'held by run ' + hold.run + ': ' + hold.state : 'no run holds a provider state';
+    renderFaults(config.faults);
+  }
+  function renderFaults(faults) {
+    var latency = faults.latency ? (faults.latency.min === faults.latency.max ? String(faults.latency.min) : faults.latency.min + '-' + faults.latency.max) : '';
+    $('faults-facts').textContent = faults.active ? 'on: latency ' + (latency || 'none') + ' ms, error rate ' + faults.errorRate + ' (status ' + faults.errorStatus + '), per-request headers ' + (faults.headers ? 'on' : 'off') : 'off';
+    $('faults-facts').className = faults.active ? 's5' : 'muted';
+    if (document.activeElement && $('faults-form').contains(document.activeElement)) return;
+    setValue('fault-latency', latency);
+    setValue('fault-rate', faults.errorRate);
+    setValue('fault-status', faults.errorStatus);
+    $('fault-headers').checked = Boolean(faults.headers);
+  }
+  function refreshConfig() { return api('GET', '/config').then(renderConfig).catch(failed); }
+  function refreshAll() { refreshConfig(); restartJournal(); }
+
+  $('faults-form').addEventListener('submit', function (event) {
+    event.preventDefault();
+    var body = { latency: $('fault-latency').value.trim() || null, errorRate: Number($('fault-rate').value || 0), errorStatus: Number($('fault-status').value || 500), headers: $('fault-headers').checked };
+    api('PUT', '/faults', body).then(function (faults) { renderFaults(faults); say('Faults set: ' + (faults.active ? 'on' : 'off') + '.'); }).catch(failed);
+  });
+  $('faults-off').addEventListener('click', function () {
+    api('DELETE', '/faults').then(function (faults) { renderFaults(faults); say('Faults off.'); }).catch(failed);
+  });
+  $('reseed-form').addEventListener('submit', function (event) {
+    event.preventDefault();
+    var body = {};
+    ['seed', 'reviews', 'products', 'wishlists', 'maxItems'].forEach(function (name) {
+      var raw = $('reseed-' + name).value.trim();
+      if (raw !== '') body[name] = Number(raw);
+    });
+    say('Reseeding...');
+    api('POST', '/dataset', body).then(function (answer) { say('Dataset version ' + answer.version + ' served (seed ' + answer.generation.seed + ').'); refreshConfig(); }).catch(failed);
+  });
+  $('reset').addEventListener('click', function () {
+    api('POST', '/reset').then(function (answer) { say('Back to the initial dataset (version ' + answer.version + ').'); refreshConfig(); }).catch(failed);
+  });
+  $('filter-form').addEventListener('submit', function (event) {
+    event.preventDefault();
+    state.filters = { path: $('filter-path').value.trim(), status: $('filter-status').value.trim(), customer: $('filter-customer').value.trim() };
+    restartJournal();
+  });
+  $('pause').addEventListener('click', function () {
+    state.paused = !state.paused;
+    $('pause').textContent = state.paused ? 'Resume' : 'Pause';
+    $('pause').setAttribute('aria-pressed', state.paused ? 'true' : 'false');
+    if (!state.paused) poll();
+  });
+  $('clear-journal').addEventListener('click', function () {
+    api('DELETE', '/journal').then(function (answer) { say(answer.cleared + ' journal entries cleared.'); restartJournal(); }).catch(failed);
+  });
+
+  refreshAll();
+  setInterval(poll, 250);
+  setInterval(function () { if (!state.paused) refreshConfig(); }, 5000);
+})();
+`;
+
+const BODY = `
+<header>
+  <h1>store-listing-kit mock</h1>
+  <span id="server-facts" class="muted">loading…</span>
+  <span id="live" class="muted"></span>
+  <p id="message" role="status" aria-live="polite"></p>
+</header>
+<form id="token-form" class="row" hidden>
+  <label for="token">Admin token (sent as a bearer header, kept in this page only)<input id="token" type="password" autocomplete="off" required></label>
+  <button type="submit" class="primary">Use token</button>
+</form>
+<main>
+  <section aria-labelledby="requests-title">
+    <h2 id="requests-title">Requests</h2>
+    <form id="filter-form" class="row" aria-label="filter the journal">
+      <label for="filter-path">Path contains<input id="filter-path" placeholder="/store/reviews"></label>
+      <label for="filter-status">Status<input id="filter-status" placeholder="200 or 4xx"></label>
+      <label for="filter-customer">Customer<input id="filter-customer" placeholder="cus_..."></label>
+      <button type="submit">Filter</button>
+      <button type="button" id="pause" aria-pressed="false">Pause</button>
+      <button type="button" id="clear-journal" class="danger">Clear journal</button>
+    </form>
+    <p id="journal-facts" class="muted"></p>
+    <p id="empty" class="muted">No requests yet: they appear here as they arrive.</p>
+    <ul id="requests" aria-label="requests, newest first"></ul>
+  </section>
+  <section aria-labelledby="detail-title">
+    <h2 id="detail-title">Request and answer</h2>
+    <div id="detail"><p class="muted">Choose a request to see it whole.</p></div>
+  </section>
+  <div id="side">
+    <section aria-labelledby="faults-title">
+      <h2 id="faults-title">Faults and latency</h2>
+      <p id="faults-facts" class="muted"></p>
+      <form id="faults-form" class="row">
+        <label for="fault-latency">Latency ms (300 or 100-400)<input id="fault-latency" placeholder="none"></label>
+        <label for="fault-rate">Error rate (0-1)<input id="fault-rate" type="number" min="0" max="1" step="0.01"></label>
+        <label for="fault-status">Error status<input id="fault-status" type="number" min="400" max="599"></label>
+        <label class="check" for="fault-headers"><input id="fault-headers" type="checkbox"> per-request headers</label>
+        <button type="submit" id="faults-apply" class="primary">Apply faults</button>
+        <button type="button" id="faults-off">Turn off</button>
+      </form>
+    </section>
+    <section aria-labelledby="dataset-title">
+      <h2 id="dataset-title">Dataset</h2>
+      <dl id="dataset-facts"></dl>
+      <form id="reseed-form" class="row" aria-label="reseed">
+        <label for="reseed-seed">Seed<input id="reseed-seed" type="number" min="0"></label>
+        <label for="reseed-reviews">Reviews<input id="reseed-reviews" type="number" min="0"></label>
+        <label for="reseed-products">Products<input id="reseed-products" type="number" min="1"></label>
+        <label for="reseed-wishlists">Wishlists<input id="reseed-wishlists" type="number" min="0"></label>
+        <label for="reseed-maxItems">Items per wishlist<input id="reseed-maxItems" type="number" min="0"></label>
+        <button type="submit" id="reseed" class="primary">Reseed</button>
+        <button type="button" id="reset" class="danger">Reset to initial data</button>
+      </form>
+    </section>
+    <section aria-labelledby="history-title">
+      <h2 id="history-title">History per customer</h2>
+      <p id="state-hold" class="muted"></p>
+      <h3>Writes</h3>
+      <div id="writes"></div>
+      <h3>Provider-state changes</h3>
+      <div id="states"></div>
+    </section>
+  </div>
+</main>
+`;
+
+const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+/** The page, and the Content-Security-Policy that lets exactly its script and style run. */
+export function dashboardPage(): { html: string; csp: string } {
+  const html = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,">
+<title>store-listing-kit mock: dashboard</title>
+<style>${STYLE}</style>
+</head>
+<body>${BODY}<script>${SCRIPT}</script>
+</body>
+</html>
+`;
+  const csp = [
+    "default-src 'none'",
+    `script-src ${sha256(SCRIPT)}`,
+    `style-src ${sha256(STYLE)}`,
+    "connect-src 'self'",
+    // The icon is empty (data:), so that the browser asks the mock for no /favicon.ico.
+    "img-src data:",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+  return { html, csp };
+}

@@ -1,0 +1,244 @@
+import type { OutgoingHttpHeaders } from 'node:http';
+import { customerOf } from '../../lib/customers.ts';
+import { queryPairs, type QueryPairs } from '../../lib/query.ts';
+import type { PageFacts } from '../listings/page-bodies.ts';
+
+/**
+ * One request of the journal (journal.ts): what is kept when it is answered, and what the admin
+ * API shows of it. Recording keeps references to what the server already made (the raw headers
+ * Node parsed, the answer's bytes, the page facts of the listing code) and copies only what is
+ * too large to keep whole; strings, redaction, the query and the customer are made when the
+ * journal is read, so a request pays for none of it.
+ */
+
+/** The URL as journaled: longer ones are cut (and end in `...`). */
+export const MAX_JOURNAL_URL = 2048;
+/**
+ * Request headers kept per entry, in bytes (each name and value counts its characters and
+ * HEADER_OVERHEAD): beyond, the rest is cut (`headersCut`).
+ */
+export const MAX_JOURNAL_HEAD = 4096;
+/** An answer's headers kept per entry, counted the same way (the mock's own are a few hundred bytes). */
+export const MAX_JOURNAL_ANSWER_HEAD = 2048;
+/** What a header string costs besides its characters (V8's string and array slot), roughly. */
+const HEADER_OVERHEAD = 24;
+/** What replaces the value of a header that carries a secret. */
+export const REDACTED = '[redacted]';
+/** Headers whose values are never shown (with the admin token's, when the server has one). */
+export const REDACTED_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
+
+/** What is recorded per request (references, see above). */
+export interface RecordedRequest {
+  /** When the request arrived (epoch milliseconds). */
+  arrivedMs: number;
+  method: string;
+  /** The request target as received (cut to MAX_JOURNAL_URL). */
+  url: string;
+  status: number;
+  /** From arrival to the end of the answer, in milliseconds (0.1 ms precision). */
+  durationMs: number;
+  /** Names and values alternating, as Node parsed them (`req.rawHeaders`), cut to MAX_JOURNAL_HEAD. */
+  requestHeaders?: readonly string[];
+  headersCut?: boolean;
+  /** The customer, decided when recorded only when the headers were cut (else when read, from them). */
+  customer?: string | null;
+  /** The request's parsed body (non-GET requests with a JSON body), as text, bounded like the answer's. */
+  requestBody?: KeptBody;
+  /** The answer's headers: names and values alternating, or as `res.getHeaders()` gave them. */
+  responseHeaders?: readonly unknown[] | OutgoingHttpHeaders;
+  responseBody?: KeptBody;
+  /** A listing answer's: what its page numbers were made from (listings/page-bodies.ts). */
+  page?: PageFacts | undefined;
+}
+
+/** A body as kept: its first bytes (at most the journal's cap) and its whole length. */
+export interface KeptBody {
+  bytes: Buffer | string;
+  length: number;
+}
+
+/** A body as the journal shows it. */
+export interface BodyView {
+  /** The kept bytes as UTF-8 text. */
+  text: string;
+  /** The whole body's length in bytes. */
+  bytes: number;
+  /** True when `text` is only the first part of the body (the journal's body cap). */
+  truncated: boolean;
+}
+
+/** The page arithmetic of a listing answer, as the dialect's rule made it (lib/paging.ts). */
+export interface PageView {
+  /** The lib/paging.ts rule the dialect used, and what it computes. */
+  rule: string;
+  formula: string;
+  /** Records that matched the request (before paging). */
+  matching: number;
+  /** The page size and start the records were listed with; null when the listing ignores paging (all records). */
+  size: number | null;
+  start: number | null;
+  /** As the answer's envelope carries them (null: absent, or not a finite number). */
+  count: number | null;
+  totalPages: number | null;
+  currentPage: number | null;
+  nextPage: number | null;
+  prevPage: number | null;
+}
+
+export type HeaderView = Record<string, string | string[]>;
+
+/** One request as `GET /__admin/journal` shows it. */
+export interface JournalEntry {
+  /** Its number in the journal of the process that answered it (from 1; never reused, not even after a clear). */
+  seq: number;
+  /** The worker's pid, with --workers. */
+  worker?: number;
+  /** When the request arrived (ISO-8601). */
+  time: string;
+  method: string;
+  url: string;
+  status: number;
+  durationMs: number;
+  path: string;
+  query: QueryPairs;
+  /** Who sent it (lib/customers.ts: bearer token or session cookie), by id; null when nobody. */
+  customer: string | null;
+  request: { headers: HeaderView; headersCut: boolean; body: BodyView | null };
+  response: { headers: HeaderView; body: BodyView | null };
+  page: PageView | null;
+}
+
+/** `url` as journaled. */
+export function journalUrl(url: string): string {
+  return url.length > MAX_JOURNAL_URL ? `${url.slice(0, MAX_JOURNAL_URL)}...` : url;
+}
+
+/** The raw headers to keep: the array itself when within MAX_JOURNAL_HEAD (the common case: no copy), else a cut copy. */
+export function keptHead(raw: string[]): string[] {
+  let size = 0;
+  for (let i = 0; i < raw.length; i++) size += (raw[i] as string).length + HEADER_OVERHEAD;
+  if (size <= MAX_JOURNAL_HEAD) return raw;
+  const kept: string[] = [];
+  size = 0;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const pair = (raw[i] as string).length + (raw[i + 1] as string).length + 2 * HEADER_OVERHEAD;
+    if (size + pair > MAX_JOURNAL_HEAD) break;
+    kept.push(raw[i] as string, raw[i + 1] as string);
+    size += pair;
+  }
+  return kept;
+}
+
+/** An answer's headers set through Express (`res.getHeaders()`), names and values alternating, cut to MAX_JOURNAL_ANSWER_HEAD. */
+export function flatHeaders(headers: OutgoingHttpHeaders): unknown[] {
+  const flat: unknown[] = [];
+  let size = 0;
+  for (const name in headers) {
+    const value = headers[name];
+    size += name.length + String(value).length + 2 * HEADER_OVERHEAD;
+    if (size > MAX_JOURNAL_ANSWER_HEAD) break;
+    flat.push(name, value);
+  }
+  return flat;
+}
+
+/** The first `cap` bytes of a body (the bytes themselves when they fit: a reference, no copy). */
+export function keptBody(chunk: Buffer | string, cap: number): KeptBody {
+  if (typeof chunk === 'string') {
+    const length = Buffer.byteLength(chunk);
+    if (length <= cap) return { bytes: chunk, length };
+    const cut = Buffer.from(chunk.slice(0, cap));
+    return { bytes: cut.length <= cap ? cut : Buffer.from(cut.subarray(0, cap)), length };
+  }
+  // A view of a larger buffer would keep all of it alive: what is cut is copied.
+  return { bytes: chunk.length <= cap ? chunk : Buffer.from(chunk.subarray(0, cap)), length: chunk.length };
+}
+
+/** A header's values in raw headers (names in any case). */
+function rawValue(raw: readonly string[], name: string): string | undefined {
+  for (let i = 0; i + 1 < raw.length; i += 2) if ((raw[i] as string).toLowerCase() === name) return raw[i + 1];
+  return undefined;
+}
+
+/** The customer of a recorded request (lib/customers.ts), by id. */
+export function customerOfEntry(entry: RecordedRequest): string | null {
+  if (entry.customer !== undefined) return entry.customer;
+  const raw = entry.requestHeaders;
+  if (!raw) return null;
+  return customerOf({ authorization: rawValue(raw, 'authorization'), cookie: rawValue(raw, 'cookie') })?.id ?? null;
+}
+
+/** The path of a request target (before `?`). */
+export const pathOf = (url: string): string => {
+  const at = url.indexOf('?');
+  return at < 0 ? url : url.slice(0, at);
+};
+
+/** What may identify a secret in a header value: the redacted names, and the admin token wherever it appears. */
+export interface Secrets {
+  token?: string | undefined;
+}
+
+function headerView(flat: readonly unknown[] | OutgoingHttpHeaders | undefined, secrets: Secrets): HeaderView {
+  const view: HeaderView = {};
+  if (!flat) return view;
+  const pairs: Array<[string, unknown]> = Array.isArray(flat)
+    ? Array.from({ length: Math.floor(flat.length / 2) }, (_, i) => [String(flat[2 * i]), flat[2 * i + 1]])
+    : Object.entries(flat);
+  for (const [rawName, rawValue] of pairs) {
+    const name = rawName.toLowerCase();
+    const values = Array.isArray(rawValue) ? rawValue.map(String) : [String(rawValue)];
+    const shown = values.map((value) => (REDACTED_HEADERS.has(name) || (secrets.token && value.includes(secrets.token)) ? REDACTED : value));
+    const before = view[name];
+    if (before === undefined) view[name] = shown.length === 1 ? (shown[0] as string) : shown;
+    else view[name] = [...(Array.isArray(before) ? before : [before]), ...shown];
+  }
+  return view;
+}
+
+function bodyView(body: KeptBody | undefined): BodyView | null {
+  if (!body || body.length === 0) return null;
+  if (typeof body.bytes === 'string') return { text: body.bytes, bytes: body.length, truncated: false };
+  return { text: body.bytes.toString('utf8'), bytes: body.length, truncated: body.bytes.length < body.length };
+}
+
+const finite = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+
+function pageView(page: PageFacts | undefined): PageView | null {
+  if (!page) return null;
+  const { envelope, window } = page;
+  return {
+    rule: page.rule.name,
+    formula: page.rule.formula,
+    matching: page.matching,
+    size: window === 'all' ? null : window.size,
+    start: window === 'all' ? null : window.start,
+    count: finite(envelope.count),
+    totalPages: finite(envelope.totalPages),
+    currentPage: finite(envelope.currentPage),
+    nextPage: finite(envelope.nextPage),
+    prevPage: finite(envelope.prevPage),
+  };
+}
+
+/** A recorded request as the admin API shows it: headers redacted, bodies as text, query, customer and page arithmetic made now. */
+export function entryView(entry: RecordedRequest, seq: number, options: { secrets: Secrets; worker?: number | undefined }): JournalEntry {
+  const { secrets } = options;
+  const redactUrl = (url: string) => (secrets.token && url.includes(secrets.token) ? url.split(secrets.token).join(REDACTED) : url);
+  const url = redactUrl(entry.url);
+  return {
+    seq,
+    ...(options.worker !== undefined ? { worker: options.worker } : {}),
+    time: new Date(entry.arrivedMs).toISOString(),
+    method: entry.method,
+    url,
+    status: entry.status,
+    durationMs: entry.durationMs,
+    path: pathOf(url),
+    query: queryPairs(url),
+    customer: customerOfEntry(entry),
+    request: { headers: headerView(entry.requestHeaders, secrets), headersCut: entry.headersCut ?? false, body: bodyView(entry.requestBody) },
+    response: { headers: headerView(entry.responseHeaders, secrets), body: bodyView(entry.responseBody) },
+    page: pageView(entry.page),
+  };
+}

@@ -1,0 +1,38 @@
+import { integerParam, QueryError, quote, strictQuery, type QueryPairs } from '../../lib/query.ts';
+import type { JournalQuery } from './journal.ts';
+
+/**
+ * The query of `GET /__admin/journal`: `limit`, `since` (a cursor the journal gave), `path`
+ * (text the path contains), `status` (`404` or a class, `4xx`) and `customer` (an id). A bad value
+ * throws a QueryError, which the app answers as a 400 `invalid_data` naming the parameter.
+ */
+export const JOURNAL_FILTERS = ['limit', 'since', 'path', 'status', 'customer'] as const;
+
+const CURSOR = /^[0-9]{1,10}:[0-9]{1,15}(?:,[0-9]{1,10}:[0-9]{1,15}){0,64}$/;
+
+export function journalQuery(pairs: QueryPairs, capacity: number): JournalQuery {
+  const query = strictQuery(pairs, JOURNAL_FILTERS);
+  const held = Math.max(1, capacity);
+  const out: JournalQuery = { limit: integerParam(query, 'limit', { min: 1, max: held, fallback: held }) };
+  const since = query.get('since');
+  if (since !== undefined) {
+    if (!CURSOR.test(since)) throw new QueryError(`'since' must be a cursor as the journal answered it ('cursor': pid:seq, comma-separated), got ${quote(since)}`);
+    out.since = Object.fromEntries(since.split(',').map((part) => part.split(':').map(Number) as [number, number]));
+  }
+  const path = query.get('path');
+  if (path !== undefined) {
+    if (path.length === 0 || path.length > 256) throw new QueryError(`'path' must be 1 to 256 characters of the path to look for (the entries whose path contains it), got ${quote(path)}`);
+    out.path = path;
+  }
+  const status = query.get('status');
+  if (status !== undefined) {
+    if (!/^[1-5](?:[0-9]{2}|xx)$/i.test(status)) throw new QueryError(`'status' must be a status (404) or a class of them (1xx to 5xx), got ${quote(status)}`);
+    out.status = status.toLowerCase();
+  }
+  const customer = query.get('customer');
+  if (customer !== undefined) {
+    if (!/^[\w-]{1,128}$/.test(customer)) throw new QueryError(`'customer' must be a customer id (letters, digits, _ and -, up to 128), got ${quote(customer)}`);
+    out.customer = customer;
+  }
+  return out;
+}

@@ -1,0 +1,227 @@
+/**
+ * `npm run test:browser`, issue 23: the dashboard at /__admin/ in headless Chromium (Debian's
+ * `chromium`). It loads under its Content-Security-Policy without an error; a listing request made
+ * from outside appears within a second, with its page arithmetic beside it; faults switched on from
+ * the page fail the next listing; a reseed from the page changes the data, and reset brings it
+ * back; markup in a request or answer is shown as text, never run; every control is reached with
+ * Tab; with --admin-token the page asks for the token and sends it as a bearer header only.
+ * Saves the screenshot docs/operations.md shows (docs/images/dashboard.png).
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { request } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockServer, type MockServer } from '../../mock-server/server.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const SCREENSHOT = fileURLToPath(new URL('../../docs/images/dashboard.png', import.meta.url));
+const TOKEN = 'dashboard-browser-test-token';
+
+let browser: Browser;
+let mock: MockServer;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  mock = await startMockServer({ seed: 1, reviews: 60, products: 4, wishlists: 6, maxItems: 4 });
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await mock?.close();
+});
+
+/** A request from this process with exactly this path and these headers (no URL normalisation). */
+function send(base: string, path: string, headers: Record<string, string> = {}, method = 'GET', body?: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const { hostname, port } = new URL(base);
+    const req = request({ hostname, port, path, method, headers, agent: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Opens the dashboard of `base` in a new tab (laptop-sized), collecting the page's errors. */
+async function open(base: string): Promise<{ tab: Page; errors: string[] }> {
+  const tab = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  const errors: string[] = [];
+  tab.on('pageerror', (error) => errors.push(error.message));
+  tab.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  tab.on('dialog', (dialog) => {
+    errors.push(`dialog: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  await tab.goto(`${base}/__admin/`);
+  return { tab, errors };
+}
+
+const rowFor = (url: string) => `#requests button[data-url="${url}"]`;
+
+describe('the dashboard', () => {
+  it('loads, shows a listing request made from outside within a second, with its page arithmetic beside it', async () => {
+    const { tab, errors } = await open(mock.url);
+    try {
+      await tab.waitForFunction(() => document.querySelector('#server-facts')?.textContent?.includes('dialect spec'), undefined, { timeout: 15_000 });
+      await tab.waitForFunction(() => document.querySelector('#live')?.textContent?.startsWith('live'), undefined, { timeout: 15_000 });
+      for (const path of ['/store/wishlists?take=2&skip=2', '/store/products/reviews?limit=oops']) await send(mock.url, path);
+      await tab.waitForSelector(rowFor('/store/products/reviews?limit=oops'), { timeout: 10_000 });
+
+      const path = '/store/products/reviews?limit=5&offset=10&order=-rating';
+      const sent = await send(mock.url, path, { authorization: 'Bearer shopper-1' });
+      expect(sent.status).toBe(200);
+      const asked = Date.now();
+      await tab.waitForSelector(rowFor(path), { timeout: 1000 });
+      const seenAfterMs = Date.now() - asked;
+      expect(seenAfterMs).toBeLessThanOrEqual(1000);
+
+      // A write and a provider state (set up, then torn down), for the history per customer.
+      const json = { 'content-type': 'application/json' };
+      await send(mock.url, '/store/wishlists', { ...json, authorization: 'Bearer shopper-1' }, 'POST', '{"sales_channel_id":"sc_1"}');
+      for (const action of ['setup', 'teardown']) {
+        expect((await send(mock.url, '/__admin/provider-states', json, 'POST', JSON.stringify({ state: 'reviews exist', params: { count: 60 }, action }))).status).toBe(200);
+      }
+      await tab.waitForFunction(() => document.querySelector('#states')?.textContent?.includes('teardown reviews exist {"count":60}'), undefined, { timeout: 10_000 });
+      const writes = await tab.textContent('#writes');
+      expect(writes).toContain('POST /store/wishlists');
+      expect(writes).toMatch(/cus_mock_[0-9a-f]{16}/);
+
+      await tab.click(rowFor(path));
+      const detail = await tab.textContent('#detail');
+      expect(detail).toContain(`GET ${path}`);
+      expect(detail).toContain('[redacted]');
+      expect(detail).not.toContain('shopper-1');
+      expect(detail).toContain('"reviews": [');
+      const page = await tab.$$eval('#detail aside.page dt', (dts) => Object.fromEntries(dts.map((dt) => [dt.textContent, dt.nextElementSibling?.textContent])));
+      expect(page).toMatchObject({ rule: 'reviewsPageMeta', matching: '60', 'page size': '5', start: '10', count: '60', totalPages: '12', currentPage: '3', nextPage: '4', prevPage: '2' });
+      expect(await tab.textContent('#detail aside.page')).toContain('floor(offset / limit)');
+      mkdirSync(fileURLToPath(new URL('.', `file://${SCREENSHOT}`)), { recursive: true });
+      await tab.screenshot({ path: SCREENSHOT });
+      expect(errors).toEqual([]);
+    } finally {
+      await tab.close();
+    }
+  });
+
+  it('switches faults on from the page, so that the next listing fails, and off again', async () => {
+    const { tab } = await open(mock.url);
+    try {
+      await tab.waitForFunction(() => document.querySelector('#faults-facts')?.textContent === 'off', undefined, { timeout: 15_000 });
+      await tab.fill('#fault-rate', '1');
+      await tab.fill('#fault-status', '503');
+      await tab.click('#faults-apply');
+      await tab.waitForFunction(() => document.querySelector('#faults-facts')?.textContent?.startsWith('on'), undefined, { timeout: 10_000 });
+      expect((await send(mock.url, '/store/products/reviews?limit=2')).status).toBe(503);
+      await tab.click('#faults-off');
+      await tab.waitForFunction(() => document.querySelector('#faults-facts')?.textContent === 'off', undefined, { timeout: 10_000 });
+      expect((await send(mock.url, '/store/products/reviews?limit=2')).status).toBe(200);
+    } finally {
+      await tab.close();
+    }
+  });
+
+  it('reseeds from the page, which changes the data, and resets it back', async () => {
+    const before = await send(mock.url, '/store/products/reviews?limit=3');
+    const { tab } = await open(mock.url);
+    try {
+      await tab.waitForSelector('#dataset-facts dt', { timeout: 15_000 });
+      await tab.fill('#reseed-seed', '77');
+      await tab.fill('#reseed-reviews', '25');
+      await tab.click('#reseed');
+      await tab.waitForFunction(() => document.querySelector('#message')?.textContent?.includes('(seed 77)'), undefined, { timeout: 20_000 });
+      const after = await send(mock.url, '/store/products/reviews?limit=3');
+      expect(after.text).not.toBe(before.text);
+      expect(JSON.parse(after.text).count).toBe(25);
+      await tab.waitForFunction(() => [...document.querySelectorAll('#dataset-facts dd')].some((dd) => dd.textContent === '77'), undefined, { timeout: 10_000 });
+      await tab.click('#reset');
+      await tab.waitForFunction(() => document.querySelector('#message')?.textContent?.startsWith('Back to the initial dataset'), undefined, { timeout: 20_000 });
+      expect((await send(mock.url, '/store/products/reviews?limit=3')).text).toBe(before.text);
+    } finally {
+      await tab.close();
+    }
+  });
+
+  it('shows markup in a request or an answer as text, and never runs it', async () => {
+    const { tab, errors } = await open(mock.url);
+    try {
+      await tab.waitForFunction(() => document.querySelector('#live')?.textContent?.startsWith('live'), undefined, { timeout: 15_000 });
+      const path = '/store/<script>window.__pwned=1</script><img/src=x/onerror=window.__pwned=2>';
+      const answer = await send(mock.url, path, { 'x-note': '<img src=x onerror="window.__pwned=3">' }, 'POST', '<script>window.__pwned=4</script>');
+      expect(answer.text).toContain('<script>window.__pwned=1</script>');
+      await tab.waitForSelector(`#requests button[data-url^="/store/<script>"]`, { timeout: 10_000 });
+      await tab.click(`#requests button[data-url^="/store/<script>"]`);
+      const detail = (await tab.textContent('#detail')) ?? '';
+      expect(detail).toContain(path);
+      expect(detail).toContain('<img src=x onerror="window.__pwned=3">');
+      expect(await tab.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+      expect(await tab.$$('#detail script, #detail img, #requests script, #requests img')).toEqual([]);
+      expect(errors.filter((e) => e.startsWith('dialog'))).toEqual([]);
+    } finally {
+      await tab.close();
+    }
+  });
+
+  it('is used with the keyboard: Tab reaches every control, and focus shows', async () => {
+    await send(mock.url, '/store/wishlists?take=1');
+    const { tab } = await open(mock.url);
+    try {
+      await tab.waitForSelector('#requests button', { timeout: 15_000 });
+      const reached = new Set<string>();
+      let outline = '';
+      for (let i = 0; i < 80; i++) {
+        await tab.keyboard.press('Tab');
+        const focused = await tab.evaluate(() => {
+          const el = document.activeElement as HTMLElement | null;
+          return { id: el?.id ?? '', row: el?.hasAttribute('data-url') ?? false, outline: el ? getComputedStyle(el).outlineStyle : '' };
+        });
+        reached.add(focused.row ? 'a request' : focused.id);
+        if (focused.id === 'reseed') outline = focused.outline;
+      }
+      for (const control of ['filter-path', 'filter-status', 'filter-customer', 'pause', 'clear-journal', 'a request', 'fault-latency', 'fault-rate', 'fault-status', 'fault-headers', 'faults-apply', 'faults-off', 'reseed-seed', 'reseed', 'reset']) {
+        expect(reached, control).toContain(control);
+      }
+      expect(outline).toBe('solid');
+      // Enter on a focused request shows it.
+      await tab.focus('#requests button');
+      await tab.keyboard.press('Enter');
+      expect(await tab.textContent('#detail')).toContain('Answer body');
+    } finally {
+      await tab.close();
+    }
+  });
+});
+
+describe('the dashboard of a mock with --admin-token', () => {
+  it('asks for the token and sends it as a bearer header, never in a URL', async () => {
+    const locked = await startMockServer({ seed: 1, reviews: 10, wishlists: 2, adminToken: TOKEN });
+    const { tab } = await open(locked.url);
+    const urls: string[] = [];
+    const bearers: string[] = [];
+    tab.on('request', (req) => {
+      urls.push(req.url());
+      const auth = req.headers().authorization;
+      if (auth) bearers.push(auth);
+    });
+    try {
+      await tab.waitForSelector('#token-form:not([hidden])', { timeout: 15_000 });
+      await tab.fill('#token', TOKEN);
+      await tab.click('#token-form button[type=submit]');
+      await tab.waitForFunction(() => document.querySelector('#server-facts')?.textContent?.includes('admin: token'), undefined, { timeout: 15_000 });
+      await send(locked.url, '/store/products/reviews?limit=1');
+      await tab.waitForSelector(rowFor('/store/products/reviews?limit=1'), { timeout: 10_000 });
+      expect(bearers.length).toBeGreaterThan(0);
+      expect(new Set(bearers)).toEqual(new Set([`Bearer ${TOKEN}`]));
+      expect(urls.filter((url) => url.includes(TOKEN))).toEqual([]);
+    } finally {
+      await tab.close();
+      await locked.close();
+    }
+  });
+});

@@ -1,0 +1,267 @@
+/**
+ * The journal with bodies (issue 23): what each entry keeps and shows (headers with their secrets
+ * redacted, the query, the answer's headers and first bytes of body, the customer, a listing's page
+ * arithmetic), its filters, its cursor, its memory bound, and which requests it keeps at all.
+ * (Merged across workers: test/scale-workers.test.ts.)
+ */
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockServer, type MockServer } from '../mock-server/server.ts';
+import {
+  DEFAULT_JOURNAL_BODY_BYTES,
+  defaultJournalBodyBytes,
+  Journal,
+  JOURNAL_MEMORY_BUDGET,
+  journalMemoryBound,
+  journalProblem,
+  MAX_JOURNAL_SIZE,
+} from '../mock-server/admin/journal.ts';
+import { REDACTED } from '../mock-server/admin/journal-entry.ts';
+import { customerOf } from '../lib/customers.ts';
+import { get } from './support/http.ts';
+
+const TOKEN = 'admin-token-for-journal-test';
+const ADMIN = { authorization: `Bearer ${TOKEN}` };
+
+/** A request with exactly these headers and path (no fetch normalisation), answered in full. */
+function raw(base: string, path: string, headers: Record<string, string> = {}, method = 'GET', body?: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${base}${path}`, { method, headers, agent: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const journal = async (mock: MockServer, query = '') => {
+  const answer = await get(mock.url, `/__admin/journal${query}`, { headers: ADMIN });
+  expect(answer.status, answer.text).toBe(200);
+  return answer.json;
+};
+
+const clear = (mock: MockServer) => raw(mock.url, '/__admin/journal', { ...ADMIN }, 'DELETE');
+
+describe('journal entries', () => {
+  let mock: MockServer;
+  beforeAll(async () => {
+    mock = await startMockServer({ seed: 2, reviews: 40, products: 4, wishlists: 5, maxItems: 4, adminToken: TOKEN, journalBodyBytes: 300 });
+  });
+  afterAll(() => mock.close());
+
+  it('keeps the request headers with authorization, cookies and the admin token redacted, and the customer by id', async () => {
+    await clear(mock);
+    const headers = {
+      authorization: 'Bearer customer-token-1',
+      cookie: 'connect.sid=s%3Aabc; theme=dark',
+      'proxy-authorization': 'Basic cHJveHk6cHc=',
+      'x-forwarded-token': `token ${TOKEN}`,
+      'x-trace': 'kept-as-is',
+    };
+    expect((await raw(mock.url, '/store/products/reviews?limit=2&offset=4', headers)).status).toBe(200);
+    const [entry] = (await journal(mock)).entries;
+    expect(entry.request.headers).toMatchObject({ authorization: REDACTED, cookie: REDACTED, 'proxy-authorization': REDACTED, 'x-forwarded-token': REDACTED, 'x-trace': 'kept-as-is' });
+    expect(JSON.stringify(entry)).not.toContain('customer-token-1');
+    expect(JSON.stringify(entry)).not.toContain(TOKEN);
+    expect(JSON.stringify(entry)).not.toContain('s%3Aabc');
+    expect(entry.customer).toBe(customerOf({ authorization: 'Bearer customer-token-1' })!.id);
+    expect(entry.query).toEqual([
+      ['limit', '2'],
+      ['offset', '4'],
+    ]);
+    expect(entry.path).toBe('/store/products/reviews');
+    expect(entry.response.headers['content-type']).toBe('application/json; charset=utf-8');
+  });
+
+  it('redacts a set-cookie of the answer and the admin token in a URL', () => {
+    const j = new Journal({ capacity: 2, secrets: { token: TOKEN } });
+    j.record({ arrivedMs: 0, method: 'GET', url: `/store/x?t=${TOKEN}`, status: 200, durationMs: 1, requestHeaders: ['Host', 'h'], responseHeaders: ['Set-Cookie', 'sid=1', 'Set-Cookie', 'b=2', 'X-Ok', 'y'] });
+    const [entry] = j.entries();
+    expect(entry!.response.headers).toEqual({ 'set-cookie': [REDACTED, REDACTED], 'x-ok': 'y' });
+    expect(entry!.url).toBe(`/store/x?t=${REDACTED}`);
+  });
+
+  it('keeps the first bytes of the answer body up to the cap, with its whole length, through Express and the fast path alike', async () => {
+    await clear(mock);
+    const path = '/store/products/reviews?limit=5&offset=0';
+    const first = await raw(mock.url, path);
+    await raw(mock.url, path); // kept: the fast path answers from now on
+    await raw(mock.url, path);
+    await raw(mock.url, path, {}, 'HEAD');
+    const entries = (await journal(mock)).entries;
+    expect(entries).toHaveLength(4);
+    const whole = Buffer.byteLength(first.text);
+    expect(whole).toBeGreaterThan(300);
+    for (const entry of entries.slice(0, 3)) {
+      expect(entry.response.body).toEqual({ text: Buffer.from(first.text).subarray(0, 300).toString('utf8'), bytes: whole, truncated: true });
+    }
+    expect(entries[3].method).toBe('HEAD');
+    expect(entries[3].response.body).toBeNull();
+    // A small answer is kept whole.
+    await clear(mock);
+    const small = await raw(mock.url, '/store/products/reviews?limit=0');
+    expect((await journal(mock)).entries[0].response.body).toEqual({ text: small.text, bytes: Buffer.byteLength(small.text), truncated: false });
+  });
+
+  it('shows the page arithmetic beside a listing answer, from the rule the dialect names', async () => {
+    await clear(mock);
+    await raw(mock.url, '/store/products/reviews?limit=7&offset=14');
+    await raw(mock.url, '/store/products/reviews?limit=7&offset=14');
+    await raw(mock.url, '/store/wishlists?take=2&skip=4');
+    await raw(mock.url, '/store/products/reviews?limit=abc');
+    const [express, fast, wishlists, refused] = (await journal(mock)).entries;
+    const reviewsPage = { rule: 'reviewsPageMeta', matching: 40, size: 7, start: 14, count: 40, totalPages: 6, currentPage: 3, nextPage: 4, prevPage: 2 };
+    expect(express.page).toMatchObject(reviewsPage);
+    expect(fast.page).toMatchObject(reviewsPage);
+    expect(express.page.formula).toContain('floor(offset / limit)');
+    expect(wishlists.page).toMatchObject({ rule: 'wishlistPageMeta', matching: 5, size: 2, start: 4, count: 5, totalPages: 3, currentPage: 3, nextPage: null, prevPage: 2 });
+    expect(refused.status).toBe(400);
+    expect(refused.page).toBeNull();
+  });
+
+  it("journals every request outside /__admin (writes under /store too), and successful provider-state changes, but none of the admin API's own", async () => {
+    await clear(mock);
+    await raw(mock.url, '/store/wishlists/wl_nope/items', { 'content-type': 'application/json', authorization: 'Bearer writer' }, 'POST', '{"product_variant_id":"variant_1"}');
+    await raw(mock.url, '/store/unknown');
+    for (const path of ['/__admin/config', '/__admin/health', '/__admin/faults', '/__admin/', '/__admin/journal', '/__admin/provider-states']) await raw(mock.url, path, ADMIN);
+    await raw(mock.url, '/__admin/faults', { ...ADMIN, 'content-type': 'application/json' }, 'PUT', '{}');
+    await raw(mock.url, '/__admin/config'); // refused: no token
+    const state = JSON.stringify({ state: 'no reviews exist', params: {}, action: 'setup' });
+    expect((await raw(mock.url, '/__admin/provider-states', { ...ADMIN, 'content-type': 'application/json' }, 'POST', state)).status).toBe(200);
+    expect((await raw(mock.url, '/__admin/provider-states', { ...ADMIN, 'content-type': 'application/json' }, 'POST', '{"state":"no such state"}')).status).toBe(400);
+    await raw(mock.url, '/__admin/provider-states', { ...ADMIN, 'content-type': 'application/json' }, 'POST', JSON.stringify({ state: 'no reviews exist', params: {}, action: 'teardown' }));
+    const entries = (await journal(mock)).entries;
+    expect(entries.map((e: { method: string; path: string; status: number }) => `${e.method} ${e.path} ${e.status}`)).toEqual([
+      'POST /store/wishlists/wl_nope/items 404',
+      'GET /store/unknown 404',
+      'POST /__admin/provider-states 200',
+      'POST /__admin/provider-states 200',
+    ]);
+    expect(entries[0].customer).toBe(customerOf({ authorization: 'Bearer writer' })!.id);
+    expect(entries[1].response.body.text).toContain('No route for GET /store/unknown');
+    expect(JSON.parse(entries[2].request.body.text)).toEqual({ state: 'no reviews exist', params: {}, action: 'setup' });
+  });
+
+  it('filters by path (contained), status (exact or class) and customer, with limit and a since-cursor', async () => {
+    await clear(mock);
+    await raw(mock.url, '/store/products/reviews?limit=1', { authorization: 'Bearer alice' });
+    await raw(mock.url, '/store/wishlists?take=1', { authorization: 'Bearer bob' });
+    await raw(mock.url, '/store/products/reviews?limit=-1', { authorization: 'Bearer alice' });
+    await raw(mock.url, '/store/nothing-here');
+    const urls = (j: { entries: Array<{ url: string }> }) => j.entries.map((e) => e.url);
+    expect(urls(await journal(mock, '?path=reviews'))).toEqual(['/store/products/reviews?limit=1', '/store/products/reviews?limit=-1']);
+    expect(urls(await journal(mock, '?path=/store/wish'))).toEqual(['/store/wishlists?take=1']);
+    expect(urls(await journal(mock, '?status=4xx'))).toEqual(['/store/products/reviews?limit=-1', '/store/nothing-here']);
+    expect(urls(await journal(mock, '?status=404'))).toEqual(['/store/nothing-here']);
+    expect(urls(await journal(mock, '?status=2XX&limit=1'))).toEqual(['/store/wishlists?take=1']);
+    const alice = customerOf({ authorization: 'Bearer alice' })!.id;
+    expect(urls(await journal(mock, `?customer=${alice}`))).toEqual(['/store/products/reviews?limit=1', '/store/products/reviews?limit=-1']);
+    expect(urls(await journal(mock, `?customer=${alice}&status=200`))).toEqual(['/store/products/reviews?limit=1']);
+
+    const { cursor, entries } = await journal(mock);
+    const last = entries[entries.length - 1].seq;
+    expect(cursor).toBe(`${process.pid}:${last}`);
+    expect((await journal(mock, `?since=${cursor}`)).entries).toEqual([]);
+    await raw(mock.url, '/store/wishlists?take=2', { authorization: 'Bearer bob' });
+    const after = await journal(mock, `?since=${encodeURIComponent(cursor)}`);
+    expect(urls(after)).toEqual(['/store/wishlists?take=2']);
+    expect(after.entries[0].seq).toBe(last + 1);
+    // A clear does not renumber: a cursor from before it still means "after those".
+    await clear(mock);
+    await raw(mock.url, '/store/wishlists?take=3');
+    expect(urls(await journal(mock, `?since=${encodeURIComponent(after.cursor)}`))).toEqual(['/store/wishlists?take=3']);
+  });
+
+  it('refuses a bad filter with the documented JSON 400 that names it', async () => {
+    for (const [query, name] of [
+      ['?status=600', 'status'],
+      ['?status=4x', 'status'],
+      ['?status=abc', 'status'],
+      ['?customer=a%20b', 'customer'],
+      ['?path=', 'path'],
+      [`?path=${'x'.repeat(300)}`, 'path'],
+      ['?since=abc', 'since'],
+      ['?since=1:2,', 'since'],
+      ['?limit=0', 'limit'],
+      ['?status=200&status=404', 'status'],
+      ['?colour=red', 'colour'],
+    ] as const) {
+      const answer = await get(mock.url, `/__admin/journal${query}`, { headers: ADMIN });
+      expect(answer.status, query).toBe(400);
+      expect(answer.contentType).toContain('application/json');
+      expect(answer.json, query).toMatchObject({ type: 'invalid_data', message: expect.stringContaining(`'${name}'`) });
+    }
+  });
+});
+
+describe('journal memory', () => {
+  it('keeps no body with --journal-body-bytes 0, only its length', async () => {
+    const mock = await startMockServer({ seed: 1, reviews: 10, wishlists: 1, journalBodyBytes: 0 });
+    try {
+      const page = await raw(mock.url, '/store/products/reviews?limit=3');
+      await raw(mock.url, '/store/products/reviews?limit=3');
+      const answer = (await get(mock.url, '/__admin/journal')).json;
+      expect(answer.bodyBytes).toBe(0);
+      for (const entry of answer.entries) expect(entry.response.body).toEqual({ text: '', bytes: Buffer.byteLength(page.text), truncated: true });
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('is bounded: a size and body cap past the budget are refused up front, and the default cap shrinks for a large journal', async () => {
+    expect(defaultJournalBodyBytes(200)).toBe(DEFAULT_JOURNAL_BODY_BYTES);
+    expect(journalMemoryBound(200, DEFAULT_JOURNAL_BODY_BYTES)).toBeLessThan(32 * 2 ** 20);
+    const large = defaultJournalBodyBytes(MAX_JOURNAL_SIZE);
+    expect(large).toBeGreaterThan(0);
+    expect(large).toBeLessThan(DEFAULT_JOURNAL_BODY_BYTES);
+    expect(journalMemoryBound(MAX_JOURNAL_SIZE, large)).toBeLessThanOrEqual(JOURNAL_MEMORY_BUDGET);
+    expect(journalProblem(MAX_JOURNAL_SIZE, large)).toBeUndefined();
+    expect(journalProblem(MAX_JOURNAL_SIZE, large + 1)).toMatch(/--journal-body-bytes/);
+    await expect(startMockServer({ journalSize: MAX_JOURNAL_SIZE, journalBodyBytes: 65536 })).rejects.toThrow(/journal/);
+    await expect(startMockServer({ journalBodyBytes: 2 * 1024 * 1024 })).rejects.toThrow(/body cap/);
+    await expect(startMockServer({ journalBodyBytes: -1 })).rejects.toThrow(/body cap/);
+  });
+
+  it('copies an answer larger than the cap once, and keeps a smaller one by reference', () => {
+    const j = new Journal({ capacity: 4, bodyBytes: 8 });
+    const big = Buffer.from('0123456789abcdef');
+    const small = Buffer.from('tiny');
+    const a = j.keptAnswer(big);
+    expect(a).toEqual({ bytes: Buffer.from('01234567'), length: 16 });
+    big.write('XXXXXXXX');
+    expect(a.bytes.toString()).toBe('01234567');
+    expect(j.keptAnswer(big).bytes).toBe(a.bytes);
+    expect(j.keptAnswer(small).bytes).toBe(small);
+  });
+});
+
+describe('the dashboard page', () => {
+  it('is served under the admin rules, with a strict Content-Security-Policy; with a token, the page alone needs none', async () => {
+    const open = await startMockServer({ seed: 1, reviews: 5, wishlists: 1 });
+    const locked = await startMockServer({ seed: 1, reviews: 5, wishlists: 1, adminToken: TOKEN });
+    try {
+      const page = await get(open.url, '/__admin/');
+      expect(page.status).toBe(200);
+      expect(page.contentType).toBe('text/html; charset=utf-8');
+      const csp = page.headers.get('content-security-policy') ?? '';
+      expect(csp).toContain("default-src 'none'");
+      expect(csp).toMatch(/script-src 'sha256-[A-Za-z0-9+/=]+'(;|$)/);
+      expect(csp).not.toContain('unsafe-inline');
+      expect(page.headers.get('access-control-allow-origin')).toBeNull();
+      expect(page.text).not.toMatch(/<script[^>]+src=|<link[^>]+href="(?!data:)|https?:\/\//);
+      expect((await get(open.url, '/__admin')).status).toBe(200);
+      expect((await raw(open.url, '/__admin/', { host: 'evil.example' })).status).toBe(403);
+      expect((await get(open.url, '/__admin/?x=1')).status).toBe(400);
+
+      expect((await get(locked.url, '/__admin/')).status).toBe(200);
+      expect((await get(locked.url, '/__admin/journal')).status).toBe(401);
+      expect((await get(locked.url, '/__admin/config')).status).toBe(401);
+      expect((await raw(locked.url, '/__admin/', {}, 'POST')).status).toBe(401);
+    } finally {
+      await Promise.all([open.close(), locked.close()]);
+    }
+  });
+});
