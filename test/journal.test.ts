@@ -135,7 +135,7 @@ describe('journal entries', () => {
     await raw(mock.url, '/__admin/provider-states', { ...ADMIN, 'content-type': 'application/json' }, 'POST', JSON.stringify({ state: 'no reviews exist', params: {}, action: 'teardown' }));
     const entries = (await journal(mock)).entries;
     expect(entries.map((e: { method: string; path: string; status: number }) => `${e.method} ${e.path} ${e.status}`)).toEqual([
-      'POST /store/wishlists/wl_nope/items 404',
+      'POST /store/wishlists/wl_nope/items 405',
       'GET /store/unknown 404',
       'POST /__admin/provider-states 200',
       'POST /__admin/provider-states 200',
@@ -263,5 +263,27 @@ describe('the dashboard page', () => {
     } finally {
       await Promise.all([open.close(), locked.close()]);
     }
+  });
+});
+
+describe('journal entries of writes (alphabite dialect)', () => {
+  let mock: MockServer;
+  beforeAll(async () => {
+    mock = await startMockServer({ seed: 2, reviews: 10, products: 3, wishlists: 2, maxItems: 3, dialect: 'alphabite', allowMultipleWishlists: true });
+  });
+  afterAll(() => mock.close());
+
+  it("keep the write's body and its customer, and the page arithmetic of that customer's own listing", async () => {
+    const headers = { 'content-type': 'application/json', 'x-publishable-api-key': 'pk_test', authorization: 'Bearer journal-writer' };
+    const created = await raw(mock.url, '/store/wishlists', headers, 'POST', JSON.stringify({ name: 'Journaled', sales_channel_id: 'sc_1' }));
+    expect(created.status, created.text).toBe(201);
+    expect((await raw(mock.url, '/store/wishlists?limit=1&offset=2', headers)).status).toBe(200);
+    const customer = customerOf({ authorization: 'Bearer journal-writer' })!.id;
+    const { entries } = await get(mock.url, `/__admin/journal?customer=${customer}`).then((a) => a.json as { entries: Array<Record<string, any>> });
+    expect(entries.map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual(['POST /store/wishlists 201', 'GET /store/wishlists 200']);
+    expect(JSON.parse(entries[0]!.request.body.text)).toEqual({ name: 'Journaled', sales_channel_id: 'sc_1' });
+    expect(JSON.parse(entries[0]!.response.body.text)).toMatchObject({ name: 'Journaled', customer_id: customer });
+    expect(entries[0]!.request.headers.authorization).toBe(REDACTED);
+    expect(entries[1]!.page).toMatchObject({ matching: 3, size: 1, start: 2, count: 3 });
   });
 });
