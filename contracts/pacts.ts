@@ -86,5 +86,26 @@ async function declare(pact: PactV4, interaction: Declared, exercise: (mockUrl: 
     .willRespondWith(response.status, (b) => {
       b.headers(JSON_HEADERS).jsonBody(response.body);
     })
-    .executeTest(async (mock) => exercise(mock.url));
+    .executeTest(async (mock) => {
+      try {
+        await exercise(mock.url);
+      } catch (error) {
+        // A connection that failed before the request reached Pact (a kept-alive socket closed
+        // under it, or a busy machine's mock not yet accepting): send it once more. Pact would
+        // otherwise report the request as never received, and hide this error.
+        if (!isStaleSocket(error)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        await exercise(mock.url);
+      }
+    });
+}
+
+const STALE_SOCKET_CODES = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE', 'UND_ERR_CLOSED', 'ECONNREFUSED']);
+
+/** Whether `error` (or one of its causes) is a connection closed under a request, before an answer. */
+function isStaleSocket(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (STALE_SOCKET_CODES.has(String((e as { code?: unknown }).code))) return true;
+  }
+  return false;
 }
