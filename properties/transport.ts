@@ -8,6 +8,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { LRUCache } from 'lru-cache';
 import { NoAnswerError, type Answer } from '../lib/http.ts';
 
 /** fetch's limit ("redirect count exceeded" past it). */
@@ -21,8 +22,42 @@ const agents = {
 
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+/** A body as read: its text and its JSON (undefined when the text is no JSON). */
+interface ReadBody {
+  text: string;
+  json: unknown;
+}
+
+/** Characters of body text a BodyMemo keeps at most (and its parsed JSON with it). */
+const MEMO_CHARACTERS = 64 * 1024 * 1024;
+
+/**
+ * The last body each URL answered, parsed: a run asks for many pages more than once (a default run
+ * reads 165 MB of JSON, a third of it distinct), and an answer whose text equals the one before is
+ * given that one's JSON instead of parsing the same text again. The text is compared in full, so
+ * a server that answers differently is seen as it answers; the JSON is shared, so nothing in the
+ * suite may change an answer's JSON (nothing does). One memo per run (ListingClient).
+ */
+export class BodyMemo {
+  private readonly bodies = new LRUCache<string, ReadBody>({ maxSize: MEMO_CHARACTERS, sizeCalculation: (body) => Math.max(1, body.text.length) });
+
+  read(url: string, text: string): ReadBody {
+    const before = this.bodies.get(url);
+    if (before !== undefined && before.text === text) return before;
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    const body = { text, json };
+    if (text.length <= MEMO_CHARACTERS) this.bodies.set(url, body);
+    return body;
+  }
+}
+
 /** A GET of `url`: the whole answer within `timeoutMs`, or a NoAnswerError that says why not. */
-export function get(url: string, timeoutMs: number, headers: Record<string, string> = {}): Promise<Answer> {
+export function get(url: string, timeoutMs: number, headers: Record<string, string> = {}, memo: BodyMemo = new BodyMemo()): Promise<Answer> {
   return new Promise<Answer>((resolve, reject) => {
     let settled = false;
     let request: http.ClientRequest | undefined;
@@ -94,15 +129,10 @@ export function get(url: string, timeoutMs: number, headers: Record<string, stri
           } catch (error) {
             return end(new NoAnswerError(url, `${url}: the answer could not be decoded (${reasonOf(error)})`));
           }
-          let json: unknown;
-          try {
-            json = JSON.parse(text);
-          } catch {
-            json = undefined;
-          }
+          const body = memo.read(target, text);
           const answerHeaders: Record<string, string> = {};
           for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) answerHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
-          end(undefined, { url, status, contentType: res.headers['content-type'] ?? null, text, json, headers: answerHeaders });
+          end(undefined, { url, status, contentType: res.headers['content-type'] ?? null, text: body.text, json: body.json, headers: answerHeaders });
         });
       });
       request = req;
