@@ -28,31 +28,42 @@ interface ReadBody {
   json: unknown;
 }
 
-/** Characters of body text a BodyMemo keeps at most (and its parsed JSON with it). */
-const MEMO_CHARACTERS = 64 * 1024 * 1024;
+interface MemoEntry extends ReadBody {
+  /** The bytes as received, and how they were encoded. */
+  raw: Buffer;
+  encoding: string | undefined;
+}
+
+/** Bytes of bodies a BodyMemo keeps at most (each counted twice: the bytes and the text). */
+const MEMO_BYTES = 128 * 1024 * 1024;
+/** Smaller bodies are read again: they cost little to parse, and keeping them would cost the collector more. */
+const MEMO_MIN_BYTES = 4 * 1024;
 
 /**
- * The last body each URL answered, parsed: a run asks for many pages more than once (a default run
- * reads 165 MB of JSON, a third of it distinct), and an answer whose text equals the one before is
- * given that one's JSON instead of parsing the same text again. The text is compared in full, so
- * a server that answers differently is seen as it answers; the JSON is shared, so nothing in the
- * suite may change an answer's JSON (nothing does). One memo per run (ListingClient).
+ * The last body each URL answered, read: a run asks for many pages more than once (a default run
+ * reads 165 MB of JSON, a third of it distinct), and an answer whose bytes equal the ones before is
+ * given that one's text and JSON instead of decoding and parsing the same bytes again. The bytes
+ * are compared in full, so a server that answers differently is seen as it answers; the JSON is
+ * shared, so nothing in the suite may change an answer's JSON (nothing does). One memo per run
+ * (ListingClient).
  */
 export class BodyMemo {
-  private readonly bodies = new LRUCache<string, ReadBody>({ maxSize: MEMO_CHARACTERS, sizeCalculation: (body) => Math.max(1, body.text.length) });
+  private readonly bodies = new LRUCache<string, MemoEntry>({ maxSize: MEMO_BYTES, sizeCalculation: (body) => 2 * body.raw.length });
 
-  read(url: string, text: string): ReadBody {
-    const before = this.bodies.get(url);
-    if (before !== undefined && before.text === text) return before;
+  read(url: string, raw: Buffer, encoding: string | undefined): ReadBody {
+    const memo = raw.length >= MEMO_MIN_BYTES && 2 * raw.length <= MEMO_BYTES;
+    const before = memo ? this.bodies.get(url) : undefined;
+    if (before !== undefined && before.encoding === encoding && before.raw.equals(raw)) return before;
+    const text = decode(raw, encoding);
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
       json = undefined;
     }
-    const body = { text, json };
-    if (text.length <= MEMO_CHARACTERS) this.bodies.set(url, body);
-    return body;
+    // A body that is one slice of a larger read buffer is copied, so as not to keep the whole buffer.
+    if (memo) this.bodies.set(url, { raw: raw.byteLength === raw.buffer.byteLength ? raw : Buffer.from(raw), encoding, text, json });
+    return { text, json };
   }
 }
 
@@ -123,13 +134,12 @@ export function get(url: string, timeoutMs: number, headers: Record<string, stri
           if (!res.complete) end(new NoAnswerError(url, `${url}: the answer broke off mid-body (terminated)`));
         });
         res.on('end', () => {
-          let text: string;
+          let body: ReadBody;
           try {
-            text = decode(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), res.headers['content-encoding']);
+            body = memo.read(target, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), res.headers['content-encoding']);
           } catch (error) {
             return end(new NoAnswerError(url, `${url}: the answer could not be decoded (${reasonOf(error)})`));
           }
-          const body = memo.read(target, text);
           const answerHeaders: Record<string, string> = {};
           for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) answerHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
           end(undefined, { url, status, contentType: res.headers['content-type'] ?? null, text: body.text, json: body.json, headers: answerHeaders });
