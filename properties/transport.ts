@@ -8,7 +8,6 @@
 import http from 'node:http';
 import https from 'node:https';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import { LRUCache } from 'lru-cache';
 import { NoAnswerError, type Answer } from '../lib/http.ts';
 
 /** fetch's limit ("redirect count exceeded" past it). */
@@ -48,22 +47,43 @@ const MEMO_MIN_BYTES = 4 * 1024;
  * (ListingClient).
  */
 export class BodyMemo {
-  private readonly bodies = new LRUCache<string, MemoEntry>({ maxSize: MEMO_BYTES, sizeCalculation: (body) => 2 * body.raw.length });
+  /** By URL, the least recently used first (a Map keeps the order of insertion). */
+  private readonly bodies = new Map<string, MemoEntry>();
+  private bytes = 0;
 
   read(url: string, raw: Buffer, encoding: string | undefined): ReadBody {
     const memo = raw.length >= MEMO_MIN_BYTES && 2 * raw.length <= MEMO_BYTES;
     const before = memo ? this.bodies.get(url) : undefined;
-    if (before !== undefined && before.encoding === encoding && before.raw.equals(raw)) return before;
-    const text = decode(raw, encoding);
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
+    if (before !== undefined) this.forget(url, before);
+    let body: MemoEntry;
+    if (before !== undefined && before.encoding === encoding && before.raw.equals(raw)) body = before;
+    else {
+      const text = decode(raw, encoding);
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+      // A body kept that is one slice of a larger read buffer is copied, so as not to keep the whole buffer.
+      body = { raw: !memo || raw.byteLength === raw.buffer.byteLength ? raw : Buffer.from(raw), encoding, text, json };
     }
-    // A body that is one slice of a larger read buffer is copied, so as not to keep the whole buffer.
-    if (memo) this.bodies.set(url, { raw: raw.byteLength === raw.buffer.byteLength ? raw : Buffer.from(raw), encoding, text, json });
-    return { text, json };
+    if (memo) this.keep(url, body);
+    return body;
+  }
+
+  private keep(url: string, body: MemoEntry): void {
+    this.bodies.set(url, body);
+    this.bytes += 2 * body.raw.length;
+    for (const [oldest, entry] of this.bodies) {
+      if (this.bytes <= MEMO_BYTES) break;
+      this.forget(oldest, entry);
+    }
+  }
+
+  private forget(url: string, body: MemoEntry): void {
+    this.bodies.delete(url);
+    this.bytes -= 2 * body.raw.length;
   }
 }
 
