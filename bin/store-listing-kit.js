@@ -25,9 +25,11 @@ function lastResort(error, { now }) {
 process.on('uncaughtException', (error) => lastResort(error, { now: true }));
 process.on('unhandledRejection', (error) => lastResort(error, { now: true }));
 
-// `serve` loads only its own command: its first answer must not wait for the other commands' modules.
+// `serve` loads only its own command: its first answer must not wait for the other commands' modules;
+// `check` only its own too, as the other commands' modules would add to the CPU of every run.
 // (A promise chain, not top-level await: nothing of the package uses top-level await.)
-const entry = new URL(process.argv[2] === 'serve' ? '../dist/cli/serve-main.js' : '../dist/cli/main.js', import.meta.url);
+const ownEntries = { serve: '../dist/cli/serve-main.js', check: '../dist/cli/check-main.js' };
+const entry = new URL(Object.hasOwn(ownEntries, process.argv[2] ?? '') ? ownEntries[process.argv[2]] : '../dist/cli/main.js', import.meta.url);
 Promise.resolve()
   .then(() => {
     if (!existsSync(entry)) throw new Error('store-listing-kit is not built: run `npm run build` in its folder (npm ci and npm install run it)');

@@ -6,7 +6,7 @@ import { DEFAULTS, MAX_CONCURRENCY, randomSeed, resolveOptions, type CheckOption
 import { ALPHABITE_PROPERTY_IDS, PROPERTY_IDS } from '../properties/catalog/index.ts';
 import { headerLine, jsonReport, junitReport, resultLine, summaryText } from '../properties/report.ts';
 import { CannotRunError, runListingProperties, type CheckReport } from '../properties/runner.ts';
-import { headerArg, integerIn } from './options.ts';
+import { headerArg, integerIn } from './arguments.ts';
 import { wantsColour } from './plain-output.ts';
 import { keepTheVerdictWhenTheReaderLeaves } from './program.ts';
 import { ProgressPrinter } from './progress.ts';

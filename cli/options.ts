@@ -1,40 +1,9 @@
 import { InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_SEED, DEFAULT_SIZES, SIZE_LIMITS, describeSizeLimit, type DatasetSizes } from '../fixtures/generate.ts';
 import type { GenerateOptions } from '../fixtures/dataset.ts';
-import { parseHeaders } from '../lib/http.ts';
+import { integerIn } from './arguments.ts';
 
-/** A commander parser for a whole number in [min, max], with an error that says what is accepted. */
-export function integerIn(min: number, max: number): (value: string) => number {
-  return (value: string) => {
-    const n = /^[0-9]+$/.test(value) ? Number(value) : Number.NaN;
-    if (!Number.isSafeInteger(n) || n < min || n > max) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}, got '${value}'.`);
-    return n;
-  };
-}
-
-/**
- * A commander parser for a repeatable `--header 'name: value'` (`check`, `verify`): the headers so
- * far with this one added (a later one of the same name wins).
- */
-export function headerArg(value: string, previous: Record<string, string>): Record<string, string> {
-  try {
-    return { ...previous, ...parseHeaders([value]) };
-  } catch (error) {
-    throw new InvalidArgumentError(`${(error as Error).message}, e.g. 'x-publishable-api-key: pk_...'.`);
-  }
-}
-
-/** A commander parser for an http(s) URL (without its trailing slashes), with an error that shows one. */
-export function httpUrl(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new InvalidArgumentError(`'${value}' is not a URL (expected e.g. http://localhost:9000)`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError(`'${value}' must be an http or https URL`);
-  return value.replace(/\/+$/, '');
-}
+export { headerArg, httpUrl, integerIn } from './arguments.ts';
 
 export const MAX_SEED = 0xffffffff;
 

@@ -5,7 +5,7 @@
 
 import { exchange, type Answer } from '../lib/http.ts';
 import { countRequest, currentTally } from './tally.ts';
-import { get } from './transport.ts';
+import { BodyMemo, get } from './transport.ts';
 
 /** Query parameters in order; a name may repeat (the suite sends repeated parameters on purpose). */
 export type Query = Array<[string, string]>;
@@ -85,6 +85,8 @@ export class ListingClient {
   private readonly timeoutMs: number;
   private readonly headers: Record<string, string>;
   private readonly slots: RequestSlots;
+  /** Bodies already parsed in this run (transport.ts): an equal answer is not parsed again. */
+  private readonly bodies = new BodyMemo();
 
   constructor(baseUrl: string, options: ClientOptions = {}) {
     this.baseUrl = baseUrl.replace(/\/+$/, '');
@@ -103,7 +105,7 @@ export class ListingClient {
     this.requests += 1;
     countRequest();
     try {
-      return await get(this.url(path, query), this.timeoutMs, this.headers);
+      return await get(this.url(path, query), this.timeoutMs, this.headers, this.bodies);
     } finally {
       this.slots.give();
     }
