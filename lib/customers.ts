@@ -60,8 +60,8 @@ export function jwtActorId(token: string): string | undefined {
   }
 }
 
-/** FNV-1a, 64 bits as two 32-bit halves, in hex: a stable name for a token, not a secret. */
-function fnv64(text: string): string {
+/** Two 32-bit FNV-1a hashes of a text (different offsets and primes): a stable name for it, not a secret. */
+export function fnvHalves(text: string): [number, number] {
   let h1 = 0x811c9dc5;
   let h2 = 0x01000193;
   for (let i = 0; i < text.length; i++) {
@@ -69,7 +69,14 @@ function fnv64(text: string): string {
     h1 = Math.imul(h1 ^ c, 0x01000193) >>> 0;
     h2 = Math.imul(h2 ^ c, 0x811c9dc5) >>> 0;
   }
-  return h1.toString(16).padStart(8, '0') + h2.toString(16).padStart(8, '0');
+  return [h1, h2];
+}
+
+/** fnvHalves in hex, 16 characters. */
+function fnv64(text: string): string {
+  return fnvHalves(text)
+    .map((h) => h.toString(16).padStart(8, '0'))
+    .join('');
 }
 
 /** The customer of a request, from its headers (Node's lower-case names). */

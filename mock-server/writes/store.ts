@@ -13,6 +13,7 @@ import { json } from './medusa-body.ts';
 import type { SeedWishlists } from './seed.ts';
 import type { Dialect } from '../../lib/dialects/index.ts';
 import type { ItemRow, ReviewRow, VariantJson, WishlistRow, WriteAnswer, WriteCommand } from './types.ts';
+import { fnvHalves } from '../../lib/customers.ts';
 
 export const WRITE_LIMITS = {
   /** Customers with writes at once. */
@@ -59,13 +60,7 @@ const bound = (what: string) =>
 
 /** FNV-1a of a text as 16 Crockford base-32 characters (80 bits from two 32-bit hashes, padded). */
 function tag16(text: string): string {
-  let h1 = 0x811c9dc5;
-  let h2 = 0x01000193;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 0x01000193) >>> 0;
-    h2 = Math.imul(h2 ^ c, 0x811c9dc5) >>> 0;
-  }
+  const [h1, h2] = fnvHalves(text);
   return encodeBase32(h1, 7) + encodeBase32(h2, 7) + '00';
 }
 

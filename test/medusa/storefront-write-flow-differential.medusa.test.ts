@@ -18,7 +18,7 @@ import { recordBackend } from '../../fixtures/recorder.ts';
 import { writeRecording } from '../../fixtures/recording-file.ts';
 import { startMockServer, type MockServer } from '../../mock-server/server.ts';
 import { MOCK_CUSTOMER_NAME } from '../../mock-server/writes/store.ts';
-import { medusaFacts, registerCustomer, removeCustomerWrites, variantIdsByTitle, WISHLIST_SHARE_TOKEN_SECRET, type FreshCustomer } from '../support/medusa-backend.ts';
+import { freshWriteWorld, medusaFacts, removeCustomerWrites, WISHLIST_SHARE_TOKEN_SECRET, type FreshCustomer } from '../support/medusa-backend.ts';
 import { runStorefrontWriteFlow, type FlowStep } from '../support/storefront-write-flow.ts';
 import type { WriteWorld } from '../support/write-cases.ts';
 
@@ -31,21 +31,9 @@ let work: string;
 let mock: MockServer;
 
 beforeAll(async () => {
-  alice = await registerCustomer(facts, 'live-flow-alice', { first_name: 'Alice', last_name: 'Writer' });
-  bob = await registerCustomer(facts, 'live-flow-bob', { first_name: 'Bob', last_name: 'Reader' });
-  const [, mug] = facts.products;
-  const unreviewed = facts.products.find((p) => !facts.reviews.some((r) => r.product_id === p.id));
-  if (!mug || mug.variantIds.length < 3 || !unreviewed) throw new Error('the seed should hold a product with three variants and a product without reviews');
-  const variants = await variantIdsByTitle(facts, mug.id);
-  world = {
-    baseUrl: facts.baseUrl,
-    publishableKey: facts.publishableKey,
-    salesChannelId: facts.salesChannelId,
-    variantIds: [variants[0]!, variants[1]!, variants[2]!],
-    productId: unreviewed.id,
-    shareTokenSecret: WISHLIST_SHARE_TOKEN_SECRET,
-    customers: { alice, bob },
-  };
+  const fresh = await freshWriteWorld(facts, 'live-flow-');
+  world = fresh;
+  ({ alice, bob } = fresh.customers);
   // the shopper's view, recorded: their wishlists hold the mug's variants, which add-item then finds in the mock
   const recorded = await recordBackend({ baseUrl: facts.baseUrl, dialect: 'alphabite', headers: { [PUBLISHABLE_KEY_HEADER]: facts.publishableKey, authorization: `Bearer ${shopper.token}` } });
   work = await mkdtemp(join(tmpdir(), 'store-listing-kit-flow-differential-'));

@@ -7,7 +7,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { medusaFacts, registerCustomer, removeCustomerWrites, variantIdsByTitle, WISHLIST_SHARE_TOKEN_SECRET, type FreshCustomer } from '../support/medusa-backend.ts';
+import { freshWriteWorld, medusaFacts, removeCustomerWrites, type FreshCustomer } from '../support/medusa-backend.ts';
 import { runStorefrontWriteFlow, type FlowStep } from '../support/storefront-write-flow.ts';
 import type { WriteWorld } from '../support/write-cases.ts';
 
@@ -18,21 +18,9 @@ let bob: FreshCustomer;
 let world: WriteWorld;
 
 beforeAll(async () => {
-  alice = await registerCustomer(facts, 'flow-alice', { first_name: 'Alice', last_name: 'Writer' });
-  bob = await registerCustomer(facts, 'flow-bob', { first_name: 'Bob', last_name: 'Reader' });
-  const [, mug] = facts.products;
-  const unreviewed = facts.products.find((p) => !facts.reviews.some((r) => r.product_id === p.id));
-  if (!mug || mug.variantIds.length < 3 || !unreviewed) throw new Error('the seed should hold a product with three variants and a product without reviews');
-  const variants = await variantIdsByTitle(facts, mug.id);
-  world = {
-    baseUrl: facts.baseUrl,
-    publishableKey: facts.publishableKey,
-    salesChannelId: facts.salesChannelId,
-    variantIds: [variants[0]!, variants[1]!, variants[2]!],
-    productId: unreviewed.id,
-    shareTokenSecret: WISHLIST_SHARE_TOKEN_SECRET,
-    customers: { alice, bob },
-  };
+  const fresh = await freshWriteWorld(facts, 'flow-');
+  world = fresh;
+  ({ alice, bob } = fresh.customers);
 });
 
 afterAll(async () => {

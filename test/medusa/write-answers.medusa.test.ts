@@ -7,7 +7,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { medusaFacts, registerCustomer, removeCustomerWrites, variantIdsByTitle, WISHLIST_SHARE_TOKEN_SECRET, type FreshCustomer } from '../support/medusa-backend.ts';
+import { freshWriteWorld, medusaFacts, removeCustomerWrites, type FreshCustomer } from '../support/medusa-backend.ts';
 import { runWriteCases, WRITE_CASES, type WriteAnswer, type WriteWorld } from '../support/write-cases.ts';
 
 const GOLDEN = new URL('./write-answers.json', import.meta.url);
@@ -23,22 +23,9 @@ async function allReviewIds(): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  alice = await registerCustomer(facts, 'alice', { first_name: 'Alice', last_name: 'Writer' });
-  bob = await registerCustomer(facts, 'bob', { first_name: 'Bob', last_name: 'Reader' });
-  // the mug: three variants, none deleted (the seed deletes one of the tee's, a different one each run)
-  const [, mug] = facts.products;
-  const unreviewed = facts.products.find((p) => !facts.reviews.some((r) => r.product_id === p.id));
-  if (!mug || !unreviewed) throw new Error('the seed should hold a product with three variants and a product without reviews');
-  const variants = await variantIdsByTitle(facts, mug.id);
-  world = {
-    baseUrl: facts.baseUrl,
-    publishableKey: facts.publishableKey,
-    salesChannelId: facts.salesChannelId,
-    variantIds: [variants[0]!, variants[1]!, variants[2]!],
-    productId: unreviewed.id,
-    shareTokenSecret: WISHLIST_SHARE_TOKEN_SECRET,
-    customers: { alice, bob },
-  };
+  const fresh = await freshWriteWorld(facts, '');
+  world = fresh;
+  ({ alice, bob } = fresh.customers);
 });
 
 afterAll(async () => {

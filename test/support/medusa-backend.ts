@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { byId, type ListingBackend } from './real-client-flows.ts';
+import type { WriteWorld } from './write-cases.ts';
 
 export interface MedusaFacts {
   baseUrl: string;
@@ -109,4 +110,28 @@ export async function variantIdsByTitle(facts: Pick<MedusaFacts, 'baseUrl' | 'pu
   if (!res.ok) throw new Error(`GET /store/products/${productId} answered ${res.status}`);
   const { product } = (await res.json()) as { product: { variants: Array<{ id: string; title: string }> } };
   return [...product.variants].sort((a, b) => a.title.localeCompare(b.title)).map((v) => v.id);
+}
+
+/**
+ * The world of the write tests (write-cases.ts, storefront-write-flow.ts) on the real backend: two
+ * customers registered afresh (`label`-alice, `label`-bob) who own nothing yet, the mug's three
+ * variants (none deleted: the seed deletes one of the tee's, a different one each run) in title
+ * order, and a product with no reviews.
+ */
+export async function freshWriteWorld(facts: MedusaFacts, label: string): Promise<WriteWorld & { customers: { alice: FreshCustomer; bob: FreshCustomer } }> {
+  const alice = await registerCustomer(facts, `${label}alice`, { first_name: 'Alice', last_name: 'Writer' });
+  const bob = await registerCustomer(facts, `${label}bob`, { first_name: 'Bob', last_name: 'Reader' });
+  const [, mug] = facts.products;
+  const unreviewed = facts.products.find((p) => !facts.reviews.some((r) => r.product_id === p.id));
+  if (!mug || mug.variantIds.length < 3 || !unreviewed) throw new Error('the seed should hold a product with three variants and a product without reviews');
+  const variants = await variantIdsByTitle(facts, mug.id);
+  return {
+    baseUrl: facts.baseUrl,
+    publishableKey: facts.publishableKey,
+    salesChannelId: facts.salesChannelId,
+    variantIds: [variants[0]!, variants[1]!, variants[2]!],
+    productId: unreviewed.id,
+    shareTokenSecret: WISHLIST_SHARE_TOKEN_SECRET,
+    customers: { alice, bob },
+  };
 }
