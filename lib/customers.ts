@@ -45,15 +45,24 @@ export function sessionCookie(cookie: HeaderValue): string | undefined {
   return undefined;
 }
 
+/** A base64url text (a JWT's part) decoded as UTF-8, or undefined when it is not base64url. */
+export function fromBase64url(part: string): string | undefined {
+  try {
+    const base64 = part.replace(/-/g, '+').replace(/_/g, '/');
+    const binary = atob(base64.padEnd(Math.ceil(base64.length / 4) * 4, '='));
+    return new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
+  } catch {
+    return undefined;
+  }
+}
+
 /** The `actor_id` of a JWT's payload (not verified), when it is one with a string `actor_id`. */
 export function jwtActorId(token: string): string | undefined {
   const parts = token.split('.');
-  if (parts.length !== 3 || !parts[1]) return undefined;
+  const text = parts.length === 3 && parts[1] ? fromBase64url(parts[1]) : undefined;
+  if (text === undefined) return undefined;
   try {
-    const base64 = parts[1].replace(/-/g, '+').replace(/_/g, '/');
-    const bytes = Uint8Array.from(atob(base64.padEnd(Math.ceil(base64.length / 4) * 4, '=')), (c) => c.charCodeAt(0));
-    const payload: unknown = JSON.parse(new TextDecoder().decode(bytes));
-    const actor = (payload as { actor_id?: unknown } | null)?.actor_id;
+    const actor = (JSON.parse(text) as { actor_id?: unknown } | null)?.actor_id;
     return typeof actor === 'string' && /^[\w-]{1,128}$/.test(actor) ? actor : undefined;
   } catch {
     return undefined;

@@ -5,6 +5,7 @@
  * Platform-neutral: WebCrypto's HMAC (`crypto.subtle`, in Node 20+ and in browsers, where it needs a
  * secure context: https or localhost), base64url by hand.
  */
+import { fromBase64url } from '../../lib/customers.ts';
 
 /** The secret the mock signs share tokens with unless told another (docs/writes.md); the plugin has no usable default. */
 export const MOCK_SHARE_TOKEN_SECRET = 'store-listing-kit-mock-share-secret';
@@ -21,17 +22,6 @@ function base64url(bytes: Uint8Array): string {
   let binary = '';
   for (const byte of bytes) binary += String.fromCharCode(byte);
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-/** A base64url part as text (UTF-8), or undefined when it is not base64url. */
-function fromBase64url(part: string): string | undefined {
-  try {
-    const base64 = part.replace(/-/g, '+').replace(/_/g, '/');
-    const binary = atob(base64.padEnd(Math.ceil(base64.length / 4) * 4, '='));
-    return new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
-  } catch {
-    return undefined;
-  }
 }
 
 async function hmac(hash: string, secret: string, text: string): Promise<string> {
