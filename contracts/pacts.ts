@@ -97,7 +97,38 @@ async function declare(pact: PactV4, interaction: Declared, exercise: (mockUrl: 
         await new Promise((resolve) => setTimeout(resolve, 100));
         await exercise(mock.url);
       }
+      await untilRecorded(pact, mock.port);
     });
+}
+
+/** How long to wait for Pact's mock server to record a request it has already answered. */
+const RECORDING_WAIT_MS = 2_000;
+
+/**
+ * Waits until Pact's mock server counts the interaction as matched, for at most RECORDING_WAIT_MS.
+ * Its server sends the answer before it records the match, so on a busy machine the client can
+ * read the whole answer while the match is not yet recorded; Pact then reports the request as
+ * "expected but not received". Returns at once when the match is there (the usual case); a real
+ * mismatch waits the bound out and is then reported by Pact as before.
+ */
+async function untilRecorded(pact: PactV4, port: number): Promise<void> {
+  const core = consumerPactOf(pact);
+  for (const deadline = Date.now() + RECORDING_WAIT_MS; !core.mockServerMatchedSuccessfully(port) && Date.now() < deadline; ) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+interface ConsumerPactCore {
+  mockServerMatchedSuccessfully(port: number): boolean;
+}
+
+/** The pact-core handle PactV4 keeps (`pact`, not in its types); fails loudly if a Pact upgrade moved it. */
+function consumerPactOf(pact: PactV4): ConsumerPactCore {
+  const core = (pact as unknown as { pact?: Partial<ConsumerPactCore> }).pact;
+  if (typeof core?.mockServerMatchedSuccessfully !== 'function') {
+    throw new Error('PactV4 no longer keeps its pact-core handle as `pact`: contracts/pacts.ts cannot wait for the mock server to record a match');
+  }
+  return core as ConsumerPactCore;
 }
 
 const STALE_SOCKET_CODES = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE', 'UND_ERR_CLOSED', 'ECONNREFUSED']);
