@@ -117,8 +117,13 @@ export class CheckContext {
     return this.options.maxPageSize;
   }
 
-  async request(target: Target, w: Window, extra: Query = []): Promise<Exchange> {
-    return this.client.get(target.endpoint.path(target.id), windowQuery(target.endpoint, w, extra));
+  request(target: Target, w: Window, extra: Query = []): Promise<Exchange> {
+    // Not async: one promise fewer per request (they cost more while the tallies follow the async context).
+    try {
+      return this.client.get(target.endpoint.path(target.id), windowQuery(target.endpoint, w, extra));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   async page(target: Target, w: Window, extra: Query = []): Promise<Page> {

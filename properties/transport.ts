@@ -1,14 +1,16 @@
 /**
- * The suite's GETs, over node:http(s) with connections kept alive: the same answers and the same
- * one-sentence NoAnswerErrors as lib/http.ts's `exchange` (fetch), at about half its CPU per request
- * (a run sends thousands; fetch's WHATWG streams cost more than the checks themselves). Redirects
- * are followed as fetch follows them (at most 20), compressed answers are decoded, and the timeout
- * covers the body as well as the headers.
+ * The suite's GETs: the same answers and the same one-sentence NoAnswerErrors as lib/http.ts's
+ * `exchange` (fetch), at a fraction of its CPU per request (a run sends thousands, and the client's
+ * work per request came to cost more than the checks). An answer of the common shape (plain HTTP/1.1
+ * with a Content-Length) is read by plain-http.ts on kept-alive sockets of its own; any other, and
+ * https, by node:http with connections kept alive. Redirects are followed as fetch follows them (at
+ * most 20), compressed answers are decoded, and the timeout covers the body as well as the headers.
  */
 import http from 'node:http';
 import https from 'node:https';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { NoAnswerError, type Answer } from '../lib/http.ts';
+import { plainGet } from './plain-http.ts';
 
 /** fetch's limit ("redirect count exceeded" past it). */
 const MAX_REDIRECTS = 20;
@@ -87,17 +89,28 @@ export class BodyMemo {
   }
 }
 
-/** A GET of `url`: the whole answer within `timeoutMs`, or a NoAnswerError that says why not. */
-export function get(url: string, timeoutMs: number, headers: Record<string, string> = {}, memo: BodyMemo = new BodyMemo()): Promise<Answer> {
+/** The headers sent: `accept: application/json` unless `headers` say otherwise (one object per headers object: plain-http.ts makes its lines once). */
+const sentHeaders = new WeakMap<Record<string, string>, Record<string, string>>();
+function withAccept(headers: Record<string, string>): Record<string, string> {
+  let sent = sentHeaders.get(headers);
+  if (!sent) sentHeaders.set(headers, (sent = { accept: 'application/json', ...headers }));
+  return sent;
+}
+
+/** A GET of `url`: the whole answer within `timeoutMs`, or a NoAnswerError that says why not; `onSettled` is called as it settles. */
+export function get(url: string, timeoutMs: number, headers: Record<string, string> = {}, memo: BodyMemo = new BodyMemo(), onSettled?: () => void): Promise<Answer> {
   return new Promise<Answer>((resolve, reject) => {
     let settled = false;
     let request: http.ClientRequest | undefined;
+    let abandonPlain: (() => void) | undefined;
     let answering = false;
     const end = (error: NoAnswerError | undefined, answer?: Answer) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      onSettled?.();
       if (error) {
+        abandonPlain?.();
         request?.destroy();
         reject(error);
       } else resolve(answer!);
@@ -113,14 +126,56 @@ export function get(url: string, timeoutMs: number, headers: Record<string, stri
         ),
       );
     }, timeoutMs);
+    const requestHeaders = withAccept(headers);
 
-    const send = (target: string, redirects: number, retried: boolean) => {
+    /** A redirect to follow (as fetch follows them), or undefined for an answer. */
+    const redirectOf = (target: string, status: number, location: string | undefined, redirects: number): (() => void) | undefined => {
+      if (status < 300 || status >= 400 || status === 304 || location === undefined) return undefined;
+      if (redirects >= MAX_REDIRECTS) return () => end(new NoAnswerError(url, `cannot reach ${url}: redirect count exceeded`));
+      let next: string;
+      try {
+        next = new URL(location, target).href;
+      } catch {
+        return () => end(new NoAnswerError(url, `cannot reach ${url}: redirected to an invalid URL '${location}'`));
+      }
+      return () => send(next, redirects + 1);
+    };
+
+    /** A whole answer: read (memo), then resolved. */
+    const answered = (target: string, status: number, answerHeaders: Record<string, string>, raw: Buffer) => {
+      let body: ReadBody;
+      try {
+        body = memo.read(target, raw, answerHeaders['content-encoding']);
+      } catch (error) {
+        return end(new NoAnswerError(url, `${url}: the answer could not be decoded (${reasonOf(error)})`));
+      }
+      end(undefined, { url, status, contentType: answerHeaders['content-type'] ?? null, text: body.text, json: body.json, headers: answerHeaders });
+    };
+
+    const send = (target: string, redirects: number) => {
       let parsed: URL;
       try {
         parsed = new URL(target);
       } catch {
         return end(new NoAnswerError(url, `cannot reach ${url}: invalid URL`));
       }
+      // The common shape of answer on plain HTTP is read by plain-http.ts; anything else by node:http.
+      abandonPlain = plainGet(parsed, requestHeaders, {
+        head: () => (answering = true),
+        answer: ({ status, headers: answerHeaders, body }) => {
+          const redirect = redirectOf(target, status, answerHeaders.location, redirects);
+          if (redirect) redirect();
+          else answered(target, status, answerHeaders, body);
+        },
+        decline: () => {
+          if (settled) return;
+          answering = false;
+          viaNode(target, parsed, redirects, false);
+        },
+      });
+    };
+
+    const viaNode = (target: string, parsed: URL, redirects: number, retried: boolean) => {
       const agent = agents[parsed.protocol as keyof typeof agents];
       if (!agent) return end(new NoAnswerError(url, `cannot reach ${url}: redirected to ${parsed.protocol} (only http and https)`));
       const module = parsed.protocol === 'https:' ? https : http;
@@ -129,22 +184,15 @@ export function get(url: string, timeoutMs: number, headers: Record<string, stri
         hostname: parsed.hostname.startsWith('[') ? parsed.hostname.slice(1, -1) : parsed.hostname,
         port: parsed.port || undefined,
         path: `${parsed.pathname}${parsed.search}`,
-        headers: { accept: 'application/json', ...headers },
+        headers: requestHeaders,
         ...(parsed.username || parsed.password ? { auth: `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}` } : {}),
       };
       const req = module.get(options, (res) => {
         const status = res.statusCode ?? 0;
-        const location = res.headers.location;
-        if (status >= 300 && status < 400 && status !== 304 && location !== undefined) {
+        const redirect = redirectOf(target, status, res.headers.location, redirects);
+        if (redirect) {
           res.resume();
-          if (redirects >= MAX_REDIRECTS) return end(new NoAnswerError(url, `cannot reach ${url}: redirect count exceeded`));
-          let next: string;
-          try {
-            next = new URL(location, target).href;
-          } catch {
-            return end(new NoAnswerError(url, `cannot reach ${url}: redirected to an invalid URL '${location}'`));
-          }
-          return send(next, redirects + 1, false);
+          return redirect();
         }
         answering = true;
         const chunks: Buffer[] = [];
@@ -154,26 +202,30 @@ export function get(url: string, timeoutMs: number, headers: Record<string, stri
           if (!res.complete) end(new NoAnswerError(url, `${url}: the answer broke off mid-body (terminated)`));
         });
         res.on('end', () => {
-          let body: ReadBody;
-          try {
-            body = memo.read(target, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), res.headers['content-encoding']);
-          } catch (error) {
-            return end(new NoAnswerError(url, `${url}: the answer could not be decoded (${reasonOf(error)})`));
-          }
           const answerHeaders: Record<string, string> = {};
           for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) answerHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
-          end(undefined, { url, status, contentType: res.headers['content-type'] ?? null, text: body.text, json: body.json, headers: answerHeaders });
+          answered(target, status, answerHeaders, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
         });
       });
       request = req;
       req.on('error', (error: NodeJS.ErrnoException) => {
         if (answering || settled) return;
         // A kept-alive connection the server closed as it was reused: asked again once on a new one.
-        if (req.reusedSocket && !retried && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) return send(target, redirects, true);
+        if (req.reusedSocket && !retried && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) return viaNode(target, parsed, redirects, true);
         end(new NoAnswerError(url, `cannot reach ${url}: ${reasonOf(error)}`));
       });
     };
-    send(url, 0, false);
+    try {
+      send(url, 0);
+    } catch (error) {
+      // Thrown by node:http as it was asked (a header it refuses): the promise rejects with it, as ever.
+      if (!settled) {
+        settled = true;
+        clearTimeout(timer);
+        onSettled?.();
+      }
+      throw error;
+    }
   });
 }
 

@@ -82,28 +82,66 @@ export function firstDifference(
   path = '',
   extraKeysAllowed = false,
 ): { path: string; expected: unknown; actual: unknown } | undefined {
+  // The walk names no path until it finds a difference: most walks find none, over large bodies.
+  const found = differenceIn(expected, actual, extraKeysAllowed);
+  if (!found) return undefined;
+  let at = path;
+  for (let i = found.steps.length - 1; i >= 0; i--) {
+    const step = found.steps[i]!;
+    at = typeof step === 'number' ? `${at}[${step}]` : step === LENGTH_STEP ? `${at}.length` : at ? `${at}.${step.key}` : step.key;
+  }
+  return { path: at || '(body)', expected: found.expected, actual: found.actual };
+}
+
+/** The steps of a path: an index, a key, or the length of the array before it. */
+const LENGTH_STEP = Symbol('length');
+type Step = number | { key: string } | typeof LENGTH_STEP;
+/** A difference found, its steps from the inside out. */
+interface Found {
+  steps: Step[];
+  expected: unknown;
+  actual: unknown;
+}
+
+function differenceIn(expected: unknown, actual: unknown, extraKeysAllowed: boolean): Found | undefined {
   if (Object.is(expected, actual)) return undefined;
   if (Array.isArray(expected) && Array.isArray(actual)) {
-    for (let i = 0; i < Math.max(expected.length, actual.length); i++) {
-      const d = firstDifference(expected[i], actual[i], `${path}[${i}]`, extraKeysAllowed);
-      if (d) return expected.length !== actual.length && i >= Math.min(expected.length, actual.length)
-        ? { path: `${path}.length`, expected: expected.length, actual: actual.length }
-        : d;
+    const longer = Math.max(expected.length, actual.length);
+    for (let i = 0; i < longer; i++) {
+      const d = differenceIn(expected[i], actual[i], extraKeysAllowed);
+      if (!d) continue;
+      if (expected.length !== actual.length && i >= Math.min(expected.length, actual.length)) return { steps: [LENGTH_STEP], expected: expected.length, actual: actual.length };
+      d.steps.push(i);
+      return d;
     }
     return undefined;
   }
   if (expected && actual && typeof expected === 'object' && typeof actual === 'object' && !Array.isArray(expected) && !Array.isArray(actual)) {
-    const keys = new Set(extraKeysAllowed ? Object.keys(expected) : [...Object.keys(expected), ...Object.keys(actual)]);
-    for (const k of keys) {
-      const e = (expected as Record<string, unknown>)[k];
-      const a = (actual as Record<string, unknown>)[k];
-      const ePresent = k in expected;
-      const aPresent = k in actual;
-      if (ePresent !== aPresent) return { path: path ? `${path}.${k}` : k, expected: ePresent ? e : undefined, actual: aPresent ? a : undefined };
-      const d = firstDifference(e, a, path ? `${path}.${k}` : k, extraKeysAllowed);
+    const e = expected as Record<string, unknown>;
+    const a = actual as Record<string, unknown>;
+    for (const k of Object.keys(e)) {
+      const d = keyDifference(e, a, k, extraKeysAllowed);
       if (d) return d;
+    }
+    if (!extraKeysAllowed) {
+      for (const k of Object.keys(a)) {
+        if (Object.hasOwn(e, k)) continue;
+        const d = keyDifference(e, a, k, extraKeysAllowed);
+        if (d) return d;
+      }
     }
     return undefined;
   }
-  return { path: path || '(body)', expected, actual };
+  return { steps: [], expected, actual };
+}
+
+function keyDifference(expected: Record<string, unknown>, actual: Record<string, unknown>, k: string, extraKeysAllowed: boolean): Found | undefined {
+  const ePresent = k in expected;
+  const aPresent = k in actual;
+  const d: Found | undefined =
+    ePresent !== aPresent
+      ? { steps: [], expected: ePresent ? expected[k] : undefined, actual: aPresent ? actual[k] : undefined }
+      : differenceIn(expected[k], actual[k], extraKeysAllowed);
+  d?.steps.push({ key: k });
+  return d;
 }

@@ -1,0 +1,194 @@
+/**
+ * check's transport (properties/transport.ts): answers of the common shape are read by
+ * properties/plain-http.ts, every other shape by node:http, and a caller cannot tell which: the
+ * same status, headers, text and JSON. A raw TCP server writes each shape byte for byte and counts
+ * the requests it gets, so the tests also see which reader took them (a shape plain-http.ts
+ * declines is asked once more by node:http, and its origin is left to node:http from then on).
+ */
+import { createServer as createHttpServer } from 'node:http';
+import net, { type AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BodyMemo, get } from '../properties/transport.ts';
+
+const JSON_BODY = '{"reviews":[{"id":"rev_1","rating":4}],"count":1,"limit":10,"offset":0}';
+
+interface RawServer {
+  url: string;
+  /** Requests received, by connection, in order. */
+  requests: string[];
+  connections: number;
+  close(): Promise<void>;
+}
+
+const servers: RawServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+/** A server that answers each request head it reads with `answer(index)` (the index counts every request). */
+async function rawServer(answer: (index: number, socket: net.Socket) => string | Buffer | undefined): Promise<RawServer> {
+  const sockets = new Set<net.Socket>();
+  const requests: string[] = [];
+  const state = { connections: 0 };
+  const server = net.createServer((socket) => {
+    state.connections += 1;
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    let pending = '';
+    socket.on('data', (chunk) => {
+      pending += chunk.toString('latin1');
+      for (let end = pending.indexOf('\r\n\r\n'); end >= 0; end = pending.indexOf('\r\n\r\n')) {
+        const head = pending.slice(0, end);
+        pending = pending.slice(end + 4);
+        const index = requests.length;
+        requests.push(head);
+        const bytes = answer(index, socket);
+        if (bytes !== undefined) socket.write(bytes);
+      }
+    });
+    socket.on('error', () => {});
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const raw: RawServer = {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    get connections() {
+      return state.connections;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+  servers.push(raw);
+  return raw;
+}
+
+const withLength = (body: string | Buffer, headers: string[] = []) => {
+  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body);
+  return Buffer.concat([Buffer.from(['HTTP/1.1 200 OK', 'Content-Type: application/json; charset=utf-8', ...headers, `Content-Length: ${bytes.length}`, '', ''].join('\r\n'), 'latin1'), bytes]);
+};
+
+const chunked = (body: string) =>
+  ['HTTP/1.1 200 OK', 'Content-Type: application/json; charset=utf-8', 'Transfer-Encoding: chunked', '', `${Buffer.byteLength(body).toString(16)}`, body, '0', '', ''].join('\r\n');
+
+const expectedAnswer = (url: string, extraHeaders: Record<string, string> = {}) => ({
+  url,
+  status: 200,
+  contentType: 'application/json; charset=utf-8',
+  text: JSON_BODY,
+  json: JSON.parse(JSON_BODY),
+  headers: { 'content-type': 'application/json; charset=utf-8', ...extraHeaders },
+});
+
+describe("check's transport", () => {
+  it('reads the common shape itself, over one kept-alive connection, with every header as node:http names it', async () => {
+    const server = await rawServer(() => withLength(JSON_BODY, ['ETag:  W/"1"  ', 'X-Odd:\tvalue with\ttabs\t']));
+    const memo = new BodyMemo();
+    for (let i = 0; i < 3; i++) {
+      const url = `${server.url}/store/products/reviews?limit=10&offset=${i}`;
+      expect(await get(url, 5000, {}, memo)).toEqual(expectedAnswer(url, { etag: 'W/"1"', 'x-odd': 'value with\ttabs', 'content-length': String(JSON_BODY.length) }));
+    }
+    expect(server.requests).toHaveLength(3);
+    expect(server.connections).toBe(1);
+    expect(server.requests[0]).toMatch(/^GET \/store\/products\/reviews\?limit=10&offset=0 HTTP\/1\.1\r\naccept: application\/json\r\nHost: 127\.0\.0\.1:\d+\r\nConnection: keep-alive$/);
+  });
+
+  it('sends the headers asked for, as node:http would (of two names that differ only in case, the later in the place of the first)', async () => {
+    const server = await rawServer(() => withLength(JSON_BODY));
+    await get(`${server.url}/a`, 5000, { 'x-publishable-api-key': 'pk_1', Accept: 'application/json, */*' });
+    expect(server.requests[0]).toBe(`GET /a HTTP/1.1\r\nAccept: application/json, */*\r\nx-publishable-api-key: pk_1\r\nHost: ${server.url.slice('http://'.length)}\r\nConnection: keep-alive`);
+  });
+
+  const declined: Array<[string, (index: number) => string | Buffer]> = [
+    ['a chunked body', () => chunked(JSON_BODY)],
+    ['a header named twice', () => withLength(JSON_BODY, ['Vary: Origin', 'Vary: Accept'])],
+    ['an HTTP/1.0 answer', () => withLength(JSON_BODY).toString('latin1').replace('HTTP/1.1', 'HTTP/1.0')],
+    ['a 103 before the answer', () => `HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n${withLength(JSON_BODY).toString('latin1')}`],
+  ];
+  for (const [shape, answer] of declined) {
+    it(`leaves ${shape} to node:http, which gives the answer (asked once more, then always by node:http)`, async () => {
+      const server = await rawServer((index) => answer(index));
+      const first = await get(`${server.url}/first`, 5000);
+      const second = await get(`${server.url}/second`, 5000);
+      for (const [a, path] of [[first, '/first'], [second, '/second']] as const) {
+        expect(a.status).toBe(200);
+        expect(a.text).toBe(JSON_BODY);
+        expect(a.json).toEqual(JSON.parse(JSON_BODY));
+        expect(a.url).toBe(`${server.url}${path}`);
+      }
+      // The first request twice (read here, declined, asked again by node:http), the second once.
+      expect(server.requests.map((r) => r.split(' ')[1])).toEqual(['/first', '/first', '/second']);
+    });
+  }
+
+  const refused: Array<[string, string[]]> = [
+    ['a folded header', ['X-Folded: one', ' two']],
+    ['a chunked body with a Content-Length too', ['Transfer-Encoding: chunked']],
+  ];
+  for (const [shape, headers] of refused) {
+    it(`leaves ${shape} to node:http, which refuses it as before`, async () => {
+      const server = await rawServer(() => withLength(JSON_BODY, headers));
+      await expect(get(`${server.url}/`, 5000)).rejects.toThrow(/^cannot reach http:\/\/127\.0\.0\.1:\d+\/: Parse Error: /);
+    });
+  }
+
+  it('joins a header named twice as node:http does, having left that answer to node:http', async () => {
+    const server = await rawServer(() => withLength(JSON_BODY, ['Vary: Origin', 'Vary: Accept']));
+    const answer = await get(`${server.url}/`, 5000);
+    expect(answer.headers?.vary).toBe('Origin, Accept');
+  });
+
+  it('decodes a gzip body it read itself', async () => {
+    const server = await rawServer(() => withLength(gzipSync(JSON_BODY), ['Content-Encoding: gzip']));
+    const answer = await get(`${server.url}/`, 5000);
+    expect(answer.text).toBe(JSON_BODY);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('asks once more on a new connection when the server closed the kept-alive one', async () => {
+    // Answers, then closes each connection after its first answer without saying so.
+    const server = await rawServer((index, socket) => {
+      setTimeout(() => socket.end(), 20);
+      return withLength(JSON_BODY);
+    });
+    await get(`${server.url}/one`, 5000);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const again = await get(`${server.url}/two`, 5000);
+    expect(again.text).toBe(JSON_BODY);
+    expect(server.connections).toBe(2);
+  });
+
+  it('does not keep a connection the server said it closes, nor one with bytes past the body', async () => {
+    const server = await rawServer((index) => (index === 0 ? withLength(JSON_BODY, ['Connection: close']) : Buffer.concat([withLength(JSON_BODY), Buffer.from('garbage')])));
+    for (const path of ['/a', '/b', '/c']) expect((await get(`${server.url}${path}`, 5000)).text).toBe(JSON_BODY);
+    expect(server.connections).toBe(3);
+  });
+
+  it('says the server did not finish in time when the body never ends, and that it cannot reach a closed port', async () => {
+    const server = await rawServer(() => 'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"reviews":[');
+    await expect(get(`${server.url}/drip`, 300)).rejects.toThrow(/: the server did not finish its answer within 300 ms \(it sent the headers, then too little of the body\)$/);
+    const closed = await rawServer(() => undefined);
+    await closed.close();
+    await expect(get(`${closed.url}/`, 2000)).rejects.toThrow(/^cannot reach http:\/\/127\.0\.0\.1:\d+\/: connect ECONNREFUSED/);
+  });
+
+  it('gives an Express answer exactly as node:http reads it', async () => {
+    const express = createHttpServer((req, res) => {
+      res.setHeader('Set-Cookie', ['a=1', 'b=2']);
+      res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      res.end(JSON_BODY);
+    });
+    await new Promise<void>((resolve) => express.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(express.address() as AddressInfo).port}/`;
+      const answer = await get(url, 5000);
+      expect(answer.text).toBe(JSON_BODY);
+      expect(answer.headers?.['set-cookie']).toBe('a=1, b=2');
+    } finally {
+      await new Promise((resolve) => express.close(resolve));
+    }
+  });
+});
