@@ -7,8 +7,8 @@
  * The checker runs as its own process on the load generator's core; its CPU time is its own
  * (process.cpuUsage at exit), the server's is read from /proc.
  */
-import { spawn } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { median } from './stats.ts';
 import { freePort, startServer, stopServer, treeCpuSeconds } from './processes.ts';
@@ -28,6 +28,8 @@ export interface CheckTiming {
   rounds: number;
   defaultConcurrency: number;
   local: { one: CheckRun[]; many: CheckRun[] };
+  /** The code as issue 23 found it (BEFORE), run in the same rounds; why not, when it could not be built. */
+  before: { rev: string; runs: CheckRun[] } | { rev: string; skipped: string };
   latency: {
     ms: number;
     many: CheckRun;
@@ -47,17 +49,42 @@ export interface CheckSetup {
 }
 
 const SEED = 1;
+/**
+ * The code as issue 23 found it (one request at a time, over fetch): "a default run against the
+ * local mock takes at most a third of today's time" is measured against it, built from git into
+ * the bench's work folder and run in the same rounds as this build.
+ */
+const BEFORE = { rev: 'fb9f35d', what: 'the code before issue 23' };
 const LATENCY_MS = 200;
 const ONE_PROPERTY = { property: 'page-length', endpoint: 'reviews' };
 /** Writes the process's CPU time to the file $BENCH_CPU_FILE as it exits (a preload, so that the CLI is run as shipped). */
 const CPU_ON_EXIT = `data:text/javascript,${encodeURIComponent("import{writeFileSync}from'node:fs';process.on('exit',()=>{const u=process.cpuUsage();writeFileSync(process.env.BENCH_CPU_FILE,String((u.user+u.system)/1000))})")}`;
 
-async function runCheck(setup: CheckSetup, baseUrl: string, serverPid: number, args: string[]): Promise<CheckRun> {
+/**
+ * The CLI of BEFORE, built once into the work folder (git archive of that commit, this checkout's
+ * node_modules, its own build script), or why it cannot be (no git history, say, in a package).
+ */
+function buildBefore(setup: CheckSetup): { cli: string } | { skipped: string } {
+  const dir = join(setup.work, `check-before-${BEFORE.rev}`);
+  const cli = join(dir, 'bin', 'store-listing-kit.js');
+  if (existsSync(join(dir, '.built'))) return { cli };
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const archive = spawnSync('sh', ['-c', `git -C "$0" archive --format=tar ${BEFORE.rev} | tar -x -C "$1"`, setup.root, dir], { encoding: 'utf8' });
+  if (archive.status !== 0) return { skipped: `git could not give commit ${BEFORE.rev} (${archive.stderr.trim().split('\n')[0] || `exit ${archive.status}`})` };
+  symlinkSync(join(setup.root, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  const build = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: dir, encoding: 'utf8' });
+  if (build.status !== 0) return { skipped: `the build of ${BEFORE.rev} failed (${build.stderr.trim().split('\n')[0] || `exit ${build.status}`})` };
+  writeFileSync(join(dir, '.built'), `${BEFORE.rev}\n`);
+  return { cli };
+}
+
+async function runCheck(setup: CheckSetup, baseUrl: string, serverPid: number, args: string[], cli = setup.cli): Promise<CheckRun> {
   const cpuFile = join(setup.work, `check-cpu-${process.pid}.txt`);
   rmSync(cpuFile, { force: true });
   const serverBefore = treeCpuSeconds(serverPid);
   const began = performance.now();
-  const child = spawn(process.execPath, ['--import', CPU_ON_EXIT, setup.cli, 'check', '--base-url', baseUrl, '--seed', String(SEED), ...args], {
+  const child = spawn(process.execPath, ['--import', CPU_ON_EXIT, cli, 'check', '--base-url', baseUrl, '--seed', String(SEED), ...args], {
     cwd: setup.root,
     env: { ...process.env, BENCH_CPU_FILE: cpuFile, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -92,23 +119,34 @@ async function startMock(setup: CheckSetup, name: string, args: string[]) {
 export async function timeCheck(setup: CheckSetup): Promise<CheckTiming> {
   const many = String(setup.defaultConcurrency);
   const local = { one: [] as CheckRun[], many: [] as CheckRun[] };
+  const beforeRuns: CheckRun[] = [];
+  setup.log(`check: building ${BEFORE.what} (${BEFORE.rev}) to time it side by side`);
+  const beforeBuild = buildBefore(setup);
+  if ('skipped' in beforeBuild) setup.log(`  not timed: ${beforeBuild.skipped}`);
   const mock = await startMock(setup, 'check-mock', []);
   try {
     const url = `http://127.0.0.1:${mock.port}`;
     setup.log('check: warm-up run against the mock');
     await runCheck(setup, url, mock.pid, ['--concurrency', many]);
+    type Kind = 'before' | 'one' | 'many';
+    const kinds: Kind[] = 'cli' in beforeBuild ? ['before', 'one', 'many'] : ['one', 'many'];
     for (let round = 0; round < setup.rounds; round++) {
-      // alternate which goes first, so that neither always meets the machine in the same state
-      const order = round % 2 === 0 ? (['1', many] as const) : ([many, '1'] as const);
-      for (const concurrency of order) {
-        const run = await runCheck(setup, url, mock.pid, ['--concurrency', concurrency]);
-        (concurrency === '1' ? local.one : local.many).push(run);
-        setup.log(`check round ${round + 1}/${setup.rounds}, --concurrency ${concurrency}: ${(run.wallMs / 1000).toFixed(2)} s, ${run.requests} requests, checker ${(run.cpuMs / run.requests).toFixed(3)} ms CPU/request`);
+      // rotate which goes first, so that none always meets the machine in the same state
+      const order = kinds.map((_, i) => kinds[(i + round) % kinds.length]!);
+      for (const kind of order) {
+        const run =
+          kind === 'before' && 'cli' in beforeBuild
+            ? await runCheck(setup, url, mock.pid, [], beforeBuild.cli)
+            : await runCheck(setup, url, mock.pid, ['--concurrency', kind === 'one' ? '1' : many]);
+        (kind === 'before' ? beforeRuns : local[kind]).push(run);
+        const label = kind === 'before' ? `${BEFORE.what} (${BEFORE.rev})` : `--concurrency ${kind === 'one' ? '1' : many}`;
+        setup.log(`check round ${round + 1}/${setup.rounds}, ${label}: ${(run.wallMs / 1000).toFixed(2)} s, ${run.requests} requests, checker ${(run.cpuMs / run.requests).toFixed(3)} ms CPU/request`);
       }
     }
   } finally {
     await stopServer(mock);
   }
+  const before = 'cli' in beforeBuild ? { rev: BEFORE.rev, runs: beforeRuns } : { rev: BEFORE.rev, skipped: beforeBuild.skipped };
   const slow = await startMock(setup, 'check-mock-latency', ['--latency', String(LATENCY_MS)]);
   try {
     const url = `http://127.0.0.1:${slow.port}`;
@@ -118,7 +156,7 @@ export async function timeCheck(setup: CheckSetup): Promise<CheckTiming> {
     setup.log(`check against serve --latency ${LATENCY_MS}, --concurrency 1, ${ONE_PROPERTY.property} on ${ONE_PROPERTY.endpoint} only`);
     const oneRun = await runCheck(setup, url, slow.pid, ['--concurrency', '1', '--properties', ONE_PROPERTY.property, '--endpoints', ONE_PROPERTY.endpoint]);
     setup.log(`  ${(oneRun.wallMs / 1000).toFixed(1)} s, ${oneRun.requests} requests`);
-    return { rounds: setup.rounds, defaultConcurrency: setup.defaultConcurrency, local, latency: { ms: LATENCY_MS, many: manyRun, oneProperty: { ...oneRun, ...ONE_PROPERTY } } };
+    return { rounds: setup.rounds, defaultConcurrency: setup.defaultConcurrency, local, before, latency: { ms: LATENCY_MS, many: manyRun, oneProperty: { ...oneRun, ...ONE_PROPERTY } } };
   } finally {
     await stopServer(slow);
   }
@@ -139,6 +177,10 @@ export function renderCheck(t: CheckTiming): string[] {
   const requests = t.local.many[0]?.requests ?? Number.NaN;
   const slowPerRequest = t.latency.oneProperty.wallMs / t.latency.oneProperty.requests;
   const extrapolated = slowPerRequest * t.latency.many.requests;
+  const beforeRuns = 'runs' in t.before ? t.before.runs : [];
+  const before = beforeRuns.length > 0 ? median(beforeRuns.map((r) => r.wallMs)) : Number.NaN;
+  // Pair by pair: each round ran both, one right after the other.
+  const pairs = beforeRuns.map((b, i) => (t.local.many[i]?.wallMs ?? Number.NaN) / b.wallMs).filter(Number.isFinite);
   const row = (label: string, runs: CheckRun[]) =>
     `| ${label} | ${secs(median(runs.map((r) => r.wallMs)))} | ${runs[0]?.requests ?? ''} | ${perRequest(runs, (r) => r.cpuMs).toFixed(3)} ms | ${perRequest(runs, (r) => r.serverCpuMs).toFixed(3)} ms |`;
   return [
@@ -152,6 +194,7 @@ export function renderCheck(t: CheckTiming): string[] {
     '',
     '| run | wall time | requests | checker CPU / request | mock CPU / request |',
     '|---|---|---|---|---|',
+    ...(beforeRuns.length > 0 ? [row(`local mock, ${BEFORE.what} (${t.before.rev}: one request at a time, over \`fetch\`)`, beforeRuns)] : []),
     row('local mock, `--concurrency 1` (one request at a time, as before the option, with this version\'s HTTP client)', t.local.one),
     row(`local mock, \`--concurrency ${t.defaultConcurrency}\` (the default)`, t.local.many),
     `| \`serve --latency ${t.latency.ms}\`, \`--concurrency ${t.defaultConcurrency}\` | ${secs(t.latency.many.wallMs)} | ${t.latency.many.requests} | ${(t.latency.many.cpuMs / t.latency.many.requests).toFixed(3)} ms | |`,
@@ -161,7 +204,10 @@ export function renderCheck(t: CheckTiming): string[] {
     '',
     '| target | measured | met |',
     '|---|---|---|',
-    `| local mock: the default concurrency takes at most a third of one request at a time | ${(many / one).toFixed(2)} of it (${secs(many)} vs ${secs(one)}, ${Number.isFinite(requests) ? `${requests} requests` : ''}) | ${many <= one / 3 ? 'yes' : '**no**'} |`,
+    'skipped' in t.before
+      ? `| local mock: the default takes at most a third of the time of ${BEFORE.what} | not measured: ${t.before.skipped} | |`
+      : `| local mock: the default takes at most a third of the time of ${BEFORE.what} (${t.before.rev}) | ${(many / before).toFixed(2)} of it (medians ${secs(many)} vs ${secs(before)}, ${Number.isFinite(requests) ? `${requests} requests` : ''}; pair by pair ${pairs.map((r) => r.toFixed(2)).join(', ')}) | ${many <= before / 3 ? 'yes' : '**no**'} |`,
+    `| local mock: the default vs one request at a time with this version | ${(many / one).toFixed(2)} of it (${secs(many)} vs ${secs(one)}) | |`,
     `| \`serve --latency ${t.latency.ms}\`: the default concurrency vs one request at a time | ${(t.latency.many.wallMs / extrapolated).toFixed(3)} of it | |`,
     `| \`serve --latency ${t.latency.ms}\`: at most 2 minutes | ${secs(t.latency.many.wallMs)} | ${t.latency.many.wallMs <= 120_000 ? 'yes' : '**no**'} |`,
     '',
