@@ -3,11 +3,12 @@
  * always gives: `HTTP/1.1`, a final status, well-formed header lines each named once and a
  * `Content-Length` body, on a kept-alive socket of our own. For that shape it costs about a third
  * of node:http's CPU per request (its ClientRequest, agent and streams cost more than a listing's
- * checks; see docs/architecture.md, "check's transport"). It declines everything else (https,
- * credentials in the URL, chunked or close-delimited bodies, 1xx, 204/304, repeated or folded
- * headers, over-long heads, a connection that fails) and transport.ts then asks node:http, which
- * gives the answer, or the error, exactly as before. An origin that once answered in a shape this
- * declines is left to node:http for the rest of the process.
+ * checks; see docs/architecture.md). It declines every other shape (https, credentials in the
+ * URL, chunked or close-delimited bodies, 1xx, 204/304, repeated or folded headers, over-long
+ * heads) and transport.ts then asks node:http, which gives the answer, or the error, exactly as
+ * before; an origin that once answered in such a shape is left to node:http for the rest of the
+ * process. A connection that fails is reported as node:http reports it, and not asked again
+ * (but a kept-alive one the server closed before answering, as node:http does too).
  */
 import net from 'node:net';
 
@@ -24,6 +25,8 @@ export interface PlainEvents {
   answer(answer: PlainAnswer): void;
   /** Not read here: ask node:http instead (nothing of this request has been reported). */
   decline(): void;
+  /** The connection failed, with node:http's reason for it ("socket hang up", "read ECONNRESET", ...). */
+  fail(reason: string): void;
 }
 
 /** Node's default limit of a head (--max-http-header-size). */
@@ -77,10 +80,10 @@ export function plainGet(url: URL, headers: Record<string, string>, events: Plai
   const attempt = (mayRetry: boolean) => {
     const reused = takeIdle(url.host);
     connection = reused ?? new Connection(url);
-    connection.send(head, events, (received) => {
+    connection.send(head, events, (received, reason) => {
       // A kept-alive socket the server closed as it was reused: once more on a new one.
       if (reused && mayRetry && !received) attempt(false);
-      else events.decline();
+      else events.fail(reason);
     });
   };
   attempt(true);
@@ -94,7 +97,7 @@ function takeIdle(origin: string): Connection | undefined {
 }
 
 /** The connection failed; `received` says whether any byte of an answer came. */
-type Failed = (received: boolean) => void;
+type Failed = (received: boolean, reason: string) => void;
 
 /** The head of an answer as read. */
 interface Head {
@@ -120,8 +123,13 @@ class Connection {
     const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
     this.socket = net.connect({ host: hostname, port: Number(url.port || 80) });
     this.socket.setNoDelay(true);
-    const failure = () => this.failure();
-    this.socket.on('data', (chunk: Buffer) => this.data(chunk)).on('error', failure).on('end', failure).on('close', failure);
+    // node:http's words: the socket's own error, else a close before the answer is "socket hang up".
+    const hangUp = () => this.failure('socket hang up');
+    this.socket
+      .on('data', (chunk: Buffer) => this.data(chunk))
+      .on('error', (error) => this.failure(error.message))
+      .on('end', hangUp)
+      .on('close', hangUp);
   }
 
   get usable(): boolean {
@@ -199,11 +207,11 @@ class Connection {
     events.decline();
   }
 
-  private failure(): void {
+  private failure(reason: string): void {
     const failed = this.events ? this.failed : undefined;
     const received = this.headBytes !== undefined;
     this.close();
-    failed?.(received);
+    failed?.(received, reason);
   }
 }
 

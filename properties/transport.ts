@@ -172,6 +172,8 @@ export function get(url: string, timeoutMs: number, headers: Record<string, stri
           answering = false;
           viaNode(target, parsed, redirects, false);
         },
+        // As node:http's failures read below: before the head, the connection's; after it, the body's.
+        fail: (reason) => end(new NoAnswerError(url, answering ? `${url}: the answer broke off mid-body (aborted)` : `cannot reach ${url}: ${reason}`)),
       });
     };
 

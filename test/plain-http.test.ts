@@ -175,6 +175,39 @@ describe("check's transport", () => {
     await expect(get(`${closed.url}/`, 2000)).rejects.toThrow(/^cannot reach http:\/\/127\.0\.0\.1:\d+\/: connect ECONNREFUSED/);
   });
 
+  // Each failure as node:http reports it: the same server behind an origin already left to
+  // node:http (its first answer chunked) says what node:http says.
+  const failures: Array<[string, (socket: net.Socket) => string | undefined]> = [
+    ['closes without answering', (socket) => void socket.end()],
+    ['resets without answering', (socket) => void socket.resetAndDestroy()],
+    ['closes half-way through the body', (socket) => {
+      setTimeout(() => socket.destroy(), 20);
+      return 'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"reviews":[';
+    }],
+    ['closes half-way through the head', (socket) => {
+      setTimeout(() => socket.destroy(), 20);
+      return 'HTTP/1.1 200 OK\r\nContent-Type: appl';
+    }],
+  ];
+  for (const [failure, act] of failures) {
+    it(`says what node:http says when the server ${failure}, having asked once`, async () => {
+      const reasonOf = async (server: RawServer, path: string) => {
+        const error = await get(`${server.url}${path}`, 5000).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(error, 'the request must fail').toBeInstanceOf(Error);
+        return (error as Error).message.replace(server.url, '<server>');
+      };
+      const plain = await rawServer((_, socket) => act(socket));
+      // Its first two answers are chunked: plain-http.ts's try, then node:http's.
+      const viaNode = await rawServer((index, socket) => (index <= 1 ? chunked(JSON_BODY) : act(socket)));
+      expect((await get(`${viaNode.url}/first`, 5000)).text).toBe(JSON_BODY);
+      expect(await reasonOf(plain, '/x')).toBe(await reasonOf(viaNode, '/x'));
+      expect(plain.requests).toHaveLength(1);
+    });
+  }
+
   it('gives an Express answer exactly as node:http reads it', async () => {
     const express = createHttpServer((req, res) => {
       res.setHeader('Set-Cookie', ['a=1', 'b=2']);
