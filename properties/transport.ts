@@ -164,8 +164,10 @@ export function get(url: string, timeoutMs: number, headers: Record<string, stri
         head: () => (answering = true),
         answer: ({ status, headers: answerHeaders, body }) => {
           const redirect = redirectOf(target, status, answerHeaders.location, redirects);
-          if (redirect) redirect();
-          else answered(target, status, answerHeaders, body);
+          if (!redirect) return answered(target, status, answerHeaders, body);
+          // As node:http's path: a redirect's head does not count as the answer's.
+          answering = false;
+          redirect();
         },
         decline: () => {
           if (settled) return;

@@ -208,6 +208,17 @@ describe("check's transport", () => {
     });
   }
 
+  it('follows a redirect it read itself, and a target that then never answers is one it cannot reach', async () => {
+    const silent = await rawServer(() => undefined);
+    const server = await rawServer((index) =>
+      index === 0 ? 'HTTP/1.1 302 Found\r\nLocation: /moved\r\nContent-Length: 0\r\n\r\n' : index === 1 ? withLength(JSON_BODY) : `HTTP/1.1 307 Temporary Redirect\r\nLocation: ${silent.url}/\r\nContent-Length: 0\r\n\r\n`,
+    );
+    const moved = await get(`${server.url}/old`, 5000);
+    expect({ url: moved.url, text: moved.text }).toEqual({ url: `${server.url}/old`, text: JSON_BODY });
+    expect(server.requests.map((r) => r.split(' ')[1])).toEqual(['/old', '/moved']);
+    await expect(get(`${server.url}/away`, 300)).rejects.toThrow(new RegExp(`^cannot reach ${server.url}/away: no answer within 300 ms$`));
+  });
+
   it('gives an Express answer exactly as node:http reads it', async () => {
     const express = createHttpServer((req, res) => {
       res.setHeader('Set-Cookie', ['a=1', 'b=2']);
