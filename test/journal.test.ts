@@ -4,7 +4,6 @@
  * arithmetic), its filters, its cursor, its memory bound, and which requests it keeps at all.
  * (Merged across workers: test/scale-workers.test.ts.)
  */
-import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
 import {
@@ -18,24 +17,11 @@ import {
 } from '../mock-server/admin/journal.ts';
 import { REDACTED } from '../mock-server/admin/journal-entry.ts';
 import { customerOf } from '../lib/customers.ts';
-import { get } from './support/http.ts';
+import { exactRequest, get } from './support/http.ts';
 
 const TOKEN = 'admin-token-for-journal-test';
 const ADMIN = { authorization: `Bearer ${TOKEN}` };
 
-/** A request with exactly these headers and path (no fetch normalisation), answered in full. */
-function raw(base: string, path: string, headers: Record<string, string> = {}, method = 'GET', body?: string): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${base}${path}`, { method, headers, agent: false }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 const journal = async (mock: MockServer, query = '') => {
   const answer = await get(mock.url, `/__admin/journal${query}`, { headers: ADMIN });
@@ -43,7 +29,7 @@ const journal = async (mock: MockServer, query = '') => {
   return answer.json;
 };
 
-const clear = (mock: MockServer) => raw(mock.url, '/__admin/journal', { ...ADMIN }, 'DELETE');
+const clear = (mock: MockServer) => exactRequest(mock.url, '/__admin/journal', { ...ADMIN }, 'DELETE');
 
 describe('journal entries', () => {
   let mock: MockServer;
@@ -61,7 +47,7 @@ describe('journal entries', () => {
       'x-forwarded-token': `token ${TOKEN}`,
       'x-trace': 'kept-as-is',
     };
-    expect((await raw(mock.url, '/store/products/reviews?limit=2&offset=4', headers)).status).toBe(200);
+    expect((await exactRequest(mock.url, '/store/products/reviews?limit=2&offset=4', headers)).status).toBe(200);
     const [entry] = (await journal(mock)).entries;
     expect(entry.request.headers).toMatchObject({ authorization: REDACTED, cookie: REDACTED, 'proxy-authorization': REDACTED, 'x-forwarded-token': REDACTED, 'x-trace': 'kept-as-is' });
     expect(JSON.stringify(entry)).not.toContain('customer-token-1');
@@ -87,10 +73,10 @@ describe('journal entries', () => {
   it('keeps the first bytes of the answer body up to the cap, with its whole length, through Express and the fast path alike', async () => {
     await clear(mock);
     const path = '/store/products/reviews?limit=5&offset=0';
-    const first = await raw(mock.url, path);
-    await raw(mock.url, path); // kept: the fast path answers from now on
-    await raw(mock.url, path);
-    await raw(mock.url, path, {}, 'HEAD');
+    const first = await exactRequest(mock.url, path);
+    await exactRequest(mock.url, path); // kept: the fast path answers from now on
+    await exactRequest(mock.url, path);
+    await exactRequest(mock.url, path, {}, 'HEAD');
     const entries = (await journal(mock)).entries;
     expect(entries).toHaveLength(4);
     const whole = Buffer.byteLength(first.text);
@@ -102,16 +88,16 @@ describe('journal entries', () => {
     expect(entries[3].response.body).toBeNull();
     // A small answer is kept whole.
     await clear(mock);
-    const small = await raw(mock.url, '/store/products/reviews?limit=0');
+    const small = await exactRequest(mock.url, '/store/products/reviews?limit=0');
     expect((await journal(mock)).entries[0].response.body).toEqual({ text: small.text, bytes: Buffer.byteLength(small.text), truncated: false });
   });
 
   it('shows the page arithmetic beside a listing answer, from the rule the dialect names', async () => {
     await clear(mock);
-    await raw(mock.url, '/store/products/reviews?limit=7&offset=14');
-    await raw(mock.url, '/store/products/reviews?limit=7&offset=14');
-    await raw(mock.url, '/store/wishlists?take=2&skip=4');
-    await raw(mock.url, '/store/products/reviews?limit=abc');
+    await exactRequest(mock.url, '/store/products/reviews?limit=7&offset=14');
+    await exactRequest(mock.url, '/store/products/reviews?limit=7&offset=14');
+    await exactRequest(mock.url, '/store/wishlists?take=2&skip=4');
+    await exactRequest(mock.url, '/store/products/reviews?limit=abc');
     const [express, fast, wishlists, refused] = (await journal(mock)).entries;
     const reviewsPage = { rule: 'reviewsPageMeta', matching: 40, size: 7, start: 14, count: 40, totalPages: 6, currentPage: 3, nextPage: 4, prevPage: 2 };
     expect(express.page).toMatchObject(reviewsPage);
@@ -124,15 +110,15 @@ describe('journal entries', () => {
 
   it("journals every request outside /__admin (writes under /store too), and successful provider-state changes, but none of the admin API's own", async () => {
     await clear(mock);
-    await raw(mock.url, '/store/wishlists/wl_nope/items', { 'content-type': 'application/json', authorization: 'Bearer writer' }, 'POST', '{"product_variant_id":"variant_1"}');
-    await raw(mock.url, '/store/unknown');
-    for (const path of ['/__admin/config', '/__admin/health', '/__admin/faults', '/__admin/', '/__admin/journal', '/__admin/provider-states']) await raw(mock.url, path, ADMIN);
-    await raw(mock.url, '/__admin/faults', { ...ADMIN, 'content-type': 'application/json' }, 'PUT', '{}');
-    await raw(mock.url, '/__admin/config'); // refused: no token
+    await exactRequest(mock.url, '/store/wishlists/wl_nope/items', { 'content-type': 'application/json', authorization: 'Bearer writer' }, 'POST', '{"product_variant_id":"variant_1"}');
+    await exactRequest(mock.url, '/store/unknown');
+    for (const path of ['/__admin/config', '/__admin/health', '/__admin/faults', '/__admin/', '/__admin/journal', '/__admin/provider-states']) await exactRequest(mock.url, path, ADMIN);
+    await exactRequest(mock.url, '/__admin/faults', { ...ADMIN, 'content-type': 'application/json' }, 'PUT', '{}');
+    await exactRequest(mock.url, '/__admin/config'); // refused: no token
     const state = JSON.stringify({ state: 'no reviews exist', params: {}, action: 'setup' });
-    expect((await raw(mock.url, '/__admin/provider-states', { ...ADMIN, 'content-type': 'application/json' }, 'POST', state)).status).toBe(200);
-    expect((await raw(mock.url, '/__admin/provider-states', { ...ADMIN, 'content-type': 'application/json' }, 'POST', '{"state":"no such state"}')).status).toBe(400);
-    await raw(mock.url, '/__admin/provider-states', { ...ADMIN, 'content-type': 'application/json' }, 'POST', JSON.stringify({ state: 'no reviews exist', params: {}, action: 'teardown' }));
+    expect((await exactRequest(mock.url, '/__admin/provider-states', { ...ADMIN, 'content-type': 'application/json' }, 'POST', state)).status).toBe(200);
+    expect((await exactRequest(mock.url, '/__admin/provider-states', { ...ADMIN, 'content-type': 'application/json' }, 'POST', '{"state":"no such state"}')).status).toBe(400);
+    await exactRequest(mock.url, '/__admin/provider-states', { ...ADMIN, 'content-type': 'application/json' }, 'POST', JSON.stringify({ state: 'no reviews exist', params: {}, action: 'teardown' }));
     const entries = (await journal(mock)).entries;
     expect(entries.map((e: { method: string; path: string; status: number }) => `${e.method} ${e.path} ${e.status}`)).toEqual([
       'POST /store/wishlists/wl_nope/items 405',
@@ -147,10 +133,10 @@ describe('journal entries', () => {
 
   it('filters by path (contained), status (exact or class) and customer, with limit and a since-cursor', async () => {
     await clear(mock);
-    await raw(mock.url, '/store/products/reviews?limit=1', { authorization: 'Bearer alice' });
-    await raw(mock.url, '/store/wishlists?take=1', { authorization: 'Bearer bob' });
-    await raw(mock.url, '/store/products/reviews?limit=-1', { authorization: 'Bearer alice' });
-    await raw(mock.url, '/store/nothing-here');
+    await exactRequest(mock.url, '/store/products/reviews?limit=1', { authorization: 'Bearer alice' });
+    await exactRequest(mock.url, '/store/wishlists?take=1', { authorization: 'Bearer bob' });
+    await exactRequest(mock.url, '/store/products/reviews?limit=-1', { authorization: 'Bearer alice' });
+    await exactRequest(mock.url, '/store/nothing-here');
     const urls = (j: { entries: Array<{ url: string }> }) => j.entries.map((e) => e.url);
     expect(urls(await journal(mock, '?path=reviews'))).toEqual(['/store/products/reviews?limit=1', '/store/products/reviews?limit=-1']);
     expect(urls(await journal(mock, '?path=/store/wish'))).toEqual(['/store/wishlists?take=1']);
@@ -165,13 +151,13 @@ describe('journal entries', () => {
     const last = entries[entries.length - 1].seq;
     expect(cursor).toBe(`${process.pid}:${last}`);
     expect((await journal(mock, `?since=${cursor}`)).entries).toEqual([]);
-    await raw(mock.url, '/store/wishlists?take=2', { authorization: 'Bearer bob' });
+    await exactRequest(mock.url, '/store/wishlists?take=2', { authorization: 'Bearer bob' });
     const after = await journal(mock, `?since=${encodeURIComponent(cursor)}`);
     expect(urls(after)).toEqual(['/store/wishlists?take=2']);
     expect(after.entries[0].seq).toBe(last + 1);
     // A clear does not renumber: a cursor from before it still means "after those".
     await clear(mock);
-    await raw(mock.url, '/store/wishlists?take=3');
+    await exactRequest(mock.url, '/store/wishlists?take=3');
     expect(urls(await journal(mock, `?since=${encodeURIComponent(after.cursor)}`))).toEqual(['/store/wishlists?take=3']);
   });
 
@@ -201,8 +187,8 @@ describe('journal memory', () => {
   it('keeps no body with --journal-body-bytes 0, only its length', async () => {
     const mock = await startMockServer({ seed: 1, reviews: 10, wishlists: 1, journalBodyBytes: 0 });
     try {
-      const page = await raw(mock.url, '/store/products/reviews?limit=3');
-      await raw(mock.url, '/store/products/reviews?limit=3');
+      const page = await exactRequest(mock.url, '/store/products/reviews?limit=3');
+      await exactRequest(mock.url, '/store/products/reviews?limit=3');
       const answer = (await get(mock.url, '/__admin/journal')).json;
       expect(answer.bodyBytes).toBe(0);
       for (const entry of answer.entries) expect(entry.response.body).toEqual({ text: '', bytes: Buffer.byteLength(page.text), truncated: true });
@@ -253,13 +239,13 @@ describe('the dashboard page', () => {
       expect(page.headers.get('access-control-allow-origin')).toBeNull();
       expect(page.text).not.toMatch(/<script[^>]+src=|<link[^>]+href="(?!data:)|https?:\/\//);
       expect((await get(open.url, '/__admin')).status).toBe(200);
-      expect((await raw(open.url, '/__admin/', { host: 'evil.example' })).status).toBe(403);
+      expect((await exactRequest(open.url, '/__admin/', { host: 'evil.example' })).status).toBe(403);
       expect((await get(open.url, '/__admin/?x=1')).status).toBe(400);
 
       expect((await get(locked.url, '/__admin/')).status).toBe(200);
       expect((await get(locked.url, '/__admin/journal')).status).toBe(401);
       expect((await get(locked.url, '/__admin/config')).status).toBe(401);
-      expect((await raw(locked.url, '/__admin/', {}, 'POST')).status).toBe(401);
+      expect((await exactRequest(locked.url, '/__admin/', {}, 'POST')).status).toBe(401);
     } finally {
       await Promise.all([open.close(), locked.close()]);
     }
@@ -275,9 +261,9 @@ describe('journal entries of writes (alphabite dialect)', () => {
 
   it("keep the write's body and its customer, and the page arithmetic of that customer's own listing", async () => {
     const headers = { 'content-type': 'application/json', 'x-publishable-api-key': 'pk_test', authorization: 'Bearer journal-writer' };
-    const created = await raw(mock.url, '/store/wishlists', headers, 'POST', JSON.stringify({ name: 'Journaled', sales_channel_id: 'sc_1' }));
+    const created = await exactRequest(mock.url, '/store/wishlists', headers, 'POST', JSON.stringify({ name: 'Journaled', sales_channel_id: 'sc_1' }));
     expect(created.status, created.text).toBe(201);
-    expect((await raw(mock.url, '/store/wishlists?limit=1&offset=2', headers)).status).toBe(200);
+    expect((await exactRequest(mock.url, '/store/wishlists?limit=1&offset=2', headers)).status).toBe(200);
     const customer = customerOf({ authorization: 'Bearer journal-writer' })!.id;
     const { entries } = await get(mock.url, `/__admin/journal?customer=${customer}`).then((a) => a.json as { entries: Array<Record<string, any>> });
     expect(entries.map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual(['POST /store/wishlists 201', 'GET /store/wishlists 200']);

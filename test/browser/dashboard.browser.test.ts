@@ -8,11 +8,11 @@
  * Saves the screenshot docs/operations.md shows (docs/images/dashboard.png).
  */
 import { existsSync, mkdirSync } from 'node:fs';
-import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from '../../mock-server/server.ts';
+import { exactRequest } from '../support/http.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -32,20 +32,6 @@ afterAll(async () => {
   await mock?.close();
 });
 
-/** A request from this process with exactly this path and these headers (no URL normalisation). */
-function send(base: string, path: string, headers: Record<string, string> = {}, method = 'GET', body?: string): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const { hostname, port } = new URL(base);
-    const req = request({ hostname, port, path, method, headers, agent: false }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 /** Opens the dashboard of `base` in a new tab (laptop-sized), collecting the page's errors. */
 async function open(base: string): Promise<{ tab: Page; errors: string[] }> {
@@ -71,11 +57,11 @@ describe('the dashboard', () => {
     try {
       await tab.waitForFunction(() => document.querySelector('#server-facts')?.textContent?.includes('dialect spec'), undefined, { timeout: 15_000 });
       await tab.waitForFunction(() => document.querySelector('#live')?.textContent?.startsWith('live'), undefined, { timeout: 15_000 });
-      for (const path of ['/store/wishlists?take=2&skip=2', '/store/products/reviews?limit=oops']) await send(mock.url, path);
+      for (const path of ['/store/wishlists?take=2&skip=2', '/store/products/reviews?limit=oops']) await exactRequest(mock.url, path);
       await tab.waitForSelector(rowFor('/store/products/reviews?limit=oops'), { timeout: 10_000 });
 
       const path = '/store/products/reviews?limit=5&offset=10&order=-rating';
-      const sent = await send(mock.url, path, { authorization: 'Bearer shopper-1' });
+      const sent = await exactRequest(mock.url, path, { authorization: 'Bearer shopper-1' });
       expect(sent.status).toBe(200);
       const asked = Date.now();
       await tab.waitForSelector(rowFor(path), { timeout: 1000 });
@@ -84,9 +70,9 @@ describe('the dashboard', () => {
 
       // A write and a provider state (set up, then torn down), for the history per customer.
       const json = { 'content-type': 'application/json' };
-      await send(mock.url, '/store/wishlists', { ...json, authorization: 'Bearer shopper-1' }, 'POST', '{"sales_channel_id":"sc_1"}');
+      await exactRequest(mock.url, '/store/wishlists', { ...json, authorization: 'Bearer shopper-1' }, 'POST', '{"sales_channel_id":"sc_1"}');
       for (const action of ['setup', 'teardown']) {
-        expect((await send(mock.url, '/__admin/provider-states', json, 'POST', JSON.stringify({ state: 'reviews exist', params: { count: 60 }, action }))).status).toBe(200);
+        expect((await exactRequest(mock.url, '/__admin/provider-states', json, 'POST', JSON.stringify({ state: 'reviews exist', params: { count: 60 }, action }))).status).toBe(200);
       }
       await tab.waitForFunction(() => document.querySelector('#states')?.textContent?.includes('teardown reviews exist {"count":60}'), undefined, { timeout: 10_000 });
       const writes = await tab.textContent('#writes');
@@ -118,17 +104,17 @@ describe('the dashboard', () => {
       await tab.fill('#fault-status', '503');
       await tab.click('#faults-apply');
       await tab.waitForFunction(() => document.querySelector('#faults-facts')?.textContent?.startsWith('on'), undefined, { timeout: 10_000 });
-      expect((await send(mock.url, '/store/products/reviews?limit=2')).status).toBe(503);
+      expect((await exactRequest(mock.url, '/store/products/reviews?limit=2')).status).toBe(503);
       await tab.click('#faults-off');
       await tab.waitForFunction(() => document.querySelector('#faults-facts')?.textContent === 'off', undefined, { timeout: 10_000 });
-      expect((await send(mock.url, '/store/products/reviews?limit=2')).status).toBe(200);
+      expect((await exactRequest(mock.url, '/store/products/reviews?limit=2')).status).toBe(200);
     } finally {
       await tab.close();
     }
   });
 
   it('reseeds from the page, which changes the data, and resets it back', async () => {
-    const before = await send(mock.url, '/store/products/reviews?limit=3');
+    const before = await exactRequest(mock.url, '/store/products/reviews?limit=3');
     const { tab } = await open(mock.url);
     try {
       await tab.waitForSelector('#dataset-facts dt', { timeout: 15_000 });
@@ -136,13 +122,13 @@ describe('the dashboard', () => {
       await tab.fill('#reseed-reviews', '25');
       await tab.click('#reseed');
       await tab.waitForFunction(() => document.querySelector('#message')?.textContent?.includes('(seed 77)'), undefined, { timeout: 20_000 });
-      const after = await send(mock.url, '/store/products/reviews?limit=3');
+      const after = await exactRequest(mock.url, '/store/products/reviews?limit=3');
       expect(after.text).not.toBe(before.text);
       expect(JSON.parse(after.text).count).toBe(25);
       await tab.waitForFunction(() => [...document.querySelectorAll('#dataset-facts dd')].some((dd) => dd.textContent === '77'), undefined, { timeout: 10_000 });
       await tab.click('#reset');
       await tab.waitForFunction(() => document.querySelector('#message')?.textContent?.startsWith('Back to the initial dataset'), undefined, { timeout: 20_000 });
-      expect((await send(mock.url, '/store/products/reviews?limit=3')).text).toBe(before.text);
+      expect((await exactRequest(mock.url, '/store/products/reviews?limit=3')).text).toBe(before.text);
     } finally {
       await tab.close();
     }
@@ -153,7 +139,7 @@ describe('the dashboard', () => {
     try {
       await tab.waitForFunction(() => document.querySelector('#live')?.textContent?.startsWith('live'), undefined, { timeout: 15_000 });
       const path = '/store/<script>window.__pwned=1</script><img/src=x/onerror=window.__pwned=2>';
-      const answer = await send(mock.url, path, { 'x-note': '<img src=x onerror="window.__pwned=3">' }, 'POST', '<script>window.__pwned=4</script>');
+      const answer = await exactRequest(mock.url, path, { 'x-note': '<img src=x onerror="window.__pwned=3">' }, 'POST', '<script>window.__pwned=4</script>');
       expect(answer.text).toContain('<script>window.__pwned=1</script>');
       await tab.waitForSelector(`#requests button[data-url^="/store/<script>"]`, { timeout: 10_000 });
       await tab.click(`#requests button[data-url^="/store/<script>"]`);
@@ -169,7 +155,7 @@ describe('the dashboard', () => {
   });
 
   it('is used with the keyboard: Tab reaches every control, and focus shows', async () => {
-    await send(mock.url, '/store/wishlists?take=1');
+    await exactRequest(mock.url, '/store/wishlists?take=1');
     const { tab } = await open(mock.url);
     try {
       await tab.waitForSelector('#requests button', { timeout: 15_000 });
@@ -214,7 +200,7 @@ describe('the dashboard of a mock with --admin-token', () => {
       await tab.fill('#token', TOKEN);
       await tab.click('#token-form button[type=submit]');
       await tab.waitForFunction(() => document.querySelector('#server-facts')?.textContent?.includes('admin: token'), undefined, { timeout: 15_000 });
-      await send(locked.url, '/store/products/reviews?limit=1');
+      await exactRequest(locked.url, '/store/products/reviews?limit=1');
       await tab.waitForSelector(rowFor('/store/products/reviews?limit=1'), { timeout: 10_000 });
       expect(bearers.length).toBeGreaterThan(0);
       expect(new Set(bearers)).toEqual(new Set([`Bearer ${TOKEN}`]));

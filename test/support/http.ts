@@ -1,4 +1,5 @@
 /** Small helpers for tests that talk to a server over HTTP. */
+import { request } from 'node:http';
 import { pageStart } from '../../lib/paging.ts';
 
 export interface Fetched {
@@ -35,4 +36,20 @@ export async function walk(base: string, path: string, sizeParam: 'limit' | 'tak
     page = body.nextPage;
   }
   throw new Error(`walk of ${path} did not end within ${maxPages} pages`);
+}
+
+/** A request with exactly these headers and path (no fetch normalisation, no kept-alive socket), answered in full. */
+export function exactRequest(base: string, path: string, headers: Record<string, string> = {}, method = 'GET', body?: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    // The path as given, not parsed as a URL (which would escape what a test means to send raw).
+    const { hostname, port } = new URL(base);
+    const req = request({ hostname, port, path, method, headers, agent: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
