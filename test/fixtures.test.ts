@@ -265,6 +265,13 @@ describe('fixtures files as docs/cli.md describes them', () => {
     // A file that is another program's JSON stops at its format, before its records are read.
     expect(() => parseFixtures('{"format": "other", "reviews": [{"bad": true}], "wishlists": []}', 'x.json')).toThrowError(/field 'format'/);
   });
+
+  it("names a top-level field that is JavaScript's own (__proto__, constructor) as an unknown field, not lose it", () => {
+    for (const name of ['__proto__', 'constructor', 'toString']) {
+      const text = `{"${name}": {"format": "other"}, "format": "store-listing-kit/fixtures@1", "reviews": [], "wishlists": []}`;
+      expect(() => parseFixtures(text, 'mine.json'), name).toThrowError(`unknown field(s) '${name}'`);
+    }
+  });
 });
 
 describe('command line', () => {
