@@ -91,14 +91,16 @@ function statesOf(i: Record<string, unknown>): ProviderStateRef[] {
 function requestOf(r: unknown): PactRequest | undefined {
   if (!isObject(r) || typeof r.path !== 'string') return undefined;
   const method = typeof r.method === 'string' ? r.method.toUpperCase() : 'GET';
-  const query: Record<string, string[]> = {};
+  // A Map: query names are the pact's data (`constructor`, `__proto__` are names like any other).
+  const query = new Map<string, string[]>();
   if (typeof r.query === 'string') {
     // Pact 2: the query string itself.
-    for (const [name, value] of new URLSearchParams(r.query)) query[name] = [...(query[name] ?? []), value];
+    for (const [name, value] of new URLSearchParams(r.query)) query.set(name, [...(query.get(name) ?? []), value]);
   } else if (isObject(r.query)) {
-    for (const [name, values] of Object.entries(r.query)) query[name] = (Array.isArray(values) ? values : [values]).map(String);
+    for (const [name, values] of Object.entries(r.query)) query.set(name, (Array.isArray(values) ? values : [values]).map(String));
   }
-  return { method, path: r.path, ...(Object.keys(query).length ? { query } : {}) };
+  // Object.fromEntries defines own properties, so a `__proto__` name stays a name.
+  return { method, path: r.path, ...(query.size ? { query: Object.fromEntries(query) } : {}) };
 }
 
 /** `GET /store/wishlists?skip=5&take=5`. */

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { interactionOutcomes, parseDuration, parseVerification } from '../contracts/outcomes.ts';
+import { interactionOutcomes, interactionsIn, parseDuration, parseVerification, requestLine } from '../contracts/outcomes.ts';
 import { PACT_DIR } from '../contracts/pacts.ts';
 import { verifyJunitReport } from '../contracts/verify-report.ts';
 import { junitXml } from '../lib/junit.ts';
@@ -164,6 +164,25 @@ describe("the outcomes of a broker's pacts (no pact file read: Pact's results na
     expect(await xpathString(xml, 'concat(//testsuites/@tests, " ", //testsuites/@failures, " ", //testsuites/@skipped)')).toBe('3 1 1');
     expect(await xpathString(xml, 'concat(//testcase[failure]/@name, ": ", //testcase/failure/@type, ": ", //testcase/failure)')).toBe("(provider states): StateChangeFailed: state change setup of 's': POST x answered 500");
     expect(xml).not.toContain('secret');
+  });
+
+  it("reads a pact's query names as data: __proto__, constructor and toString are kept, in Pact 2's string and Pact 3+'s object", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'slk-pact-names-'));
+    try {
+      const file = join(dir, 'pact.json');
+      const v3 = '{"constructor": ["1"], "__proto__": ["2"], "toString": ["3", "4"]}';
+      writeFileSync(
+        file,
+        `{"interactions": [
+          {"description": "v2", "request": {"method": "GET", "path": "/store/reviews", "query": "constructor=1&__proto__=2&toString=3&toString=4"}},
+          {"description": "v3", "request": {"method": "GET", "path": "/store/reviews", "query": ${v3}}}
+        ]}`,
+      );
+      const lines = interactionsIn([file]).map((i) => requestLine(i.request!));
+      expect(lines).toEqual(['GET /store/reviews?constructor=1&__proto__=2&toString=3&toString=4', 'GET /store/reviews?constructor=1&__proto__=2&toString=3&toString=4']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("reads Pact's durations", () => {
