@@ -454,6 +454,7 @@ const BODY = `
         <button type="submit" id="faults-apply" class="primary">Apply faults</button>
         <button type="button" id="faults-off">Turn off</button>
       </form>
+      <p class="muted">Apply sets these and keeps the rest (the fault seed); Turn off clears them all.</p>
     </section>
     <section aria-labelledby="dataset-title">
       <h2 id="dataset-title">Dataset</h2>
