@@ -30,6 +30,16 @@ describe('serve fault options', () => {
     expect(serve.stdout()).not.toMatch(/"msg":"request"/);
   });
 
+  it('keeps --fault-headers (and the --fault-seed draws) when PUT /__admin/faults sets other settings', async () => {
+    serve = await startServe(['--reviews', '10', '--wishlists', '2', '--fault-headers', '--fault-seed', '42']);
+    const byHeader = async () => (await get(serve!.url, '/store/wishlists', { headers: { 'x-mock-status': '503' } })).status;
+    expect(await byHeader()).toBe(503);
+    const put = await get(serve.url, '/__admin/faults', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ latency: '1-3' }) });
+    expect(put.status, put.text).toBe(200);
+    expect(put.json).toMatchObject({ latency: { min: 1, max: 3 }, headers: true, seed: null, defaultSeed: 42 });
+    expect(await byHeader()).toBe(503);
+  });
+
   it('refuses bad option values with a message and exit 2 (cannot run), as every command does', async () => {
     const cases = [
       ['--latency', '400-100', /--latency/],

@@ -130,6 +130,26 @@ describe('fault injection over HTTP', () => {
     expect(order).toEqual(['quick 200', 'slow 200']);
   });
 
+  it('changes on PUT only the settings the body names: per-request headers and the seed stay until changed, DELETE turns all off', async () => {
+    const started = await startMockServer({ seed: 5, reviews: 3, wishlists: 1, faults: faultSettings({ headers: true, seed: 11 }) });
+    try {
+      const byHeader = () => get(started.url, '/store/wishlists', { headers: { 'x-mock-status': '418' } }).then((res) => res.status);
+      expect(await byHeader()).toBe(418);
+      const changed = await put(started.url, { latency: '1-2', errorStatus: 503 });
+      expect(changed.json).toMatchObject({ latency: { min: 1, max: 2 }, errorRate: 0, errorStatus: 503, headers: true, seed: 11, active: true });
+      expect(await byHeader()).toBe(418);
+      expect((await put(started.url, { latency: null, seed: null })).json).toMatchObject({ latency: null, errorStatus: 503, headers: true, seed: null });
+      expect((await put(started.url, { headers: false })).json).toMatchObject({ headers: false, errorStatus: 503, active: false });
+      expect(await byHeader()).toBe(200);
+      await put(started.url, { headers: true, errorRate: 0.5 });
+      const off = await get(started.url, '/__admin/faults', { method: 'DELETE', headers: { 'x-requested-by': 'faults.test' } });
+      expect(off.json).toMatchObject({ ...NO_FAULTS, active: false });
+      expect(await byHeader()).toBe(200);
+    } finally {
+      await started.close();
+    }
+  });
+
   it('starts with the faults given to startMockServer', async () => {
     const faulty = await startMockServer({ seed: 5, reviews: 3, wishlists: 1, faults: faultSettings({ errorRate: 1, errorStatus: 502 }) });
     try {

@@ -18,6 +18,7 @@ import {
 import { REDACTED } from '../mock-server/admin/journal-entry.ts';
 import { customerOf } from '../lib/customers.ts';
 import { exactRequest, get } from './support/http.ts';
+import { requestBytes, sendRaw } from './support/raw-http.ts';
 
 const TOKEN = 'admin-token-for-journal-test';
 const ADMIN = { authorization: `Bearer ${TOKEN}` };
@@ -28,6 +29,14 @@ const journal = async (mock: MockServer, query = '') => {
   expect(answer.status, answer.text).toBe(200);
   return answer.json;
 };
+
+/** Names that are JavaScript's own (Object.prototype's): a plain object used as a map loses them, or reads its own. */
+const OWN_NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__', 'isPrototypeOf'] as const;
+
+/** A Medusa-like customer token naming `actor_id` (customers.ts reads it unverified). */
+const customerJwt = (actorId: string) => `eyJhbGciOiJIUzI1NiJ9.${Buffer.from(JSON.stringify({ actor_id: actorId, actor_type: 'customer' })).toString('base64url')}.c2lnbmF0dXJl`;
+
+const portOf = (mock: MockServer) => Number(new URL(mock.url).port);
 
 const clear = (mock: MockServer) => exactRequest(mock.url, '/__admin/journal', { ...ADMIN }, 'DELETE');
 
@@ -161,6 +170,48 @@ describe('journal entries', () => {
     expect(urls(await journal(mock, `?since=${encodeURIComponent(after.cursor)}`))).toEqual(['/store/wishlists?take=3']);
   });
 
+  it("keeps header names and query keys that are JavaScript's own as sent, in the JSON and as own keys", async () => {
+    await clear(mock);
+    const headers: [string, string][] = [...OWN_NAMES.map((name, i): [string, string] => [name, `value-${i}`]), ['Constructor', 'again'], ['x-after', 'seen']];
+    const target = '/store/products/reviews?__proto__=x&constructor=y&toString=z&constructor=y2';
+    const answer = await sendRaw(portOf(mock), requestBytes({ method: 'GET', target, headers }));
+    expect(answer.status).toBe(400);
+    const { text } = await get(mock.url, '/__admin/journal', { headers: ADMIN });
+    const entry = JSON.parse(text).entries[0];
+    const shown = entry.request.headers;
+    // Header names are shown in lower case (HTTP's are case-insensitive), as every other.
+    for (const [i, sent] of OWN_NAMES.entries()) {
+      const name = sent.toLowerCase();
+      expect(Object.hasOwn(shown, name), name).toBe(true);
+      expect(shown[name], name).toEqual(name === 'constructor' ? [`value-${i}`, 'again'] : `value-${i}`);
+    }
+    expect(shown['x-after']).toBe('seen');
+    expect(text).toContain('"__proto__":"value-0"');
+    expect(text).toContain('"constructor":["value-1","again"]');
+    expect(Object.keys(shown)).toEqual(expect.arrayContaining([...OWN_NAMES.map((name) => name.toLowerCase()), 'x-after', 'host']));
+    expect(entry.query).toEqual([
+      ['__proto__', 'x'],
+      ['constructor', 'y'],
+      ['toString', 'z'],
+      ['constructor', 'y2'],
+    ]);
+    expect(entry.url).toBe(target);
+  });
+
+  it("keeps and filters a customer whose id is JavaScript's own (a JWT's actor_id)", async () => {
+    await clear(mock);
+    for (const actor of ['constructor', '__proto__', 'toString']) {
+      expect((await exactRequest(mock.url, '/store/products/reviews?limit=1', { authorization: `Bearer ${customerJwt(actor)}` })).status).toBe(200);
+    }
+    await exactRequest(mock.url, '/store/products/reviews?limit=2');
+    const all = (await journal(mock)).entries;
+    expect(all.map((e: { customer: string | null }) => e.customer)).toEqual(['constructor', '__proto__', 'toString', null]);
+    for (const actor of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      const { entries } = await journal(mock, `?customer=${actor}`);
+      expect(entries.map((e: { customer: string }) => e.customer), actor).toEqual(actor === 'hasOwnProperty' ? [] : [actor]);
+    }
+  });
+
   it('refuses a bad filter with the documented JSON 400 that names it', async () => {
     for (const [query, name] of [
       ['?status=600', 'status'],
@@ -174,6 +225,8 @@ describe('journal entries', () => {
       ['?limit=0', 'limit'],
       ['?status=200&status=404', 'status'],
       ['?colour=red', 'colour'],
+      ['?constructor=1', 'constructor'],
+      ['?__proto__=1', '__proto__'],
     ] as const) {
       const answer = await get(mock.url, `/__admin/journal${query}`, { headers: ADMIN });
       expect(answer.status, query).toBe(400);
@@ -271,5 +324,14 @@ describe('journal entries of writes (alphabite dialect)', () => {
     expect(JSON.parse(entries[0]!.response.body.text)).toMatchObject({ name: 'Journaled', customer_id: customer });
     expect(entries[0]!.request.headers.authorization).toBe(REDACTED);
     expect(entries[1]!.page).toMatchObject({ matching: 3, size: 1, start: 2, count: 3 });
+  });
+
+  it("keep the writes of a customer whose id is JavaScript's own (a JWT whose actor_id is 'constructor')", async () => {
+    const headers = { 'content-type': 'application/json', 'x-publishable-api-key': 'pk_test', authorization: `Bearer ${customerJwt('constructor')}` };
+    const created = await exactRequest(mock.url, '/store/wishlists', headers, 'POST', JSON.stringify({ name: 'Mine', sales_channel_id: 'sc_1' }));
+    expect(created.status, created.text).toBe(201);
+    expect(JSON.parse(created.text)).toMatchObject({ customer_id: 'constructor' });
+    const { entries } = (await get(mock.url, '/__admin/journal?customer=constructor')).json as { entries: Array<Record<string, any>> };
+    expect(entries.map((e) => `${e.method} ${e.path} ${e.status} ${e.customer}`)).toEqual(['POST /store/wishlists 201 constructor']);
   });
 });

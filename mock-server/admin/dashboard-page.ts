@@ -36,9 +36,15 @@ button.danger { color: var(--bad); }
 :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 #requests { list-style: none; margin: 0; padding: 0; max-height: calc(100vh - 12rem); overflow: auto; border-top: 1px solid var(--line); }
 #requests li { border-bottom: 1px solid var(--line); }
-#requests button { display: grid; grid-template-columns: 4.6rem 3.4rem minmax(0, 1fr) 2.6rem; gap: 0.4rem; width: 100%; text-align: left; border: 0; border-radius: 0; background: transparent; padding: 0.3rem 0.25rem; }
+#requests button { display: grid; grid-template-columns: auto 4.1rem minmax(0, 1fr) auto; gap: 0.4rem; align-items: start; width: 100%; text-align: left; border: 0; border-radius: 0; background: transparent; padding: 0.3rem 0.25rem; }
 #requests button[aria-current=true] { background: var(--panel); box-shadow: inset 3px 0 0 var(--accent); }
-#requests .target { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; font-family: ui-monospace, monospace; font-size: 0.82rem; }
+/* A request target wraps (at any character: paths have no spaces) over up to five lines, so that its ids show whole; longer ones are clamped. */
+#requests .target { display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 5; line-clamp: 5; overflow: hidden; word-break: break-all; font-family: ui-monospace, monospace; font-size: 0.82rem; }
+.when, .status, #requests .muted { white-space: nowrap; }
+table.history .target { overflow-wrap: anywhere; }
+table.history .request { display: block; word-break: break-all; font-family: ui-monospace, monospace; font-size: 0.78rem; }
+.reason { display: block; color: var(--bad); font-weight: 600; font-family: system-ui, -apple-system, "Segoe UI", sans-serif; }
+.status-fact .reason { display: inline; margin-left: 0.6rem; }
 .status { font-weight: 600; text-align: right; }
 .s2 { color: var(--good); } .s3 { color: var(--accent); } .s4 { color: var(--warn); } .s5 { color: var(--bad); }
 dl { display: grid; grid-template-columns: fit-content(45%) minmax(0, 1fr); gap: 0.1rem 0.75rem; margin: 0; }
@@ -136,9 +142,9 @@ const SCRIPT = String.raw`
       state.capacity = journal.capacity;
       $('journal-facts').textContent = journal.recorded + ' recorded, ' + journal.capacity + ' kept, bodies up to ' + journal.bodyBytes + ' bytes';
       if (journal.entries.length > 0) {
-        var known = {};
-        state.entries.forEach(function (entry) { known[keyOf(entry)] = true; });
-        journal.entries.forEach(function (entry) { if (!known[keyOf(entry)]) state.entries.push(entry); });
+        var known = new Set();
+        state.entries.forEach(function (entry) { known.add(keyOf(entry)); });
+        journal.entries.forEach(function (entry) { if (!known.has(keyOf(entry))) state.entries.push(entry); });
         if (state.entries.length > KEEP) state.entries = state.entries.slice(state.entries.length - KEEP);
         renderRequests();
         renderHistory();
@@ -193,19 +199,33 @@ const SCRIPT = String.raw`
     renderDetail();
   });
 
-  function pairs(title, object) {
+  // Names here are the client's (headers, query keys): '__proto__' or 'constructor' are names like any
+  // other, so they are kept in Maps and read as own properties, never through a plain object's keys.
+  function ownValue(object, name) { return object && Object.prototype.hasOwnProperty.call(object, name) ? object[name] : undefined; }
+  function ownPairs(object) { return object ? Object.keys(object).map(function (name) { return [name, object[name]]; }) : []; }
+  function grouped(list) {
+    var byName = new Map();
+    list.forEach(function (pair) { byName.set(pair[0], (byName.get(pair[0]) || []).concat(pair[1])); });
+    return Array.from(byName.entries());
+  }
+  function pairs(title, list) {
     var box = el('div');
     box.appendChild(el('h3', '', title));
-    var names = object ? Object.keys(object) : [];
-    if (names.length === 0) { box.appendChild(el('p', 'muted', 'none')); return box; }
-    var list = el('dl');
-    names.forEach(function (name) {
-      var value = object[name];
-      list.appendChild(el('dt', '', name));
-      list.appendChild(el('dd', '', Array.isArray(value) ? value.join(', ') : value));
+    if (list.length === 0) { box.appendChild(el('p', 'muted', 'none')); return box; }
+    var dl = el('dl');
+    list.forEach(function (pair) {
+      var value = pair[1];
+      dl.appendChild(el('dt', '', pair[0]));
+      dl.appendChild(el('dd', '', Array.isArray(value) ? value.join(', ') : value));
     });
-    box.appendChild(list);
+    box.appendChild(dl);
     return box;
+  }
+  // Why the mock answered as it did (x-store-listing-kit-reason: the plugins' empty 500s carry it), or null.
+  function reasonOf(entry) {
+    var value = ownValue(entry.response && entry.response.headers, 'x-store-listing-kit-reason');
+    if (value === undefined || value === null) return null;
+    return Array.isArray(value) ? value.join('; ') : String(value);
   }
   function bodyBox(title, body) {
     var box = el('div');
@@ -243,18 +263,23 @@ const SCRIPT = String.raw`
     var grid = el('div', 'detail-grid');
     var main = el('div');
     var facts = el('dl');
-    [['request', entry.method + ' ' + entry.url], ['status', entry.status], ['time', entry.time], ['duration', entry.durationMs + ' ms'], ['customer', entry.customer || 'none']]
+    var reason = reasonOf(entry);
+    [['request', entry.method + ' ' + entry.url], ['status', entry.status], ['time', entry.time], ['duration', entry.durationMs + ' ms'], ['customer', entry.customer === null ? 'none' : entry.customer]]
       .concat(entry.worker ? [['worker', entry.worker]] : []).forEach(function (row) {
         facts.appendChild(el('dt', '', row[0]));
-        facts.appendChild(el('dd', '', row[1]));
+        var dd = el('dd', row[0] === 'status' ? 'status-fact' : '', row[1]);
+        if (row[0] === 'status' && reason !== null) {
+          dd.textContent = '';
+          dd.appendChild(el('span', 'status ' + statusClass(entry.status), entry.status));
+          dd.appendChild(el('strong', 'reason', reason));
+        }
+        facts.appendChild(dd);
       });
     main.appendChild(facts);
-    var query = {};
-    entry.query.forEach(function (pair) { query[pair[0]] = query[pair[0]] === undefined ? pair[1] : [].concat(query[pair[0]], pair[1]); });
-    main.appendChild(pairs('Query', query));
-    main.appendChild(pairs('Request headers' + (entry.request.headersCut ? ' (cut)' : ''), entry.request.headers));
+    main.appendChild(pairs('Query', grouped(entry.query)));
+    main.appendChild(pairs('Request headers' + (entry.request.headersCut ? ' (cut)' : ''), ownPairs(entry.request.headers)));
     if (entry.request.body) main.appendChild(bodyBox('Request body', entry.request.body));
-    main.appendChild(pairs('Answer headers', entry.response.headers));
+    main.appendChild(pairs('Answer headers', ownPairs(entry.response.headers)));
     main.appendChild(bodyBox('Answer body', entry.response.body));
     grid.appendChild(main);
     grid.appendChild(pageBox(entry.page));
@@ -263,41 +288,49 @@ const SCRIPT = String.raw`
 
   // --- history per customer: writes (non-GET under /store) and provider-state changes ---
   function renderHistory() {
-    var writes = {};
+    // By customer id: a Map, since an id is the client's ('constructor' is one).
+    var writes = new Map();
     var states = [];
     state.entries.forEach(function (entry) {
       if (entry.path.indexOf('/__admin/provider-states') === 0) states.push(entry);
       else if (entry.path.indexOf('/store') === 0 && ['GET', 'HEAD', 'OPTIONS'].indexOf(entry.method) < 0) {
-        var who = entry.customer || '(no customer)';
-        (writes[who] = writes[who] || []).push(entry);
+        var who = entry.customer === null ? '(no customer)' : entry.customer;
+        if (!writes.has(who)) writes.set(who, []);
+        writes.get(who).push(entry);
       }
     });
     var box = $('writes');
     clear(box);
-    var customers = Object.keys(writes);
-    if (customers.length === 0) box.appendChild(el('p', 'muted', 'No writes among the requests shown.'));
-    customers.forEach(function (who) {
-      box.appendChild(el('h3', '', who));
-      var table = el('table');
-      writes[who].forEach(function (entry) {
+    if (writes.size === 0) box.appendChild(el('p', 'muted', 'No writes among the requests shown.'));
+    writes.forEach(function (entries, who) {
+      var group = el('div', 'customer');
+      group.setAttribute('data-customer', who);
+      group.appendChild(el('h3', '', who));
+      var table = el('table', 'history');
+      entries.forEach(function (entry) {
         var row = el('tr');
-        row.appendChild(el('td', 'muted', clock(entry.time)));
-        row.appendChild(el('td', '', entry.method + ' ' + entry.url));
+        row.appendChild(el('td', 'muted when', clock(entry.time)));
+        var target = el('td', 'target');
+        target.appendChild(el('span', 'request', entry.method + ' ' + entry.url));
+        var reason = reasonOf(entry);
+        if (reason !== null) target.appendChild(el('strong', 'reason', reason));
+        row.appendChild(target);
         row.appendChild(el('td', 'status ' + statusClass(entry.status), entry.status));
         table.appendChild(row);
       });
-      box.appendChild(table);
+      group.appendChild(table);
+      box.appendChild(group);
     });
     var list = $('states');
     clear(list);
     if (states.length === 0) list.appendChild(el('p', 'muted', 'No provider-state changes among the requests shown.'));
-    var table = el('table');
+    var table = el('table', 'history');
     states.forEach(function (entry) {
       var said = '';
       try { var body = JSON.parse(entry.request.body.text); said = (body.action || 'setup') + ' ' + (body.state || '') + (body.params ? ' ' + JSON.stringify(body.params) : ''); } catch (e) { said = entry.method === 'DELETE' ? 'release' : ''; }
       var row = el('tr');
-      row.appendChild(el('td', 'muted', clock(entry.time)));
-      row.appendChild(el('td', '', entry.method + ' ' + said));
+      row.appendChild(el('td', 'muted when', clock(entry.time)));
+      row.appendChild(el('td', 'target', entry.method + ' ' + said));
       row.appendChild(el('td', 'status ' + statusClass(entry.status), entry.status));
       table.appendChild(row);
     });
@@ -421,6 +454,7 @@ const BODY = `
         <button type="submit" id="faults-apply" class="primary">Apply faults</button>
         <button type="button" id="faults-off">Turn off</button>
       </form>
+      <p class="muted">Apply sets these and keeps the rest (the fault seed); Turn off clears them all.</p>
     </section>
     <section aria-labelledby="dataset-title">
       <h2 id="dataset-title">Dataset</h2>

@@ -42,7 +42,7 @@ export interface FaultSettings {
 
 export const NO_FAULTS: FaultSettings = Object.freeze({ latency: null, errorRate: 0, errorStatus: 500, headers: false, seed: null });
 
-/** Any subset of the settings (the body of `PUT /__admin/faults` once validated: admin-schemas.ts). */
+/** Any subset of the settings (the body of `PUT /__admin/faults` once validated: schemas.ts). */
 export type PartialFaultSettings = { [K in keyof FaultSettings]?: FaultSettings[K] | undefined };
 
 /** Complete settings from a partial, validated input. */
@@ -53,6 +53,22 @@ export function faultSettings(input: PartialFaultSettings = {}): FaultSettings {
     errorStatus: input.errorStatus ?? 500,
     headers: input.headers ?? false,
     seed: input.seed ?? null,
+  };
+}
+
+/**
+ * The settings after `PUT /__admin/faults`: the fields the body names change, the others keep
+ * their values (so that a body that sets the latency does not turn off `--fault-headers` or forget
+ * `--fault-seed`). `latency: null` and `seed: null` are values too (no latency; the dataset's seed).
+ * `DELETE /__admin/faults` is the way to turn everything off.
+ */
+export function mergedFaultSettings(current: FaultSettings, change: PartialFaultSettings): FaultSettings {
+  return {
+    latency: change.latency !== undefined ? change.latency : current.latency,
+    errorRate: change.errorRate ?? current.errorRate,
+    errorStatus: change.errorStatus ?? current.errorStatus,
+    headers: change.headers ?? current.headers,
+    seed: change.seed !== undefined ? change.seed : current.seed,
   };
 }
 

@@ -85,6 +85,12 @@ export interface PageView {
   prevPage: number | null;
 }
 
+/**
+ * Headers by lower-case name. An object without a prototype: names are the client's, and one
+ * such as `__proto__`, `constructor` or `toString` is an own key like any other (a plain `{}`
+ * would lose it, or read Object.prototype's). JSON.stringify writes it, and JSON.parse gives it
+ * back as an own property.
+ */
 export type HeaderView = Record<string, string | string[]>;
 
 /** One request as `GET /__admin/journal` shows it. */
@@ -180,7 +186,7 @@ export interface Secrets {
 }
 
 function headerView(flat: readonly unknown[] | OutgoingHttpHeaders | undefined, secrets: Secrets): HeaderView {
-  const view: HeaderView = {};
+  const view: HeaderView = Object.create(null) as HeaderView;
   if (!flat) return view;
   const pairs: Array<[string, unknown]> = Array.isArray(flat)
     ? Array.from({ length: Math.floor(flat.length / 2) }, (_, i) => [String(flat[2 * i]), flat[2 * i + 1]])

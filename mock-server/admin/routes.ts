@@ -7,7 +7,7 @@ import { ChangeApplier } from './changes.ts';
 import { localCoordinator, type Coordinator, type CoordinatorFactory } from './coordination.ts';
 import type { DatasetHolder } from '../dataset/holder.ts';
 import { invalidRequest } from '../http/errors.ts';
-import { FaultInjector, faultSettings, type FaultSettings } from './faults.ts';
+import { FaultInjector, faultSettings, mergedFaultSettings, type FaultSettings } from './faults.ts';
 import { Journal } from './journal.ts';
 import { journalQuery } from './journal-query.ts';
 import { serveDashboard } from './dashboard.ts';
@@ -27,7 +27,7 @@ import { queryPairs } from '../../lib/query.ts';
  *   POST   /__admin/reset      back to the dataset the server started with
  *   POST   /__admin/dataset    reseed or resize: { seed?, reviews?, products?, wishlists?, maxItems? }
  *   GET    /__admin/journal    recent requests (?limit, since, path, status, customer), oldest first; DELETE clears it
- *   GET    /__admin/faults     fault settings; PUT replaces them; DELETE turns them off
+ *   GET    /__admin/faults     fault settings; PUT changes those its body names (the rest are kept); DELETE turns them all off
  *   POST   /__admin/provider-states (and GET, DELETE): Pact's provider states, mounted by app.ts
  *          (provider-states.ts, loaded on first use), under the lease of state-lease.ts
  *
@@ -221,7 +221,9 @@ function adminRoutes(holder: DatasetHolder, ops: Ops, coordinator: Coordinator):
   router.put('/faults', json, async (req, res) => {
     noQuery(req);
     if (req.body === undefined) throw invalidRequest('the fault settings must be a JSON object sent with Content-Type: application/json');
-    await coordinator.apply({ kind: 'faults', settings: faultSettings((await adminSchemasModule()).parseFaultSettings(req.body)) });
+    // A merge: what the body leaves out keeps its value (faults.ts, mergedFaultSettings).
+    const change = (await adminSchemasModule()).parseFaultSettings(req.body);
+    await coordinator.apply({ kind: 'faults', settings: mergedFaultSettings(ops.faults.settings, change) });
     res.json(await faultState());
   });
 

@@ -28,7 +28,7 @@ export const datasetChangeSchema = z
 
 const delayMs = z.number().int().min(0).max(MAX_DELAY_MS);
 
-/** The body of `PUT /__admin/faults`: any subset, the rest as in NO_FAULTS. */
+/** The body of `PUT /__admin/faults`: any subset; the rest keep their values (faults.ts, mergedFaultSettings). */
 export const faultSettingsSchema = z
   .object({
     latency: z

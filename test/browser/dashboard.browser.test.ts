@@ -5,7 +5,10 @@
  * the page fail the next listing; a reseed from the page changes the data, and reset brings it
  * back; markup in a request or answer is shown as text, never run; every control is reached with
  * Tab; with --admin-token the page asks for the token and sends it as a bearer header only.
- * Saves the screenshot docs/operations.md shows (docs/images/dashboard.png).
+ * Saves the screenshot docs/operations.md shows (docs/images/dashboard.png: the whole page at 1280 px wide).
+ * Names that are JavaScript's own (`__proto__`, `constructor`) are shown as sent and keep the history per customer
+ * working (issue 27); an answer's `x-store-listing-kit-reason` shows beside its status; the history column is
+ * readable at 1280 px.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +16,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from '../../mock-server/server.ts';
 import { exactRequest } from '../support/http.ts';
+import { requestBytes, sendRaw } from '../support/raw-http.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -33,9 +37,12 @@ afterAll(async () => {
 });
 
 
+/** A laptop's screen: the page must be readable at this width (the screenshot is taken at it too). */
+const LAPTOP = { width: 1280, height: 800 };
+
 /** Opens the dashboard of `base` in a new tab (laptop-sized), collecting the page's errors. */
-async function open(base: string): Promise<{ tab: Page; errors: string[] }> {
-  const tab = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+async function open(base: string, viewport = LAPTOP): Promise<{ tab: Page; errors: string[] }> {
+  const tab = await browser.newPage({ viewport });
   const errors: string[] = [];
   tab.on('pageerror', (error) => errors.push(error.message));
   tab.on('console', (message) => {
@@ -89,7 +96,7 @@ describe('the dashboard', () => {
       expect(page).toMatchObject({ rule: 'reviewsPageMeta', matching: '60', 'page size': '5', start: '10', count: '60', totalPages: '12', currentPage: '3', nextPage: '4', prevPage: '2' });
       expect(await tab.textContent('#detail aside.page')).toContain('floor(offset / limit)');
       mkdirSync(fileURLToPath(new URL('.', `file://${SCREENSHOT}`)), { recursive: true });
-      await tab.screenshot({ path: SCREENSHOT });
+      await tab.screenshot({ path: SCREENSHOT, fullPage: true });
       expect(errors).toEqual([]);
     } finally {
       await tab.close();
@@ -208,6 +215,142 @@ describe('the dashboard of a mock with --admin-token', () => {
     } finally {
       await tab.close();
       await locked.close();
+    }
+  });
+});
+
+/** A Medusa-like customer token naming `actor_id` (lib/customers.ts reads it unverified). */
+const customerJwt = (actorId: string) => `eyJhbGciOiJIUzI1NiJ9.${Buffer.from(JSON.stringify({ actor_id: actorId, actor_type: 'customer' })).toString('base64url')}.c2lnbmF0dXJl`;
+
+/** The name and value pairs of the entry shown in detail, per heading (Query, Request headers, ...). */
+const detailPairs = (tab: Page) =>
+  tab.$$eval('#detail h3', (headings) =>
+    headings.map((h3) => {
+      const list = h3.nextElementSibling;
+      const dts = list && list.tagName === 'DL' ? [...list.querySelectorAll('dt')] : [];
+      return [h3.textContent ?? '', dts.map((dt) => [dt.textContent ?? '', dt.nextElementSibling?.textContent ?? ''])] as [string, string[][]];
+    }),
+  );
+
+describe("the dashboard, with names that are JavaScript's own and the plugins' reasons (alphabite dialect)", () => {
+  let alphabite: MockServer;
+  beforeAll(async () => {
+    alphabite = await startMockServer({ seed: 1, reviews: 10, products: 3, wishlists: 2, maxItems: 3, dialect: 'alphabite', allowMultipleWishlists: true });
+  }, 60_000);
+  afterAll(() => alphabite?.close());
+
+  const as = (actor: string) => ({ 'content-type': 'application/json', 'x-publishable-api-key': 'pk_test', authorization: `Bearer ${customerJwt(actor)}` });
+
+  it("shows header names, query keys and customers such as __proto__ and constructor as sent, and their history", async () => {
+    const { tab, errors } = await open(alphabite.url);
+    try {
+      await tab.waitForFunction(() => document.querySelector('#live')?.textContent?.startsWith('live'), undefined, { timeout: 15_000 });
+      for (const actor of ['constructor', '__proto__', 'toString']) {
+        const created = await exactRequest(alphabite.url, '/store/wishlists', as(actor), 'POST', JSON.stringify({ name: `of ${actor}`, sales_channel_id: 'sc_1' }));
+        expect(created.status, created.text).toBe(201);
+      }
+      const target = '/store/products/reviews?__proto__=x&constructor=y&toString=z';
+      const headers: [string, string][] = [['__proto__', 'sent-proto'], ['constructor', 'sent-constructor'], ['toString', 'sent-tostring'], ['hasOwnProperty', 'sent-has']];
+      await sendRaw(Number(new URL(alphabite.url).port), requestBytes({ method: 'GET', target, headers }));
+
+      await tab.waitForSelector(rowFor(target), { timeout: 10_000 });
+      await tab
+        .waitForFunction(() => document.querySelector('#writes')?.textContent?.includes('toString'), undefined, { timeout: 10_000 })
+        .catch(async (error: Error) => {
+          throw new Error(`the history shows no writes of toString (${error.message}); the page says '${await tab.textContent('#live')}', errors: ${errors.join('; ')}`);
+        });
+      const history = await tab.$$eval('#writes [data-customer]', (groups) => groups.map((group) => [group.getAttribute('data-customer'), group.querySelector('h3')?.textContent, group.querySelector('td.target')?.textContent]));
+      expect(history).toEqual([
+        ['constructor', 'constructor', 'POST /store/wishlists'],
+        ['__proto__', '__proto__', 'POST /store/wishlists'],
+        ['toString', 'toString', 'POST /store/wishlists'],
+      ]);
+
+      await tab.click(rowFor(target));
+      const shown = new Map(await detailPairs(tab));
+      expect(shown.get('Query')).toEqual([
+        ['__proto__', 'x'],
+        ['constructor', 'y'],
+        ['toString', 'z'],
+      ]);
+      expect(shown.get('Request headers')).toEqual(
+        expect.arrayContaining([
+          ['__proto__', 'sent-proto'],
+          ['constructor', 'sent-constructor'],
+          ['tostring', 'sent-tostring'],
+          ['hasownproperty', 'sent-has'],
+        ]),
+      );
+      expect(await tab.textContent('#detail')).not.toContain('native code');
+      expect(errors).toEqual([]);
+    } finally {
+      await tab.close();
+    }
+  });
+
+  it("shows an answer's x-store-listing-kit-reason beside its status, in the detail and the history", async () => {
+    const { tab, errors } = await open(alphabite.url);
+    const reason = 'the variant is already in this wishlist';
+    const marked = '/store/wishlists/wl_reason_marker/items';
+    // The journal as the server answers it, with the reason added to one answer's headers: the page's own data path.
+    await tab.route('**/__admin/journal*', async (route) => {
+      if (route.request().method() !== 'GET') return route.continue();
+      const response = await route.fetch();
+      const journal = await response.json();
+      for (const entry of journal.entries) if (entry.path === marked) entry.response.headers['x-store-listing-kit-reason'] = reason;
+      await route.fulfill({ response, json: journal });
+    });
+    try {
+      await tab.waitForFunction(() => document.querySelector('#live')?.textContent?.startsWith('live'), undefined, { timeout: 15_000 });
+      await exactRequest(alphabite.url, marked, as('cus_reason'), 'POST', JSON.stringify({ product_variant_id: 'variant_1' }));
+      await tab.waitForSelector(rowFor(marked), { timeout: 10_000 });
+      await tab.click(rowFor(marked));
+      const status = await tab.$eval('#detail dd.status-fact', (dd) => ({ text: dd.textContent, reason: dd.querySelector('.reason')?.textContent }));
+      expect(status.reason).toBe(reason);
+      expect(status.text).toMatch(new RegExp(`^\\d{3}${reason}$`));
+      await tab.waitForSelector('#writes [data-customer="cus_reason"] .reason', { timeout: 10_000 });
+      expect(await tab.textContent('#writes [data-customer="cus_reason"] td.target')).toBe(`POST ${marked}${reason}`);
+      expect(errors).toEqual([]);
+    } finally {
+      await tab.close();
+    }
+  });
+
+  it('keeps the history column readable at 1280 px: times and statuses on one line, request paths whole', async () => {
+    const { tab } = await open(alphabite.url, LAPTOP);
+    try {
+      await tab.waitForFunction(() => document.querySelector('#live')?.textContent?.startsWith('live'), undefined, { timeout: 15_000 });
+      const created = await exactRequest(alphabite.url, '/store/wishlists', as('cus_long_paths'), 'POST', JSON.stringify({ name: 'long', sales_channel_id: 'sc_1' }));
+      const wishlist = JSON.parse(created.text).id as string;
+      const long = `/store/wishlists/${wishlist}/items/wli_01JZZZZZZZZZZZZZZZZZZZZZZZ`;
+      await exactRequest(alphabite.url, long, as('cus_long_paths'), 'DELETE');
+      await tab.waitForSelector(`#writes [data-customer="cus_long_paths"] tr:nth-child(2)`, { timeout: 10_000 });
+      const rows = await tab.$$eval('#writes table.history tr, #states table.history tr', (trs) => {
+        const lines = (node: Element) => {
+          const range = document.createRange();
+          range.selectNodeContents(node);
+          return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+        };
+        return trs.map((tr) => {
+          const when = tr.querySelector('.when') as HTMLElement;
+          const status = tr.querySelector('.status') as HTMLElement;
+          const request = (tr.querySelector('.request') ?? tr.querySelector('.target')) as HTMLElement;
+          return {
+            text: request.textContent,
+            whenLines: lines(when),
+            statusLines: lines(status),
+            sameTop: Math.abs(when.getBoundingClientRect().top - status.getBoundingClientRect().top) < 1,
+            whole: request.scrollWidth <= request.clientWidth && request.scrollHeight <= request.clientHeight,
+          };
+        });
+      });
+      expect(rows.map((row) => row.text)).toContain(`DELETE ${long}`);
+      for (const row of rows) expect(row, row.text ?? '').toMatchObject({ whenLines: 1, statusLines: 1, sameTop: true, whole: true });
+      // The requests list shows the same path whole (wrapped, not cut).
+      const listed = await tab.$eval(`${rowFor(long)} .target`, (target) => ({ whole: target.scrollHeight <= target.clientHeight && target.scrollWidth <= target.clientWidth, text: target.textContent }));
+      expect(listed).toEqual({ whole: true, text: long });
+    } finally {
+      await tab.close();
     }
   });
 });
