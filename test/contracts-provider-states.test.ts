@@ -4,7 +4,7 @@ import { DEFAULT_REVIEW_ORDER } from '../lib/api-rules.ts';
 import { strictRecordSchemas } from '../lib/records.ts';
 import type { Dataset } from '../fixtures/index.ts';
 import { PROVIDER_STATES_PATH } from '../lib/provider-states.ts';
-import { STATE_DATASETS } from '../mock-server/admin/provider-states.ts';
+import { pactStateHandlers, STATE_DATASETS } from '../mock-server/admin/provider-states.ts';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
 
 // The provider states: pure datasets with exactly what each state promises (and valid
@@ -68,6 +68,19 @@ describe('state datasets', () => {
     const a = allRecords(STATE_DATASETS.productHasReviews({ product_id: 'prod_01TEST', count: 7 }));
     const b = allRecords(STATE_DATASETS.productHasReviews({ product_id: 'prod_01TEST', count: 7 }));
     expect(a).toEqual(b);
+  });
+});
+
+describe("Pact state handlers (pactStateHandlers)", () => {
+  it("hold the kit's states and nothing else: a pact's state named constructor or toString finds no handler", async () => {
+    const mock = await startMockServer({ seed: 1 });
+    try {
+      const handlers = pactStateHandlers(mock.dataset);
+      expect(Object.keys(handlers).sort()).toEqual([...STATE_NAMES].sort());
+      for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) expect(handlers[name], name).toBeUndefined();
+    } finally {
+      await mock.close();
+    }
   });
 });
 

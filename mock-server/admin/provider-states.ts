@@ -112,7 +112,8 @@ export function applyStateChange(holder: DatasetHolder, change: StateChange): Re
  * mock runs in the same process as the verification.
  */
 export function pactStateHandlers(holder: DatasetHolder): Record<string, { setup: (params?: unknown) => Promise<Record<string, unknown>>; teardown: () => Promise<undefined> }> {
-  const handlers: ReturnType<typeof pactStateHandlers> = {};
+  // No prototype: Pact looks a handler up by the pact's state name, and a pact may name any state (`constructor` included).
+  const handlers: ReturnType<typeof pactStateHandlers> = Object.create(null) as ReturnType<typeof pactStateHandlers>;
   for (const { name } of Object.values(STATES)) {
     handlers[name] = {
       setup: async (params) => applyStateChange(holder, { state: name, params: (params ?? {}) as Record<string, unknown>, action: 'setup' }),
