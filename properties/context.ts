@@ -3,18 +3,22 @@
  * ordered set of each listing (fetched once, in pages of the largest size, and cached). The
  * properties compare every page they ask for against these.
  */
+import { recordKey, recordsPresent } from '../lib/answer-rules.ts';
 import type { ListingEndpoint } from './endpoints.ts';
 import { ENDPOINTS } from './endpoints.ts';
 import { ListingClient, type Exchange, type Query } from './http.ts';
 import type { ResolvedOptions } from './options.ts';
 import { currentTally, SharedWork, type Tally } from './tally.ts';
-import { fail, okBody, Violation } from './violation.ts';
+import { fail, failWith, okBody, Violation } from './violation.ts';
 
 /** One listing to page through: an endpoint, plus the path id for 4.2 / 4.4. */
 export interface Target {
   endpoint: ListingEndpoint;
   id?: string;
 }
+
+/** The identity of a record: its `id` when it has one, else its whole JSON (lib/answer-rules.ts). */
+export { recordKey };
 
 export function targetLabel(t: Target): string {
   return t.id === undefined ? t.endpoint.path() : t.endpoint.path(t.id);
@@ -49,18 +53,8 @@ export interface Page {
 
 export function readPage(endpoint: ListingEndpoint, ex: Exchange): Page {
   const body = okBody(ex);
-  const records = body[endpoint.recordsKey];
-  if (!Array.isArray(records)) {
-    const arrays = Object.keys(body).filter((k) => Array.isArray(body[k]));
-    fail({
-      message: `the envelope must hold the page in an array '${endpoint.recordsKey}'`,
-      url: ex.url,
-      field: endpoint.recordsKey,
-      expected: 'an array',
-      actual: records,
-      note: `keys: ${Object.keys(body).join(', ') || '(none)'}${arrays.length ? `; the records seem to be under '${arrays[0]}'` : ''}`,
-    });
-  }
+  const records = recordsPresent('envelope-shape', endpoint.recordsKey, body);
+  if (!Array.isArray(records)) failWith(ex.url, records);
   return {
     ex,
     body,
@@ -73,15 +67,6 @@ export function readPage(endpoint: ListingEndpoint, ex: Exchange): Page {
     nextPage: body.nextPage,
     prevPage: body.prevPage,
   };
-}
-
-/** The identity of a record: its `id` when it has one, else its whole JSON. */
-export function recordKey(record: unknown): string {
-  if (record && typeof record === 'object' && 'id' in record) {
-    const id = (record as { id: unknown }).id;
-    if (typeof id === 'string' || typeof id === 'number') return String(id);
-  }
-  return JSON.stringify(record);
 }
 
 /** The ordered set of a listing as far as the suite fetched it. */

@@ -2,6 +2,7 @@
  * How a property says what went wrong: the request that shows it, the field, what was expected
  * and what came back. The runner prints these for the shrunk counterexample.
  */
+import type { RuleViolation } from '../lib/answer-rules.ts';
 import type { Exchange } from './http.ts';
 
 export interface ViolationDetail {
@@ -44,6 +45,18 @@ export function show(value: unknown, max = 400): string {
 
 export function fail(detail: ViolationDetail): never {
   throw new Violation(detail);
+}
+
+/** Fails with a rule's violation (lib/answer-rules.ts) and the URL of the request whose answer broke it; `note` replaces the rule's own. */
+export function failWith(url: string, violation: RuleViolation, note?: string): never {
+  const { rule: _rule, note: own, ...detail } = violation;
+  const shown = note ?? own;
+  return fail({ ...detail, url, ...(shown === undefined ? {} : { note: shown }) });
+}
+
+/** Fails on a rule's first violation, if any (a property stops at the first thing wrong). */
+export function failOnFirst(url: string, violations: readonly RuleViolation[], note?: string): void {
+  if (violations[0]) failWith(url, violations[0], note);
 }
 
 /** The body as an object, after checking the status is 200 and the body is a JSON object. */

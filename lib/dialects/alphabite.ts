@@ -158,6 +158,18 @@ function windowOf(values: Map<string, unknown>): { start: number; size: number; 
   return start > Number.MAX_SAFE_INTEGER ? { start, size, listFrom: 0 } : { start, size };
 }
 
+/**
+ * The window a request asks for, as Medusa's validation reads it (parseInt, the defaults 20 and 0),
+ * on every listing, 4.1 included, whose route then ignores it: what a checker of one answer holds
+ * the answer to. Undefined when validation refuses the request or the database would (negative).
+ */
+export function askedAlphabiteWindow(endpoint: EndpointName, pairs: QueryPairs): { start: number; size: number } | undefined {
+  const values = validate(ALPHABITE_QUERY_FIELDS[endpoint], pairs);
+  if (!(values instanceof Map)) return undefined;
+  const window = windowOf(values);
+  return window === 'negative' ? undefined : { start: window.start, size: window.size };
+}
+
 const bearer = (headers: ListingRequest['headers']) => /^Bearer\s+\S+/i.test(String(headers.authorization ?? ''));
 /** A customer is logged in by a bearer token or a session cookie (the mock checks neither). */
 const authenticated = (headers: ListingRequest['headers']) => bearer(headers) || Boolean(headers.cookie);

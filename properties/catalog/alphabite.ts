@@ -7,45 +7,22 @@
  * their rules, not failures; only what breaks a storefront fails (docs/property-suite.md).
  */
 import fc from 'fast-check';
-import { clampedPageNumbers, pageLength } from '../../lib/paging.ts';
+import { alphabiteEchoRule, clampedPagesRule, dataEnvelopeRule } from '../../lib/answer-rules.ts';
+import { pageLength } from '../../lib/paging.ts';
 import { ALPHABITE_ORDER_FIELDS } from '../alphabite.ts';
 import { recordKey, targetLabel, type CheckContext, type Page, type Target } from '../context.ts';
 import { ALL_ENDPOINTS, type ListingEndpoint } from '../endpoints.ts';
 import { walkSizeArb } from '../generators.ts';
 import { countedTargets, isSkip, type ListingProperty } from '../property.ts';
-import { fail } from '../violation.ts';
+import { fail, failOnFirst } from '../violation.ts';
 import { orderQuery, pageProperty, targetOf, windowCases } from './common.ts';
-
-/** The numbers of every plugin envelope: always present, never null (for a page size of at least 1). */
-const NUMBER_KEYS = ['count', 'take', 'skip', 'totalPages', 'currentPage', 'nextPage', 'prevPage'] as const;
-const isInt = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
-
-function intKey(page: Page, key: string): number {
-  const value = page.body[key];
-  if (!isInt(value)) fail({ message: `'${key}' must be a non-negative integer`, url: page.ex.url, field: key, expected: 'a non-negative integer', actual: value });
-  return value;
-}
-
-function checkEnvelope(page: Page): void {
-  const { body, ex } = page;
-  for (const key of NUMBER_KEYS) {
-    const value = body[key];
-    if (typeof value !== 'number' || !Number.isFinite(value)) {
-      fail({ message: `the plugins' envelope always has '${key}', a number (never null or absent when the page size is at least 1)`, url: ex.url, field: key, expected: 'a number', actual: value });
-    }
-  }
-  for (const key of ['count', 'take', 'skip', 'totalPages']) intKey(page, key);
-  if ((body.take as number) < 1) fail({ message: `'take' echoes the page size in force, at least 1`, url: ex.url, field: 'take', expected: '>= 1', actual: body.take });
-  if ((body.totalPages as number) < 1) fail({ message: `'totalPages' is at least 1 (the plugins' rule: 1 for an empty set)`, url: ex.url, field: 'totalPages', expected: '>= 1', actual: body.totalPages });
-  if ((body.currentPage as number) < 1) fail({ message: `'currentPage' is 1-based`, url: ex.url, field: 'currentPage', expected: '>= 1', actual: body.currentPage });
-}
 
 export const dataEnvelope: ListingProperty = {
   id: 'data-envelope',
   title: "the plugins' envelope: the records in a 'data' array; count, take, skip, totalPages (at least 1), currentPage, nextPage and prevPage always there, numbers",
   rule: 'dialect',
   endpoints: ALL_ENDPOINTS,
-  build: (ctx, endpoint) => pageProperty(ctx, endpoint, (page) => checkEnvelope(page)),
+  build: (ctx, endpoint) => pageProperty(ctx, endpoint, (page) => failOnFirst(page.ex.url, dataEnvelopeRule(page))),
 };
 
 export const clampedPages: ListingProperty = {
@@ -54,18 +31,7 @@ export const clampedPages: ListingProperty = {
   rule: 'dialect',
   endpoints: ALL_ENDPOINTS,
   build: (ctx, endpoint) =>
-    pageProperty(ctx, endpoint, (page) => {
-      const count = intKey(page, 'count');
-      const take = intKey(page, 'take');
-      const skip = intKey(page, 'skip');
-      if (take < 1) fail({ message: `'take' echoes the page size in force, at least 1`, url: page.ex.url, field: 'take', expected: '>= 1', actual: take });
-      const expected = clampedPageNumbers(count, skip, take);
-      for (const key of ['totalPages', 'currentPage', 'nextPage', 'prevPage'] as const) {
-        if (page.body[key] !== expected[key]) {
-          fail({ message: `${key} as the plugins compute it (lib/paging.ts clampedPageNumbers)`, url: page.ex.url, field: key, expected: expected[key], actual: page.body[key], note: `count ${count}, skip ${skip}, take ${take}` });
-        }
-      }
-    }),
+    pageProperty(ctx, endpoint, (page) => failOnFirst(page.ex.url, clampedPagesRule(page))),
 };
 
 type Omitted = 'none' | 'limit' | 'offset' | 'both';
@@ -96,9 +62,7 @@ export const limitOffsetHonoured: ListingProperty = {
           fail({ message: `record ${pos + 1} of the listing must be the same whatever the paging`, url: page.ex.url, field: `data[${i}].id`, expected: recordKey(ref.records[pos]), actual: recordKey(record), note: `record ${pos + 1} was ${recordKey(ref.records[pos])} on GET ${ref.sources[pos]}` });
         }
       });
-      for (const [key, want] of [['take', size], ['skip', start]] as const) {
-        if (page.body[key] !== want) fail({ message: `'${key}' echoes the ${key === 'take' ? 'limit' : 'offset'} in force`, url: page.ex.url, field: key, expected: want, actual: page.body[key], note });
-      }
+      failOnFirst(page.ex.url, alphabiteEchoRule(page, { size, start }), note);
     });
   },
 };

@@ -1,12 +1,12 @@
 /** Rules API.md marks [kit]: checked only with --strict. */
 import fc from 'fast-check';
 import { reviewsPageMeta } from '../../lib/paging.ts';
-import { recordSchemas } from '../../lib/records.ts';
-import { recordKey, targetLabel, type Target } from '../context.ts';
+import { recordSchemaOf, recordShapeRule } from '../../lib/answer-rules.ts';
+import { targetLabel, type Target } from '../context.ts';
 import { ALL_ENDPOINTS, type ListingEndpoint } from '../endpoints.ts';
 import type { Exchange, Query } from '../http.ts';
 import { countedTargets, isSkip, type ListingProperty } from '../property.ts';
-import { fail } from '../violation.ts';
+import { fail, failWith } from '../violation.ts';
 import { firstDifference } from './common.ts';
 
 /** Values that are not a plain decimal integer (or are out of range) for any integer parameter. */
@@ -103,7 +103,7 @@ export const recordShape: ListingProperty = {
   build: async (ctx, endpoint) => {
     const targets = await countedTargets(ctx, endpoint);
     if (isSkip(targets)) return targets;
-    const schema = endpoint.dialect === 'reviews' ? recordSchemas.review : endpoint.name === 'wishlists' ? recordSchemas.wishlist : recordSchemas.item;
+    const schema = recordSchemaOf('spec', endpoint.name);
     const refs = await Promise.all(targets.map(({ target }) => ctx.reference(target)));
     const nonEmpty = refs.filter((r) => r.records.length > 0);
     if (nonEmpty.length === 0) return { skip: `no record to check on ${targetLabel(targets[0]!.target)}` };
@@ -113,13 +113,8 @@ export const recordShape: ListingProperty = {
     return fc.asyncProperty(cases, async ({ ref, index }) => {
       const set = nonEmpty[ref]!;
       const record = set.records[index];
-      const parsed = schema.safeParse(record);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0]!;
-        const path = issue.path.join('.');
-        const actual = issue.path.reduce<unknown>((v, k) => (v as Record<PropertyKey, unknown> | undefined)?.[k as PropertyKey], record);
-        fail({ message: `record ${recordKey(record)}: ${issue.message}`, url: set.sources[index], field: `${endpoint.recordsKey}[${index % ctx.maxPageSize}].${path}`, expected: issue.message, actual });
-      }
+      const broken = recordShapeRule(schema, record, `${endpoint.recordsKey}[${index % ctx.maxPageSize}]`);
+      if (broken) failWith(set.sources[index]!, broken);
     });
   },
 };

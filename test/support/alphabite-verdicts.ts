@@ -15,6 +15,17 @@ import type { PropertyResult } from '../../properties/index.ts';
 export const ALPHABITE_CHECK_FAILURES: readonly string[] = ['limit-offset-honoured 4.1', 'count-matches-records 4.1', 'order-honoured 4.1'];
 
 /**
+ * The rules of one answer (lib/answer-rules.ts `checkListingAnswer`) that the plugins' answers to
+ * @alphabite/medusa-sdk's list calls break, with the rows of docs/dialects.md that explain each: all
+ * on 4.1. `echo-size-and-start`: `take: 5` whatever the limit (row 8); `records-within-count`: every
+ * review (row 7) for `count: 0` (row 8). On 4.2 to 4.4 the SDK's calls break none.
+ */
+export const ALPHABITE_ANSWER_RULE_ROWS: Readonly<Partial<Record<string, readonly number[]>>> = {
+  'echo-size-and-start': [8],
+  'records-within-count': [7, 8],
+};
+
+/**
  * `check --strict` (the spec's rules) against the plugins, every property and listing. 4.1 keeps
  * its records under `data` (row 9) and 4.3 refuses `take`/`skip` (row 3), so each property of
  * theirs fails at its first request; 4.2 and 4.4 list the products and wishlists found on 4.1 and
