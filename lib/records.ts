@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { ID_PREFIXES, idPattern, idPatternMessage } from './id-prefixes.ts';
+
+export { ID_PREFIXES };
 
 /**
  * The records the four listings return (API.md, "Records"), as zod schemas: the one
@@ -13,12 +16,9 @@ import { z } from 'zod';
 /** ISO-8601 UTC with milliseconds, as `Date.prototype.toISOString` writes it. */
 export const TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-/** The id prefix of each kind of record (`rev_…`, `prod_…`, ...). */
-export const ID_PREFIXES = { review: 'rev', product: 'prod', wishlist: 'wl', item: 'wli', variant: 'variant', salesChannel: 'sc', customer: 'cus' } as const;
-
 const timestamp = () =>
   z.iso.datetime({ precision: 3, message: 'must be an ISO-8601 UTC timestamp with milliseconds, like 2024-01-31T12:00:00.000Z' });
-const prefixedId = (prefix: string) => z.string().regex(new RegExp(`^${prefix}_\\S+$`), { message: `must be a string id starting with '${prefix}_'` });
+const prefixedId = (prefix: string) => z.string().regex(idPattern(prefix), { message: idPatternMessage(prefix) });
 
 function updatedNotBeforeCreated(record: { created_at: string; updated_at: string }, ctx: z.RefinementCtx): void {
   if (Date.parse(record.updated_at) < Date.parse(record.created_at)) {
