@@ -13,6 +13,7 @@ import { CLI_LOG_LEVEL, LOG_LEVELS, createLogger, type LogLevel } from '../mock-
 import { exitGracefullyOnSignals } from '../mock-server/http/shutdown.ts';
 import { MOCK_SHARE_TOKEN_SECRET } from '../mock-server/writes/share-token.ts';
 import { cannotRun } from './program.ts';
+import { startedByNpm, watchWrapper } from './wrapper-watch.ts';
 import { MAX_SEED, datasetOptions, generateOptionsFrom, integerIn, type DatasetFlags } from './options.ts';
 
 export const DEFAULT_PORT = 9000;
@@ -152,7 +153,8 @@ export function registerServeCommand(program: Command): void {
       faults: mock.ops.faults.active ? `latency ${formatLatency(faults.latency)}, error rate ${faults.errorRate} (status ${faults.errorStatus}), per-request headers ${faults.headers ? 'on' : 'off'}` : 'off',
     });
     process.stdout.write(`${lines.join('\n')}\n`);
-    exitGracefullyOnSignals(mock, logger);
+    const stop = exitGracefullyOnSignals(mock, logger);
+    if (startedByNpm()) watchWrapper(stop);
   });
 }
 
@@ -198,4 +200,5 @@ async function serveWorkers(options: MockClusterOptions, cmd: Command): Promise<
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  if (startedByNpm()) watchWrapper(() => stopping || stop());
 }
