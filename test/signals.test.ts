@@ -160,6 +160,12 @@ describe('npx store-listing-kit serve ends the server when npx is signalled', ()
     });
   }
 
+  it("SIGINT to npx's pid with --workers 2: the primary and its workers end", { timeout: START_TIMEOUT_MS + 2 * STOP_TIMEOUT_MS }, async () => {
+    const run = await launch([...npx, '--workers', '2'], project, false);
+    const port = await serving(run);
+    await signalNpmAndExpectAllGone(run, port, 'SIGINT');
+  });
+
   it("SIGINT to npx's pid from a CI shell (`npx ... & ... kill -INT $!`, the job started with SIGINT ignored)", { timeout: START_TIMEOUT_MS + 2 * STOP_TIMEOUT_MS }, async () => {
     const run = await launch(npx, project, true);
     const port = await serving(run);
