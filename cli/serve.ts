@@ -13,6 +13,7 @@ import { CLI_LOG_LEVEL, LOG_LEVELS, createLogger, type LogLevel } from '../mock-
 import { exitGracefullyOnSignals } from '../mock-server/http/shutdown.ts';
 import { MOCK_SHARE_TOKEN_SECRET } from '../mock-server/writes/share-token.ts';
 import { cannotRun } from './program.ts';
+import { startedByNpm, watchWrapper } from './wrapper-watch.ts';
 import { MAX_SEED, datasetOptions, generateOptionsFrom, integerIn, type DatasetFlags } from './options.ts';
 
 export const DEFAULT_PORT = 9000;
@@ -139,7 +140,9 @@ export function registerServeCommand(program: Command): void {
       ...(flags.allowMultipleWishlists ? { allowMultipleWishlists: true } : {}),
       ...(flags.shareTokenSecret !== undefined ? { shareTokenSecret: flags.shareTokenSecret } : {}),
     };
-    if (flags.workers > 1) return serveWorkers({ ...serverOptions, workers: flags.workers, logLevel: flags.logLevel }, cmd);
+    // Watched from before the start: a signal the wrapper caught while the server started is not lost.
+    const wrapper = watchWrapperFromNow();
+    if (flags.workers > 1) return serveWorkers({ ...serverOptions, workers: flags.workers, logLevel: flags.logLevel }, cmd, wrapper);
     const mock = await startMockServer({ ...serverOptions, logger }).catch((error: Error) => cannotRun(error.message));
     const lines = banner({
       heading: `store-listing-kit mock server listening on ${mock.url}`,
@@ -152,7 +155,7 @@ export function registerServeCommand(program: Command): void {
       faults: mock.ops.faults.active ? `latency ${formatLatency(faults.latency)}, error rate ${faults.errorRate} (status ${faults.errorStatus}), per-request headers ${faults.headers ? 'on' : 'off'}` : 'off',
     });
     process.stdout.write(`${lines.join('\n')}\n`);
-    exitGracefullyOnSignals(mock, logger);
+    wrapper.onStop(exitGracefullyOnSignals(mock, logger));
   });
 }
 
@@ -177,7 +180,7 @@ function adminBanner(mode: ReturnType<typeof adminAccessMode>, url: string): str
 }
 
 /** `serve --workers n`: the same banner, then the primary stops every worker on SIGINT/SIGTERM. */
-async function serveWorkers(options: MockClusterOptions, cmd: Command): Promise<void> {
+async function serveWorkers(options: MockClusterOptions, cmd: Command, wrapper: WrapperWatch): Promise<void> {
   const mock = await startMockServer(options).catch((error: Error) => cannotRun(error.message));
   const lines = banner({
     heading: `store-listing-kit mock server listening on ${mock.url} (${mock.workers} worker processes)`,
@@ -198,4 +201,23 @@ async function serveWorkers(options: MockClusterOptions, cmd: Command): Promise<
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  wrapper.onStop(() => stopping || stop());
+}
+
+interface WrapperWatch {
+  /** Calls `stop` when the npm wrapper went away or caught a signal: now, if that happened already. */
+  onStop(stop: (cause: string) => void): void;
+}
+
+/** cli/wrapper-watch.ts under npm (nothing otherwise), watching from now on, before a server is up to stop. */
+function watchWrapperFromNow(): WrapperWatch {
+  let cause: string | undefined;
+  let stopServe: ((cause: string) => void) | undefined;
+  if (startedByNpm()) watchWrapper((why) => (stopServe ? stopServe(why) : (cause = why)));
+  return {
+    onStop(stop) {
+      stopServe = stop;
+      if (cause !== undefined) stop(cause);
+    },
+  };
 }

@@ -8,7 +8,7 @@
 // a half-deleted or half-written tree. Node keeps the failure of a module whose imports were
 // missing for good, so a lazily loaded module caught half-way would fail until the mock restarts.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
@@ -25,7 +25,21 @@ function compile(outDir, { incremental }) {
   if (result.status !== 0) process.stderr.write(result.stdout + result.stderr);
   if (!existsSync(`${outDir}/cli/main.js`)) throw new Error(`tsc produced no build (exit ${result.status})`);
   if (!incremental && result.status !== 0) throw new Error(`tsc failed (exit ${result.status})`);
-  cpSync(`${root}contracts/pacts`, `${outDir}/contracts/pacts`, { recursive: true });
+  copyPacts(`${root}contracts/pacts`, `${outDir}/contracts/pacts`);
+}
+
+// The committed pacts beside the compiled contracts: a file already the same is left alone, and a
+// changed one is written beside it and renamed into place, so a `verify` reading dist/ while an
+// incremental build runs (`npm start`, the test suite's set-up) never meets a half-written pact.
+function copyPacts(from, to) {
+  mkdirSync(to, { recursive: true });
+  for (const name of readdirSync(from)) {
+    const bytes = readFileSync(`${from}/${name}`);
+    const target = `${to}/${name}`;
+    if (existsSync(target) && readFileSync(target).equals(bytes)) continue;
+    writeFileSync(`${target}.next`, bytes);
+    renameSync(`${target}.next`, target);
+  }
 }
 
 export function build({ incremental = false } = {}) {

@@ -287,7 +287,12 @@ function runTests(fixture, extraArgs) {
       stdio: 'inherit',
       env: { ...process.env, MEDUSA_FIXTURE: fixture, PACT_DO_NOT_TRACK: 'true' },
     });
-    child.on('exit', (code) => resolve(code ?? 1));
+    // ended with the rest on SIGINT/SIGTERM (cleanup()), not left to run against a stopped Medusa
+    running.add(child);
+    child.on('exit', (code) => {
+      running.delete(child);
+      resolve(code ?? 1);
+    });
   });
 }
 

@@ -1,23 +1,29 @@
 import type { Logger } from './logging.ts';
 import type { MockServer } from '../server.ts';
 
+/** Stops the server as the first SIGTERM would; `cause` is logged (e.g. "the npm process that started it ended"). */
+export type StopServe = (cause: string) => void;
+
 /**
  * Graceful shutdown for the serve command: on the first SIGINT or SIGTERM the server stops
  * accepting connections, lets requests in flight finish (at most the grace period, see
  * MockServer.close) and the process exits 0. A second signal cuts every connection and
- * exits 1 at once.
+ * exits 1 at once. The returned function starts the same graceful stop for a reason that is not
+ * a signal of this process (cli/wrapper-watch.ts: the npm process or the shell that started it
+ * was signalled or went away), with the same exit code.
  */
-export function exitGracefullyOnSignals(mock: MockServer, logger: Logger, exit: (code: number) => void = (code) => process.exit(code)): void {
+export function exitGracefullyOnSignals(mock: MockServer, logger: Logger, exit: (code: number) => void = (code) => process.exit(code)): StopServe {
   let stopping = false;
-  const onSignal = (signal: NodeJS.Signals) => {
+  const stop = (why: { signal: NodeJS.Signals } | { cause: string }) => {
     if (stopping) {
-      logger.warn({ signal }, 'second signal: cutting connections');
+      if (!('signal' in why)) return;
+      logger.warn(why, 'second signal: cutting connections');
       mock.server.closeAllConnections();
       exit(1);
       return;
     }
     stopping = true;
-    logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
+    logger.info(why, 'shutting down: no new connections, finishing requests in flight');
     mock.close().then(
       () => {
         logger.info('stopped');
@@ -29,6 +35,8 @@ export function exitGracefullyOnSignals(mock: MockServer, logger: Logger, exit: 
       },
     );
   };
+  const onSignal = (signal: NodeJS.Signals) => stop({ signal });
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  return (cause) => stop({ cause });
 }
