@@ -38,7 +38,7 @@ const snapshot = (writes: CustomerWrites | undefined) =>
 
 function world(options: { wishlists: number; maxItems: number }) {
   const dataset = generateDataset({ seed: 11, reviews: 60, products: 8, ...options });
-  const seed = seedOf(dataset, createDialect('alphabite', {}));
+  const seed = seedOf(dataset, createDialect('alphabite', { maxPageSize: 1000 }));
   const variants = new Map<string, VariantJson>();
   for (let w = 0; w < seed.count; w++) {
     for (let k = 0; k < seed.itemCount(w); k++) {

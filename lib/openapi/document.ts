@@ -87,6 +87,7 @@ export function openApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
         description: response.description,
         ...(etag && response.status === 200 ? { headers: { ETag: { $ref: '#/components/headers/ETag' } } } : {}),
         ...(response.body ? { content: { 'application/json': { schema: ref(name(response.body)), ...(shown ? { examples: shown } : {}) } } } : {}),
+        ...(response.headers ? { headers: response.headers } : {}),
       };
     }
     return responses;
