@@ -192,6 +192,13 @@ describe('any JSON in any field of any write route', () => {
     expect({ status: answer.http.status, body: JSON.parse(answer.http.body) }).toEqual({ status: 400, body: { type: 'invalid_data', message: `Invalid request: ${message}` } });
   });
 
+  it('an array nested 40 000 deep (under the 100 kB limit) is shown with its items joined as String() joins them, without exhausting the stack (before: the kit's 500)', async () => {
+    const deep = '['.repeat(40_000) + '"x"' + ']'.repeat(40_000);
+    const answer = await both('POST', '/store/wishlists', jsonInit('POST', bearer('deep'), `{"name":${deep},"sales_channel_id":"sc"}`));
+    expectDocumented(answer, 'deep name');
+    expect({ status: answer.http.status, body: JSON.parse(answer.http.body) }).toEqual({ status: 400, body: { type: 'invalid_data', message: "Invalid request: Expected type: 'string' for field 'name', got: 'x'" } });
+  });
+
   it('a verified share token whose wishlist_id is an object names no wishlist: the plugin\'s empty 500, with its reason', async () => {
     const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
     const unsigned = `${part({ alg: 'HS256', typ: 'JWT' })}.${Buffer.from('{"wishlist_id":{"toString":1},"exp":4000000000}').toString('base64url')}`;
