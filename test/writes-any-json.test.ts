@@ -192,7 +192,7 @@ describe('any JSON in any field of any write route', () => {
     expect({ status: answer.http.status, body: JSON.parse(answer.http.body) }).toEqual({ status: 400, body: { type: 'invalid_data', message: `Invalid request: ${message}` } });
   });
 
-  it('an array nested 40 000 deep (under the 100 kB limit) is shown with its items joined as String() joins them, without exhausting the stack (before: the kit's 500)', async () => {
+  it('an array nested 40 000 deep (under the 100 kB limit) is shown with its items joined as String() joins them, without exhausting the stack (before: a 500 of the kit)', async () => {
     const deep = '['.repeat(40_000) + '"x"' + ']'.repeat(40_000);
     const answer = await both('POST', '/store/wishlists', jsonInit('POST', bearer('deep'), `{"name":${deep},"sales_channel_id":"sc"}`));
     expectDocumented(answer, 'deep name');
