@@ -27,6 +27,7 @@ const ORIGIN = 'http://any-json.store-listing-kit.test';
 const BYPASS = { onUnhandledRequest: 'bypass', onUnhandledFrame: 'bypass' } as const;
 const KEY = { 'x-publishable-api-key': 'pk_any_json' };
 const ISO_TIME = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g;
+const JWT = /eyJ[\w-]*\.[\w-]*\.[\w-]+/g;
 
 type SchemaName = keyof typeof alphabiteWriteBodySchemas;
 
@@ -86,7 +87,8 @@ interface Seen {
 
 async function seen(url: string, init: RequestInit): Promise<Seen> {
   const res = await fetch(url, init);
-  return { status: res.status, contentType: res.headers.get('content-type'), reason: res.headers.get(REASON_HEADER), body: (await res.text()).replace(ISO_TIME, '<time>') };
+  // Each side stamps its own clock: ISO times, and a share token's iat/exp (test/msw-equivalence.test.ts compares tokens).
+  return { status: res.status, contentType: res.headers.get('content-type'), reason: res.headers.get(REASON_HEADER), body: (await res.text()).replace(ISO_TIME, '<time>').replace(JWT, '<jwt>') };
 }
 
 /** What String() shows, where it can (undefined where it throws on a client's object). */
@@ -186,7 +188,7 @@ describe('any JSON in any field of any write route', () => {
     const who = `issue-case-${name}`;
     const route = ROUTES[name];
     const body = { ...VALID[name], [field]: '\u0000' };
-    const text = JSON.stringify(body).replace('"\\u0000"', valueText);
+    const text = JSON.stringify(body).replace('"\\u0000"', () => valueText);
     const answer = await both(route.method, route.path(await wishlistOf(who)), jsonInit(route.method, bearer(who), text));
     expectDocumented(answer, `${name} ${field}`);
     expect({ status: answer.http.status, body: JSON.parse(answer.http.body) }).toEqual({ status: 400, body: { type: 'invalid_data', message: `Invalid request: ${message}` } });
@@ -215,7 +217,7 @@ describe('any JSON in any field of any write route', () => {
         runs += 1;
         const who = `any-json-${name}-${customer}`;
         const route = ROUTES[name];
-        const text = JSON.stringify({ ...VALID[name], [field]: '\u0000' }).replace('"\\u0000"', valueText);
+        const text = JSON.stringify({ ...VALID[name], [field]: '\u0000' }).replace('"\\u0000"', () => valueText);
         const answer = await both(route.method, route.path(await wishlistOf(who)), jsonInit(route.method, bearer(who), text));
         const what = `${route.method} ${route.path('<w>')} ${text}`;
         expectDocumented(answer, what);

@@ -24,6 +24,7 @@ const NO_SECRET_ORIGIN = 'http://reasons-no-secret.store-listing-kit.test';
 const BYPASS = { onUnhandledRequest: 'bypass', onUnhandledFrame: 'bypass' } as const;
 const ADMIN_TOKEN = 'admin-token-for-reasons';
 const ISO_TIME = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g;
+const JWT = /eyJ[\w-]*\.[\w-]*\.[\w-]+/g;
 
 interface Seen {
   status: number;
@@ -33,7 +34,8 @@ interface Seen {
 
 async function seen(url: string, init: RequestInit): Promise<Seen> {
   const res = await fetch(url, init);
-  return { status: res.status, body: (await res.text()).replace(ISO_TIME, '<time>'), reason: res.headers.get(REASON_HEADER) };
+  // Each side stamps its own clock: ISO times, and a share token's iat/exp.
+  return { status: res.status, body: (await res.text()).replace(ISO_TIME, '<time>').replace(JWT, '<jwt>'), reason: res.headers.get(REASON_HEADER) };
 }
 
 const as = (who: string) => ({ 'x-publishable-api-key': 'pk_reasons', authorization: `Bearer ${who}` });
