@@ -150,7 +150,6 @@ describe('any JSON in any field of any write route', () => {
       expect({ status: http.status, body: http.body, contentType: http.contentType }, what).toEqual({ status: 500, body: '', contentType: null });
       expect(http.reason, what).toMatch(/^[ -~]+$/);
     }
-    expect(http.body, what).not.toContain('unknown_error');
   }
 
   beforeAll(async () => {
