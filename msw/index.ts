@@ -26,6 +26,7 @@ import { MOCK_SHARE_TOKEN_SECRET } from '../mock-server/writes/share-token.ts';
 import { WriteStore } from '../mock-server/writes/store.ts';
 import type { WriteAnswer } from '../mock-server/writes/types.ts';
 import { customerOf } from '../lib/customers.ts';
+import { REASON_HEADER } from '../lib/write-reason.ts';
 
 export interface ListingHandlersOptions extends Partial<DatasetSizes> {
   /** The dataset's seed (default 1, as `serve`); ignored when `dataset` is given. */
@@ -155,7 +156,7 @@ function handlers(options: StoreHandlersOptions, store: WriteStore | undefined):
       const outcome = await routeWrite(ctx, { method, path, query: queryPairs(request.url), headers, body });
       if (!outcome) return undefined;
       const answer: WriteAnswer = 'answer' in outcome ? outcome.answer : store.apply(outcome.command, Date.now(), seedOf(dataset, dialect));
-      return respond(answer);
+      return respond(answer, answer.reason === undefined ? {} : { [REASON_HEADER]: answer.reason });
     } catch {
       return respond({ status: 500, body: JSON.stringify(UNKNOWN_ERROR_BODY) });
     }

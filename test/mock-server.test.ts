@@ -288,7 +288,7 @@ describe('options', () => {
     try {
       const allowed = await get(strict.url, '/store/wishlists', { headers: { origin: 'http://shop.test' } });
       expect(allowed.headers.get('access-control-allow-origin')).toBe('http://shop.test');
-      expect(allowed.headers.get('access-control-expose-headers')).toBe('Retry-After');
+      expect(allowed.headers.get('access-control-expose-headers')).toBe('Retry-After,x-store-listing-kit-reason');
       // explicit origins: credentialed requests (session auth) are allowed, per origin
       expect(allowed.headers.get('access-control-allow-credentials')).toBe('true');
       expect(allowed.headers.get('vary')).toMatch(/Origin/);

@@ -134,6 +134,8 @@ interface SeenWrite {
   status: number;
   contentType: string | null;
   allow: string | null;
+  /** The mock's reason for an empty 500 (docs/writes.md). */
+  reason: string | null;
   body: string;
 }
 
@@ -156,7 +158,7 @@ function maskClock(body: string): string {
 async function fetchWrite(url: string, init: RequestInit): Promise<{ seen: SeenWrite; raw: string }> {
   const res = await fetch(url, init);
   const raw = await res.text();
-  return { seen: { status: res.status, contentType: res.headers.get('content-type'), allow: res.headers.get('allow'), body: maskClock(raw) }, raw };
+  return { seen: { status: res.status, contentType: res.headers.get('content-type'), allow: res.headers.get('allow'), reason: res.headers.get('x-store-listing-kit-reason'), body: maskClock(raw) }, raw };
 }
 
 describe('MSW store handlers vs the HTTP mock: the write routes', () => {

@@ -9,6 +9,7 @@
 import { ALPHABITE_QUERY_FIELDS, type FieldType } from '../dialects/alphabite.ts';
 import { alphabiteErrorSchemas, alphabiteRecordSchemas } from '../dialects/alphabite-schemas.ts';
 import { alphabiteWriteAnswerSchemas as A, alphabiteWriteBodySchemas as B, alphabiteWriteErrorSchemas as E } from '../dialects/alphabite-write-schemas.ts';
+import { REASON_HEADER } from '../write-reason.ts';
 import { medusaQueryParameters, PUBLISHABLE_KEY } from './alphabite-common.ts';
 import type { NamedSchema, ParameterDoc, RequestBodyDoc, ResponseDoc, RouteDoc } from './types.ts';
 
@@ -129,8 +130,20 @@ const TOO_LARGE_100KB = tooLarge('100 kB');
  * `FetchError` "Internal Server Error".
  */
 function emptyServerError(causes: string): ResponseDoc {
-  return { status: 500, description: `**Empty body** (the plugin's \`catch { res.status(500).end() }\`, a quirk): ${causes}`, body: null };
+  return {
+    status: 500,
+    description: `**Empty body** (the plugin's \`catch { res.status(500).end() }\`, a quirk): ${causes} The mock says which in \`${REASON_HEADER}\`.`,
+    body: null,
+    headers: { [REASON_HEADER]: REASON },
+  };
 }
+
+/** The mock's reason for an answer whose cause the plugins' own answer does not show (docs/writes.md). */
+const REASON = {
+  description:
+    "The mock's, not the plugins' (a real backend never sends it): why it answered so, in one short sentence, e.g. `the variant is already in this wishlist`. Exposed to browsers (`Access-Control-Expose-Headers`).",
+  schema: { type: 'string', minLength: 1 },
+};
 
 // ---- examples (observed on the real backend, notes/alphabite-writes.md) ----
 
@@ -183,7 +196,7 @@ export function alphabiteWriteRoutes(): RouteDoc[] {
       requestBody: json('CreateWishlistBody', B.createWishlist, 'The new wishlist.'),
       responses: [
         { status: 201, description: 'The new wishlist (`items: []`, `items_count: 0`).', body: named('CreatedWishlist', A.createdWishlist), fixedExamples: example('a new wishlist', { ...exampleRow, items: [], items_count: 0 }) },
-        { status: 200, description: 'One wishlist per customer, who has one: their first wishlist, always shown with `items_count: 0` and `items: []`; the body is ignored.', body: named('CreatedWishlist', A.createdWishlist) },
+        { status: 200, description: 'One wishlist per customer, who has one: their first wishlist, always shown with `items_count: 0` and `items: []`; the body is ignored.', headers: { [REASON_HEADER]: REASON }, body: named('CreatedWishlist', A.createdWishlist) },
         bodyRefused({ summary: 'no sales_channel_id', message: "Invalid request: Field 'sales_channel_id' is required" }),
         guestRefused('Guest wishlists are not allowed'),
         TOO_LARGE_100KB,
@@ -232,7 +245,7 @@ export function alphabiteWriteRoutes(): RouteDoc[] {
       security: STRICT_BEARER,
       parameters: params([WISHLIST_ID], WITH_KEY),
       responses: [
-        { status: 200, description: "The id from the path (a soft delete; nothing is checked).", body: ID, fixedExamples: example('deleted', { id: EX.wishlist }) },
+        { status: 200, description: "The id from the path (a soft delete; nothing is checked).", headers: { [REASON_HEADER]: REASON }, body: ID, fixedExamples: example('deleted', { id: EX.wishlist }) },
         badRequest(),
         NO_BEARER,
         emptyServerError('the wishlist still holds items (the cascade to its items fails; nothing changes).'),
@@ -265,7 +278,7 @@ export function alphabiteWriteRoutes(): RouteDoc[] {
       security: OPTIONAL,
       parameters: params([WISHLIST_ID, ITEM_ID], WITH_KEY),
       responses: [
-        { status: 200, description: "The item id from the path (a soft delete).", body: ID, fixedExamples: example('removed', { id: EX.item }) },
+        { status: 200, description: "The item id from the path (a soft delete).", headers: { [REASON_HEADER]: REASON }, body: ID, fixedExamples: example('removed', { id: EX.item }) },
         badRequest(),
         guestRefused('Guest wishlists are now allowed'),
         emptyServerError("the path's wishlist is another customer's."),
@@ -306,7 +319,7 @@ export function alphabiteWriteRoutes(): RouteDoc[] {
       parameters: WITH_KEY,
       requestBody: json('ImportWishlistBody', B.importWishlist, 'The token `share` answered.'),
       responses: [
-        { status: 200, description: 'The new wishlist (or the replaced one) with all its items (not capped), default fields; 200, not 201.', body: named('ImportedWishlist', A.importedWishlist), fixedExamples: example('a copy', { ...exampleRow, items: [exampleItem], items_count: 1 }) },
+        { status: 200, description: 'The new wishlist (or the replaced one) with all its items (not capped), default fields; 200, not 201.', headers: { [REASON_HEADER]: REASON }, body: named('ImportedWishlist', A.importedWishlist), fixedExamples: example('a copy', { ...exampleRow, items: [exampleItem], items_count: 1 }) },
         bodyRefused({ summary: 'an empty token', message: "Invalid request: Value for field 'share_token' too small, expected at least: '1'" }),
         {
           ...guestRefused('Guest wishlists are not allowed', ' Also `Invalid share token`: a token that does not verify (malformed, expired, signed with another secret, `alg: none`; any token without `shareTokenSecret`).'),
@@ -330,7 +343,7 @@ export function alphabiteWriteRoutes(): RouteDoc[] {
       security: STRICT_BEARER,
       parameters: params([WISHLIST_ID], WITH_KEY),
       responses: [
-        { status: 200, description: "The id of the wishlist the caller now owns.", body: ID, fixedExamples: example('transferred', { id: EX.wishlist }) },
+        { status: 200, description: "The id of the wishlist the caller now owns.", headers: { [REASON_HEADER]: REASON }, body: ID, fixedExamples: example('transferred', { id: EX.wishlist }) },
         badRequest('`invalid_data`: malformed JSON (any body is parsed, then ignored).'),
         NO_BEARER,
         TOO_LARGE_100KB,

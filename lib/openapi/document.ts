@@ -87,10 +87,21 @@ export function openApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
         description: response.description,
         ...(etag && response.status === 200 ? { headers: { ETag: { $ref: '#/components/headers/ETag' } } } : {}),
         ...(response.body ? { content: { 'application/json': { schema: ref(name(response.body)), ...(shown ? { examples: shown } : {}) } } } : {}),
+        ...(response.headers ? { headers: headerRefs(response.headers) } : {}),
       };
     }
     return responses;
   };
+
+  // Headers a response documents (ResponseDoc.headers) go to components.headers, referred to by name.
+  const headerComponents = new Map<string, unknown>();
+  const headerRefs = (headers: NonNullable<ResponseDoc['headers']>) =>
+    Object.fromEntries(
+      Object.entries(headers).map(([headerName, header]) => {
+        headerComponents.set(headerName, header);
+        return [headerName, { $ref: `#/components/headers/${headerName}` }];
+      }),
+    );
 
   const paths: OpenApiDocument['paths'] = {};
   for (const endpoint of ENDPOINT_NAMES) {
@@ -124,7 +135,7 @@ export function openApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
 
   const schemas = { ...jsonSchemas(named, 'output'), ...jsonSchemas(namedInputs, 'input') };
 
-  return {
+  const document: OpenApiDocument = {
     openapi: '3.1.0',
     info: { title: api.title, version: API_VERSION, description: api.description, license: { name: 'MIT', identifier: 'MIT' } },
     servers: [{ url: options.serverUrl ?? 'http://localhost:9000', description: `store-listing-kit serve --dialect ${dialect}` }],
@@ -135,6 +146,8 @@ export function openApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
       securitySchemes: api.securitySchemes,
     },
   };
+  for (const [headerName, header] of headerComponents) document.components.headers[headerName] = header;
+  return document;
 }
 
 /** Named zod schemas as `components.schemas` (JSON Schema 2020-12), referring to each other by name. */

@@ -50,6 +50,8 @@ export interface ResponseDoc {
   examples?: Record<string, ExampleRequest>;
   /** Fixed examples, where no plain request to the example source makes one (an injected fault, a write). */
   fixedExamples?: Record<string, { summary: string; value: unknown }>;
+  /** Headers of this answer worth documenting (OpenAPI header objects, by name). */
+  headers?: Record<string, { description: string; schema: JsonSchema }>;
 }
 
 export interface OperationDoc {

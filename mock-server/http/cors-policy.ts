@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { CorsOptions } from 'cors';
+import { REASON_HEADER } from '../../lib/write-reason.ts';
 
 /**
  * Which browser origins may read the listings, and whether with credentials. The admin API
@@ -8,7 +9,8 @@ import type { CorsOptions } from 'cors';
  *   (`credentials: 'include'`, what @medusajs/js-sdk sends with session auth) to `*`.
  * - Explicit origins: each one is echoed back when it asks, with
  *   `Access-Control-Allow-Credentials: true` and `Vary: Origin`, so session-auth storefronts work.
- * `Retry-After` (sent with injected 429/503) is exposed either way.
+ * `Retry-After` (sent with injected 429/503) and the write routes' `x-store-listing-kit-reason` are
+ * exposed either way (EXPOSED_HEADERS).
  */
 export interface CorsPolicy {
   /** `'*'`, or the origins allowed. */
@@ -69,8 +71,14 @@ export function corsOriginProblem(value: string): string | undefined {
  */
 export const CORS_METHODS = ['GET', 'HEAD'] as const;
 
+/**
+ * The answer headers a page may read besides the CORS-safelisted ones: `Retry-After` (injected 429/503)
+ * and the mock's reason for a write's empty 500 (REASON_HEADER, docs/writes.md).
+ */
+export const EXPOSED_HEADERS = ['Retry-After', REASON_HEADER] as const;
+
 export function corsOptions(policy: CorsPolicy): CorsOptions {
-  return { origin: policy.origins, credentials: policy.credentials, methods: [...CORS_METHODS], exposedHeaders: ['Retry-After'] };
+  return { origin: policy.origins, credentials: policy.credentials, methods: [...CORS_METHODS], exposedHeaders: [...EXPOSED_HEADERS] };
 }
 
 /** One line for the start-up banner. */
@@ -86,7 +94,7 @@ export function describeCors(policy: CorsPolicy): string {
  * it, and test/fast-path.test.ts checks they are the same.
  */
 export function corsHeaders(policy: CorsPolicy, requestOrigin: string | undefined): Array<[string, string]> {
-  const exposed: [string, string] = ['Access-Control-Expose-Headers', 'Retry-After'];
+  const exposed: [string, string] = ['Access-Control-Expose-Headers', EXPOSED_HEADERS.join(',')];
   if (policy.origins === '*') return [['Access-Control-Allow-Origin', '*'], exposed];
   const allowed = requestOrigin !== undefined && policy.origins.includes(requestOrigin);
   return [...(allowed ? [['Access-Control-Allow-Origin', requestOrigin] as [string, string]] : []), ['Vary', 'Origin'], ['Access-Control-Allow-Credentials', 'true'], exposed];

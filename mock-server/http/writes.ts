@@ -6,6 +6,7 @@ import { isPluginPath, routeWrite, specWriteRefusal, type WriteContext } from '.
 import type { WishlistSettings, WriteAnswer } from '../writes/types.ts';
 import { queryPairs } from '../../lib/query.ts';
 import { ENDPOINT_NAMES, PATHS } from '../../lib/api-rules.ts';
+import { REASON_HEADER } from '../../lib/write-reason.ts';
 
 /**
  * The write routes over HTTP: a thin Express adapter around the platform-neutral core
@@ -27,6 +28,8 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 function send(res: Response, answer: WriteAnswer & { headers?: Record<string, string> }): void {
   res.status(answer.status);
   for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
+  // Set before the answer goes out: the journal records the headers as sent (observe.ts).
+  if (answer.reason !== undefined) res.setHeader(REASON_HEADER, answer.reason);
   if (answer.body === null) res.end();
   else res.type(JSON_TYPE).send(answer.body);
 }

@@ -37,17 +37,19 @@ export function readBody(raw: RawBody | undefined, limit: number): { value: unkn
   return parseStrictJson(raw.text);
 }
 
+/** The fields of a url-encoded body; a name sent twice or more holds an array. Any name is kept as sent (`__proto__` too). */
 function formFields(text: string): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  const fields = new Map<string, string | string[]>();
   try {
     for (const [name, value] of new URLSearchParams(text)) {
-      const previous = out[name];
-      out[name] = previous === undefined ? value : Array.isArray(previous) ? [...previous, value] : [previous, value];
+      const previous = fields.get(name);
+      fields.set(name, previous === undefined ? value : Array.isArray(previous) ? [...previous, value] : [previous, value]);
     }
   } catch {
     return {};
   }
-  return out;
+  // Object.fromEntries defines own properties: a field named `__proto__` stays a field.
+  return Object.fromEntries(fields);
 }
 
 const FIRST_CHAR = /^[\x20\x09\x0a\x0d]*([^\x20\x09\x0a\x0d])/;
@@ -85,7 +87,52 @@ export interface FieldRule {
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const expectedType = (type: string, path: string, got: unknown) => `Expected type: '${type}' for field '${path}', got: '${String(got)}'`;
+const expectedType = (type: string, path: string, got: unknown) => `Expected type: '${type}' for field '${path}', got: '${stringOf(got)}'`;
+
+/**
+ * What `String(value)` gives for a parsed JSON value, without calling it (so without running
+ * anything the value names): `null` is `'null'`, an array its items joined by `,` (a `null` item
+ * empty, nested arrays flattened, as `Array.prototype.join`), any object `'[object Object]'`, also
+ * one with its own `toString` or `valueOf` key, where `String()` itself throws ("Cannot convert
+ * object to primitive value"). Iterative: a deeply nested array cannot exhaust the stack.
+ */
+export function stringOf(value: unknown): string {
+  if (!Array.isArray(value)) return scalarText(value);
+  let out = '';
+  const frames: Array<{ items: readonly unknown[]; next: number }> = [{ items: value, next: 0 }];
+  while (frames.length > 0) {
+    const top = frames[frames.length - 1]!;
+    if (top.next >= top.items.length) {
+      frames.pop();
+      continue;
+    }
+    if (top.next > 0) out += ',';
+    const item = top.items[top.next++];
+    if (Array.isArray(item)) frames.push({ items: item, next: 0 });
+    else if (item !== null && item !== undefined) out += scalarText(item);
+  }
+  return out;
+}
+
+/** A JSON scalar as `String()` shows it (safe: no user code runs on a primitive); any object as every plain object shows. */
+function scalarText(value: unknown): string {
+  if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return '[object Object]';
+}
+
+/**
+ * What `Number(value)` gives for a parsed JSON value, its type decided first: a number itself, a
+ * string as `Number` reads it, `true` 1, `false` and `null` 0, an array the number of its text
+ * (`[]` 0, `["4"]` 4, `[1,2]` NaN), any object NaN (also those `Number()` itself throws on).
+ */
+export function numberOf(value: unknown): number {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'string') return Number(value);
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (value === null) return 0;
+  if (Array.isArray(value)) return Number(stringOf(value));
+  return Number.NaN;
+}
 
 /**
  * The body checked against a strict schema: the values (a rating rounded, `image_urls` defaulted) or
@@ -97,7 +144,7 @@ export function validateBody(body: unknown, rules: readonly FieldRule[]): { valu
   if (!isPlainObject(body)) issues.push(`Field '' is required`);
   else {
     for (const rule of rules) {
-      const value = body[rule.name];
+      const value = Object.hasOwn(body, rule.name) ? body[rule.name] : undefined;
       if (value === undefined) {
         if (rule.type === 'string-array') values[rule.name] = [];
         else if (!rule.optional) issues.push(`Field '${rule.name}' is required`);
@@ -109,7 +156,7 @@ export function validateBody(body: unknown, rules: readonly FieldRule[]): { valu
         else values[rule.name] = value;
       } else if (rule.type === 'rating') {
         // z.preprocess((v) => Math.round(Number(v)), z.number().min(1).max(5)); zod 4 refuses NaN and infinities as not numbers.
-        const n = Math.round(Number(value));
+        const n = Math.round(numberOf(value));
         if (!Number.isFinite(n)) issues.push(expectedType('number', rule.name, value));
         else if (n < 1) issues.push(`Value for field '${rule.name}' too small, expected at least: '1'`);
         else if (n > 5) issues.push(`Value for field '${rule.name}' too big, expected at most: '5'`);

@@ -11,6 +11,7 @@ import type { Dataset } from '../../fixtures/dataset.ts';
 import type { Dialect, RatingAggregate } from '../../lib/dialects/index.ts';
 import { BASE_FIELDS, validate, type FieldType } from '../../lib/dialects/alphabite.ts';
 import { DEFAULT_BODY_LIMIT, json, readBody, REVIEW_BODY_LIMIT, validateBody, type FieldRule } from './medusa-body.ts';
+import { empty500, REASONS } from './reasons.ts';
 import { seedOf, type SeedWishlists } from './seed.ts';
 import { signShareToken, verifyShareToken } from './share-token.ts';
 export { MOCK_SHARE_TOKEN_SECRET } from './share-token.ts';
@@ -51,7 +52,6 @@ const UNAUTHORIZED = json(401, { message: 'Unauthorized' });
 const GUEST_NOT_ALLOWED = json(401, { type: 'unauthorized', message: 'Guest wishlists are not allowed' });
 /** Sic: the plugin's message where it reads its option `allowGuestWishlist`. */
 const GUEST_NOW_ALLOWED = json(401, { type: 'unauthorized', message: 'Guest wishlists are now allowed' });
-const EMPTY_500: WriteAnswer = { status: 500, body: null };
 const UPLOAD_NOT_EMULATED = json(400, {
   type: 'not_allowed',
   message:
@@ -220,7 +220,7 @@ function addItem(request: WriteRequest, body: unknown, seed: SeedWishlists, wish
 async function shareWishlist(ctx: WriteContext, request: WriteRequest, id: string): Promise<Outcome> {
   if (!optional(request.headers)) return answer(GUEST_NOW_ALLOWED);
   // jwt.sign throws without a secret (the plugin's default options): inside the handler's try, the 500.
-  if (!ctx.shareTokenSecret) return answer(EMPTY_500);
+  if (!ctx.shareTokenSecret) return answer(empty500(REASONS.noShareSecret));
   return answer(json(200, { share_token: await signShareToken(id, ctx.shareTokenSecret, ctx.now()) }));
 }
 
@@ -233,7 +233,16 @@ async function importWishlist(ctx: WriteContext, request: WriteRequest, body: un
   if (!claims) return answer(json(401, { type: 'unauthorized', message: 'Invalid share token' }));
   if (!claims.wishlist_id) return answer(json(404, { type: 'not_found', message: 'Wishlist not found for the provided share token' }));
   // A shared wishlist is what the plugins show publicly: the one place where a customer reads another's (docs/writes.md).
-  return { command: { op: 'importWishlist', customer, source: String(claims.wishlist_id), multiple: ctx.settings.allow_multiple_wishlists } };
+  return { command: { op: 'importWishlist', customer, source: claimedId(claims.wishlist_id), multiple: ctx.settings.allow_multiple_wishlists } };
+}
+
+/**
+ * The wishlist id a verified token names, as the plugin's query reads it: a string as it is, a number
+ * or `true` as its text; an object or an array names no wishlist ('' : no wishlist has that id).
+ */
+function claimedId(claim: unknown): string {
+  if (typeof claim === 'string') return claim;
+  return typeof claim === 'number' || typeof claim === 'boolean' ? String(claim) : '';
 }
 
 function createReview(_ctx: WriteContext, request: WriteRequest, body: unknown): Outcome {
@@ -255,7 +264,8 @@ function retrieveWishlist(ctx: WriteContext, request: WriteRequest, seed: SeedWi
   if (!customer) return answer(GUEST_NOW_ALLOWED);
   const writes = writesOf(ctx, customer);
   const seen = writes.wishlist(id, seed);
-  if (!seen || (seen.row.customer_id && seen.row.customer_id !== customer)) return answer(EMPTY_500);
+  if (!seen) return answer(empty500(REASONS.wishlistUnknown));
+  if (seen.row.customer_id && seen.row.customer_id !== customer) return answer(empty500(REASONS.wishlistOfAnother));
   const items = writes.items(seen, seed);
   const shown: string[] = [];
   for (let p = 0; p < Math.min(items.count, RETRIEVE_ITEMS_TAKE); p++) shown.push(items.json(p));

@@ -6,16 +6,32 @@
  * Every change is a command (types.ts) applied by `apply`, in an order every process agrees on (a
  * cluster's primary orders them; mock-server/admin/coordination.ts), with the time stamped once by
  * whoever sent it: ids come from a counter kept here, so every process makes the same bytes. Bounded
- * (WRITE_LIMITS): past a bound a write is a 400 `not_allowed` that says which bound and what to do.
+ * (WRITE_LIMITS): past a bound a write is a 400 `not_allowed` that says which bound and what to do, and
+ * changes nothing. Every record a customer's writes hold counts against the bounds of characters
+ * (`charsOf`), whichever route made it (create, add-item, transfer's copies, import's, a rename, a
+ * change to a seeded wishlist, a review), and gives its count back when it goes: a customer's count is
+ * always `recount(writes)`, and the store's the sum of its customers'.
  */
 import { encodeBase32 } from '../../fixtures/ids.ts';
 import { json } from './medusa-body.ts';
+import { empty500, REASONS, withReason } from './reasons.ts';
 import type { SeedWishlists } from './seed.ts';
 import type { Dialect } from '../../lib/dialects/index.ts';
 import type { ItemRow, ReviewRow, VariantJson, WishlistRow, WriteAnswer, WriteCommand } from './types.ts';
 import { fnvHalves } from '../../lib/customers.ts';
 
-export const WRITE_LIMITS = {
+/** The bounds of what the store keeps (a store takes others, e.g. small ones in a test). */
+export interface WriteLimits {
+  readonly customers: number;
+  readonly wishlists: number;
+  readonly items: number;
+  readonly reviews: number;
+  readonly seedChanges: number;
+  readonly customerChars: number;
+  readonly totalChars: number;
+}
+
+export const WRITE_LIMITS: WriteLimits = {
   /** Customers with writes at once. */
   customers: 1000,
   /** Wishlists one customer created (and has not deleted). */
@@ -30,10 +46,10 @@ export const WRITE_LIMITS = {
   customerChars: 4 * 1024 * 1024,
   /** JSON all customers' writes hold, in characters. */
   totalChars: 64 * 1024 * 1024,
-} as const;
+};
 
 /** A customer's change to a seeded wishlist. */
-interface SeedChange {
+export interface SeedChange {
   name?: string | null;
   customer_id?: string;
   updated_at?: string;
@@ -54,7 +70,6 @@ export interface VirtualList {
 /** The reviews of the customer's own that a listing shows (4.1, 4.2), with what a merge needs. */
 export type OwnReview = ReviewRow;
 
-const empty = (): WriteAnswer => ({ status: 500, body: null });
 const bound = (what: string) =>
   json(400, { type: 'not_allowed', message: `The mock keeps at most ${what}: delete some, or POST /__admin/reset (with {"customer": "<id>"} for one customer) to start again (docs/writes.md)` });
 
@@ -68,6 +83,27 @@ function tag16(text: string): string {
 const shownRow = (row: WishlistRow) => ({ id: row.id, name: row.name, customer_id: row.customer_id, sales_channel_id: row.sales_channel_id, created_at: row.created_at, updated_at: row.updated_at, deleted_at: null });
 const shownItem = (item: ItemRow) => ({ id: item.id, wishlist_id: item.wishlist_id, product_variant_id: item.product_variant_id, product_variant: item.product_variant });
 
+/** What each record a customer's writes hold counts against the bounds: the characters of its JSON as kept. */
+export const charsOf = {
+  wishlist: (row: WishlistRow): number => JSON.stringify(row).length,
+  item: (item: ItemRow): number => JSON.stringify(item).length,
+  review: (review: ReviewRow): number => JSON.stringify(review).length,
+  seedChange: (id: string, change: SeedChange): number => id.length + JSON.stringify(change).length,
+};
+
+/** What a customer's writes hold, counted afresh from the records (the store's own count must equal it). */
+export function recount(writes: CustomerWrites): number {
+  let chars = 0;
+  for (const row of writes.created) chars += charsOf.wishlist(row);
+  for (const item of writes.added) chars += charsOf.item(item);
+  for (const review of writes.reviews) chars += charsOf.review(review);
+  for (const [id, change] of writes.seedChanges) chars += charsOf.seedChange(id, change);
+  return chars;
+}
+
+/** How many of the bound `seedChanges` one change record takes: itself and each item it removes. */
+const changeCount = (change: SeedChange | undefined) => (change ? 1 + (change.removed?.length ?? 0) : 0);
+
 export class CustomerWrites {
   /** Wishlists the customer created, in creation (= id) order. */
   readonly created: WishlistRow[] = [];
@@ -76,13 +112,14 @@ export class CustomerWrites {
   /** Items they added, to any wishlist they see, in creation (= id) order. */
   readonly added: ItemRow[] = [];
   readonly reviews: ReviewRow[] = [];
+  /** The characters its records count (`recount`), kept by the store as it changes them. */
   chars = 0;
 
   constructor(readonly id: string) {}
 
   get seedChangeCount(): number {
     let n = 0;
-    for (const change of this.seedChanges.values()) n += 1 + (change.removed?.length ?? 0);
+    for (const change of this.seedChanges.values()) n += changeCount(change);
     return n;
   }
 
@@ -181,6 +218,12 @@ function keptIndexes(count: number, removed: readonly number[]): { count: number
 /** A customer's name on their reviews: the mock knows none (docs/writes.md). */
 export const MOCK_CUSTOMER_NAME = { first_name: 'Mock', last_name: 'Customer' } as const;
 
+/** A prepared change to a customer's record of a seeded wishlist: what it counts more (or less), and its commit. */
+interface PreparedChange {
+  chars: number;
+  commit(): void;
+}
+
 export class WriteStore {
   /** The dialect the server speaks (the seeded records' shapes); writes are applied only once it is set. */
   dialect: Dialect | undefined;
@@ -193,6 +236,8 @@ export class WriteStore {
   #tokens = 0;
   readonly #tag = Math.random().toString(36).slice(2, 10);
 
+  constructor(readonly limits: WriteLimits = WRITE_LIMITS) {}
+
   /** True when no customer has writes: every listing is answered as without this store. */
   get empty(): boolean {
     return this.#customers.size === 0;
@@ -200,6 +245,16 @@ export class WriteStore {
 
   get customerCount(): number {
     return this.#customers.size;
+  }
+
+  /** The characters all customers' writes count (the bound `totalChars`). */
+  get totalChars(): number {
+    return this.#chars;
+  }
+
+  /** Every customer with writes. */
+  customers(): IterableIterator<CustomerWrites> {
+    return this.#customers.values();
   }
 
   of(customer: string): CustomerWrites | undefined {
@@ -241,7 +296,7 @@ export class WriteStore {
   apply(command: WriteCommand, at: number, seed: SeedWishlists | undefined, token?: string): WriteAnswer {
     this.#lastAt = Math.max(this.#lastAt, Number.isFinite(at) ? at : 0);
     // No seed: a server whose dialect was never set, which has no write routes; answered, so no one waits forever.
-    const answer = seed ? this.#apply(command, new Date(this.#lastAt).toISOString(), seed) : empty();
+    const answer = seed ? this.#apply(command, new Date(this.#lastAt).toISOString(), seed) : empty500(REASONS.noWriteRoutes);
     if (token !== undefined) {
       const awaited = this.#awaited.get(token);
       this.#awaited.delete(token);
@@ -258,29 +313,39 @@ export class WriteStore {
   #writer(customer: string): CustomerWrites | undefined {
     let writes = this.#customers.get(customer);
     if (!writes) {
-      if (this.#customers.size >= WRITE_LIMITS.customers) return undefined;
+      if (this.#customers.size >= this.limits.customers) return undefined;
       this.#customers.set(customer, (writes = new CustomerWrites(customer)));
     }
     return writes;
   }
 
-  /** Counts `chars` more for the customer; false (nothing counted) past a bound. */
-  #room(writes: CustomerWrites, chars: number): boolean {
-    if (writes.chars + chars > WRITE_LIMITS.customerChars || this.#chars + chars > WRITE_LIMITS.totalChars) return false;
-    writes.chars += chars;
-    this.#chars += chars;
-    return true;
+  /** Whether `chars` more (a change that counts more) stays within the customer's and the total bound; less always does. */
+  #fits(writes: CustomerWrites, chars: number): boolean {
+    return chars <= 0 || (writes.chars + chars <= this.limits.customerChars && this.#chars + chars <= this.limits.totalChars);
   }
 
-  #release(writes: CustomerWrites, chars: number): void {
-    writes.chars -= chars;
-    this.#chars -= chars;
+  /** Counts `chars` more (or, negative, fewer) for the customer and in all: the one place the counts change. */
+  #count(writes: CustomerWrites, chars: number): void {
+    writes.chars += chars;
+    this.#chars += chars;
+  }
+
+  #charsBound(): WriteAnswer {
+    return bound(`${this.limits.customerChars} characters of JSON per customer (${this.limits.totalChars} in all)`);
+  }
+
+  #seedChangesBound(): WriteAnswer {
+    return bound(`${this.limits.seedChanges} changes to seeded wishlists per customer`);
+  }
+
+  #itemsBound(): WriteAnswer {
+    return bound(`${this.limits.items} items per customer`);
   }
 
   #apply(command: WriteCommand, now: string, seed: SeedWishlists): WriteAnswer {
     const existing = this.#customers.get(command.customer);
     const writes = existing ?? this.#writer(command.customer);
-    if (!writes) return bound(`${WRITE_LIMITS.customers} customers with writes`);
+    if (!writes) return bound(`${this.limits.customers} customers with writes`);
     const answer = this.#applyTo(writes, command, now, seed);
     // A customer whose command changed nothing keeps no state (so their listings stay on the fast path).
     if (!existing && writes.created.length === 0 && writes.added.length === 0 && writes.reviews.length === 0 && writes.seedChanges.size === 0) this.#customers.delete(command.customer);
@@ -293,117 +358,93 @@ export class WriteStore {
       case 'createWishlist': {
         if (!command.multiple) {
           const first = writes.ownedWishlists(seed)[0];
-          if (first) return json(200, { ...shownRow(first.row), items_count: 0, items: [] });
+          if (first) return withReason(json(200, { ...shownRow(first.row), items_count: 0, items: [] }), REASONS.existingWishlistAnswered);
         }
-        if (writes.created.length >= WRITE_LIMITS.wishlists) return bound(`${WRITE_LIMITS.wishlists} wishlists per customer`);
+        if (writes.created.length >= this.limits.wishlists) return bound(`${this.limits.wishlists} wishlists per customer`);
         const row: WishlistRow = { id: this.#id('wl', customer), name: command.name, customer_id: customer, sales_channel_id: command.salesChannelId, created_at: now, updated_at: now };
-        const body = JSON.stringify({ ...shownRow(row), items: [], items_count: 0 });
-        if (!this.#room(writes, body.length)) return bound(`${WRITE_LIMITS.customerChars} characters of JSON per customer (${WRITE_LIMITS.totalChars} in all)`);
+        const chars = charsOf.wishlist(row);
+        if (!this.#fits(writes, chars)) return this.#charsBound();
         writes.created.push(row);
-        return { status: 201, body };
+        this.#count(writes, chars);
+        return { status: 201, body: JSON.stringify({ ...shownRow(row), items: [], items_count: 0 }) };
       }
       case 'updateWishlist': {
         const seen = writes.wishlist(command.id, seed);
-        if (!seen) return empty();
+        if (!seen) return empty500(REASONS.wishlistUnknown);
         if (command.name === undefined) return json(200, shownRow(seen.row));
+        const name = command.name;
         if (seen.kind === 'own') {
-          const chars = (command.name ?? '').length - (seen.row.name ?? '').length;
-          if (chars > 0 && !this.#room(writes, chars)) return bound(`${WRITE_LIMITS.customerChars} characters of JSON per customer (${WRITE_LIMITS.totalChars} in all)`);
-          seen.row.name = command.name;
+          const chars = charsOf.wishlist({ ...seen.row, name, updated_at: now }) - charsOf.wishlist(seen.row);
+          if (!this.#fits(writes, chars)) return this.#charsBound();
+          seen.row.name = name;
           seen.row.updated_at = now;
+          this.#count(writes, chars);
           return json(200, shownRow(seen.row));
         }
-        const change = this.#seedChange(writes, command.id);
-        if (!change || !this.#room(writes, command.name.length)) return bound(`${WRITE_LIMITS.seedChanges} changes to seeded wishlists per customer`);
-        change.name = command.name;
-        change.updated_at = now;
-        return json(200, shownRow({ ...seen.row, name: command.name, updated_at: now }));
+        const change = this.#prepareSeedChange(writes, command.id, (c) => {
+          c.name = name;
+          c.updated_at = now;
+        });
+        if (!change) return this.#seedChangesBound();
+        if (!this.#fits(writes, change.chars)) return this.#charsBound();
+        change.commit();
+        return json(200, shownRow({ ...seen.row, name, updated_at: now }));
       }
       case 'deleteWishlist': {
         const seen = writes.wishlist(command.id, seed);
-        if (!seen) return json(200, { id: command.id });
+        if (!seen) return withReason(json(200, { id: command.id }), REASONS.nothingDeleted);
         // The cascade to the items fails on the real backend: a wishlist that holds items stays (notes/alphabite-writes.md §1.5).
-        if (writes.items(seen, seed).count > 0) return empty();
-        if (seen.kind === 'own') {
-          writes.created.splice(writes.created.indexOf(seen.row), 1);
-          return json(200, { id: command.id });
-        }
-        const change = this.#seedChange(writes, command.id);
-        if (!change) return bound(`${WRITE_LIMITS.seedChanges} changes to seeded wishlists per customer`);
-        change.deleted = true;
-        return json(200, { id: command.id });
+        if (writes.items(seen, seed).count > 0) return empty500(REASONS.wishlistHoldsItems);
+        const refused = this.#deleteSeen(writes, seen);
+        return refused ?? json(200, { id: command.id });
       }
       case 'addItem': {
         const seen = writes.wishlist(command.wishlist, seed);
         // Unknown wishlist, a guest's (customer_id null), another customer's, unknown variant, or the variant already there: the plugin's 500.
-        if (!seen || seen.row.customer_id === null || seen.row.customer_id !== customer || !command.variant) return empty();
-        if (writes.variantIds(seen, seed).includes(command.variant.id)) return empty();
-        if (writes.added.length >= WRITE_LIMITS.items) return bound(`${WRITE_LIMITS.items} items per customer`);
+        if (!seen) return empty500(REASONS.wishlistUnknown);
+        if (seen.row.customer_id === null) return empty500(REASONS.guestWishlist);
+        if (seen.row.customer_id !== customer) return empty500(REASONS.wishlistOfAnother);
+        if (!command.variant) return empty500(REASONS.variantUnknown);
+        if (writes.variantIds(seen, seed).includes(command.variant.id)) return empty500(REASONS.variantAlreadyThere);
+        if (writes.added.length >= this.limits.items) return this.#itemsBound();
         const item: ItemRow = { id: this.#id('wli', customer), wishlist_id: seen.row.id, product_variant_id: command.variant.id, product_variant: command.variant, created_at: now };
-        const body = JSON.stringify(shownItem(item));
-        if (!this.#room(writes, body.length)) return bound(`${WRITE_LIMITS.customerChars} characters of JSON per customer (${WRITE_LIMITS.totalChars} in all)`);
+        const chars = charsOf.item(item);
+        if (!this.#fits(writes, chars)) return this.#charsBound();
         writes.added.push(item);
-        return { status: 201, body };
+        this.#count(writes, chars);
+        return { status: 201, body: JSON.stringify(shownItem(item)) };
       }
       case 'removeItem': {
         const path = writes.wishlist(command.wishlist, seed);
-        if (path && path.row.customer_id && path.row.customer_id !== customer) return empty();
+        if (path && path.row.customer_id && path.row.customer_id !== customer) return empty500(REASONS.wishlistOfAnother);
         // Deleted by item id alone, whatever wishlist holds it (of those this customer sees).
         const at = writes.added.findIndex((item) => item.id === command.item);
         if (at >= 0) {
           const [item] = writes.added.splice(at, 1);
-          this.#release(writes, JSON.stringify(shownItem(item!)).length);
+          this.#count(writes, -charsOf.item(item!));
           return json(200, { id: command.item });
         }
         const place = seed.locateItem(command.item);
         if (place) {
           const holder = writes.wishlist(seed.row(place[0]).id, seed);
           if (holder?.kind === 'seed' && !(holder.change?.removed ?? []).includes(place[1])) {
-            const change = this.#seedChange(writes, holder.row.id);
-            if (!change) return bound(`${WRITE_LIMITS.seedChanges} changes to seeded wishlists per customer`);
-            change.removed = [...(change.removed ?? []), place[1]].sort((a, b) => a - b);
+            const change = this.#prepareSeedChange(writes, holder.row.id, (c) => {
+              c.removed = [...(c.removed ?? []), place[1]].sort((a, b) => a - b);
+            });
+            if (!change) return this.#seedChangesBound();
+            if (!this.#fits(writes, change.chars)) return this.#charsBound();
+            change.commit();
+            return json(200, { id: command.item });
           }
         }
-        return json(200, { id: command.item });
+        return withReason(json(200, { id: command.item }), REASONS.itemNotFound);
       }
-      case 'transfer': {
-        if (!command.multiple) {
-          const target = writes.ownedWishlists(seed)[0];
-          if (target && target.row.id !== command.id) {
-            const source = writes.wishlist(command.id, seed);
-            if (source) {
-              const there = new Set(writes.variantIds(target, seed));
-              const list = writes.items(source, seed);
-              for (let p = 0; p < list.count; p++) {
-                const { product_variant_id, product_variant } = JSON.parse(list.json(p)) as { product_variant_id: string; product_variant: VariantJson };
-                if (there.has(product_variant_id) || writes.added.length >= WRITE_LIMITS.items) continue;
-                writes.added.push({ id: this.#id('wli', customer), wishlist_id: target.row.id, product_variant_id, product_variant, created_at: now });
-              }
-              // deleteWishlists(id) then fails on the items still there (§1.5): the copies stay, the answer is the 500.
-              if (list.count > 0) return empty();
-              if (source.kind === 'own') writes.created.splice(writes.created.indexOf(source.row), 1);
-              else {
-                const change = this.#seedChange(writes, source.row.id);
-                if (change) change.deleted = true;
-              }
-            }
-            return json(200, { id: target.row.id });
-          }
-        }
-        const seen = writes.wishlist(command.id, seed);
-        if (!seen) return empty();
-        if (seen.kind === 'own') seen.row.customer_id = customer;
-        else if (seen.row.customer_id !== customer) {
-          const change = this.#seedChange(writes, command.id);
-          if (!change) return bound(`${WRITE_LIMITS.seedChanges} changes to seeded wishlists per customer`);
-          change.customer_id = customer;
-        }
-        return json(200, { id: command.id });
-      }
+      case 'transfer':
+        return this.#transfer(writes, command, now, seed);
       case 'importWishlist':
         return this.#import(writes, command, now, seed);
       case 'createReview': {
-        if (writes.reviews.length >= WRITE_LIMITS.reviews) return bound(`${WRITE_LIMITS.reviews} reviews per customer`);
+        if (writes.reviews.length >= this.limits.reviews) return bound(`${this.limits.reviews} reviews per customer`);
         const { title, content, rating, product_id, image_urls } = command.review;
         const row: ReviewRow = {
           id: this.#id('rev', customer),
@@ -421,18 +462,85 @@ export class WriteStore {
           customer: { ...MOCK_CUSTOMER_NAME },
         };
         const body = JSON.stringify(row);
-        if (!this.#room(writes, body.length)) return bound(`${WRITE_LIMITS.customerChars} characters of JSON per customer (${WRITE_LIMITS.totalChars} in all)`);
+        if (!this.#fits(writes, body.length)) return this.#charsBound();
         writes.reviews.push(row);
+        this.#count(writes, body.length);
         return { status: 201, body };
       }
       case 'deleteReview': {
         const at = writes.reviews.findIndex((review) => review.id === command.id);
-        if (at < 0) return empty();
+        if (at < 0) return empty500(REASONS.reviewNotYours);
         const [review] = writes.reviews.splice(at, 1);
-        this.#release(writes, JSON.stringify(review).length);
+        this.#count(writes, -charsOf.review(review!));
         return json(200, { id: command.id });
       }
     }
+  }
+
+  /** Deletes a wishlist the customer sees (one of theirs, or a seeded one in their view); the bound's answer when it cannot be recorded. */
+  #deleteSeen(writes: CustomerWrites, seen: SeenWishlist): WriteAnswer | undefined {
+    if (seen.kind === 'own') {
+      writes.created.splice(writes.created.indexOf(seen.row), 1);
+      this.#count(writes, -charsOf.wishlist(seen.row));
+      return undefined;
+    }
+    const change = this.#prepareSeedChange(writes, seen.row.id, (c) => {
+      c.deleted = true;
+    });
+    if (!change) return this.#seedChangesBound();
+    if (!this.#fits(writes, change.chars)) return this.#charsBound();
+    change.commit();
+    return undefined;
+  }
+
+  /**
+   * `POST /store/wishlists/:id/transfer`. One wishlist per customer, for a customer whose first wishlist
+   * is another: the source's items not already there are copied to it (each copy counts), then the
+   * source is deleted, which fails on its items (the plugin's 500; the copies stay). Otherwise the
+   * wishlist becomes the caller's (in their view). All or nothing: past a bound, nothing is copied.
+   */
+  #transfer(writes: CustomerWrites, command: Extract<WriteCommand, { op: 'transfer' }>, now: string, seed: SeedWishlists): WriteAnswer {
+    const customer = command.customer;
+    if (!command.multiple) {
+      const target = writes.ownedWishlists(seed)[0];
+      if (target && target.row.id !== command.id) {
+        const source = writes.wishlist(command.id, seed);
+        if (!source) return withReason(json(200, { id: target.row.id }), REASONS.nothingTransferred);
+        const there = new Set(writes.variantIds(target, seed));
+        const list = writes.items(source, seed);
+        const copies: ItemRow[] = [];
+        for (let p = 0; p < list.count; p++) {
+          const { product_variant_id, product_variant } = JSON.parse(list.json(p)) as { product_variant_id: string; product_variant: VariantJson };
+          if (!there.has(product_variant_id)) copies.push({ id: this.#id('wli', customer), wishlist_id: target.row.id, product_variant_id, product_variant, created_at: now });
+        }
+        if (writes.added.length + copies.length > this.limits.items) return this.#itemsBound();
+        let chars = 0;
+        for (const copy of copies) chars += charsOf.item(copy);
+        if (!this.#fits(writes, chars)) return this.#charsBound();
+        writes.added.push(...copies);
+        this.#count(writes, chars);
+        // deleteWishlists(id) then fails on the items still there (§1.5): the copies stay, the answer is the 500.
+        if (list.count > 0) return empty500(REASONS.transferLeftCopies);
+        const refused = this.#deleteSeen(writes, source);
+        return refused ?? withReason(json(200, { id: target.row.id }), REASONS.mergedIntoFirst);
+      }
+    }
+    const seen = writes.wishlist(command.id, seed);
+    if (!seen) return empty500(REASONS.wishlistUnknown);
+    if (seen.kind === 'own') {
+      const chars = charsOf.wishlist({ ...seen.row, customer_id: customer }) - charsOf.wishlist(seen.row);
+      if (!this.#fits(writes, chars)) return this.#charsBound();
+      seen.row.customer_id = customer;
+      this.#count(writes, chars);
+    } else if (seen.row.customer_id !== customer) {
+      const change = this.#prepareSeedChange(writes, command.id, (c) => {
+        c.customer_id = customer;
+      });
+      if (!change) return this.#seedChangesBound();
+      if (!this.#fits(writes, change.chars)) return this.#charsBound();
+      change.commit();
+    }
+    return json(200, { id: command.id });
   }
 
   /**
@@ -466,51 +574,72 @@ export class WriteStore {
    * `POST /store/wishlists/import` once the token verified: in multi mode (or for a customer with no
    * wishlist) a new wishlist of theirs with the source's name, channel and live items (new ids); in
    * single mode their first wishlist's items replaced by the source's (notes/alphabite-writes.md 1.10).
+   * What goes gives its count back, what comes counts; all or nothing.
    */
   #import(writes: CustomerWrites, command: Extract<WriteCommand, { op: 'importWishlist' }>, now: string, seed: SeedWishlists): WriteAnswer {
     const customer = command.customer;
     const source = this.#shared(command.source, seed);
     const copy = (wishlistId: string) =>
       (source?.items ?? []).map((item): ItemRow => ({ id: this.#id('wli', customer), wishlist_id: wishlistId, product_variant_id: item.product_variant_id, product_variant: item.product_variant, created_at: now }));
-    const itemsBound = () => bound(`${WRITE_LIMITS.items} items per customer`);
-    const charsBound = () => bound(`${WRITE_LIMITS.customerChars} characters of JSON per customer (${WRITE_LIMITS.totalChars} in all)`);
+    const sum = (items: readonly ItemRow[]) => items.reduce((chars, item) => chars + charsOf.item(item), 0);
     const target = command.multiple ? undefined : writes.ownedWishlists(seed)[0];
     if (target) {
       // The plugin reads the source's items without looking the wishlist up: an unknown source empties the target.
       const there = writes.items(target, seed);
-      const removedSeedItems = target.kind === 'seed' ? seed.itemCount(target.index) : 0;
+      const seedItems = target.kind === 'seed' ? seed.itemCount(target.index) : 0;
       const kept = writes.added.filter((item) => item.wishlist_id !== target.row.id);
+      const dropped = writes.added.filter((item) => item.wishlist_id === target.row.id);
       const items = copy(target.row.id);
-      if (kept.length + items.length > WRITE_LIMITS.items) return itemsBound();
-      const shown = items.map(shownItem);
-      const chars = JSON.stringify(shown).length;
+      if (kept.length + items.length > this.limits.items) return this.#itemsBound();
       // The seeded items go too (all of them: removed ones stay removed).
-      const change = target.kind === 'seed' && there.count > 0 && removedSeedItems > 0 ? this.#seedChange(writes, target.row.id) : undefined;
-      if (target.kind === 'seed' && there.count > 0 && removedSeedItems > 0 && !change) return bound(`${WRITE_LIMITS.seedChanges} changes to seeded wishlists per customer`);
-      if (!this.#room(writes, chars)) return charsBound();
-      if (change) change.removed = Array.from({ length: removedSeedItems }, (_, k) => k);
-      for (const item of writes.added.filter((i) => i.wishlist_id === target.row.id)) this.#release(writes, JSON.stringify(shownItem(item)).length);
+      const dropsSeedItems = target.kind === 'seed' && there.count > 0 && seedItems > 0;
+      const change = dropsSeedItems
+        ? this.#prepareSeedChange(writes, target.row.id, (c) => {
+            c.removed = Array.from({ length: seedItems }, (_, k) => k);
+          })
+        : undefined;
+      if (dropsSeedItems && !change) return this.#seedChangesBound();
+      const itemChars = sum(items) - sum(dropped);
+      if (!this.#fits(writes, itemChars + (change?.chars ?? 0))) return this.#charsBound();
+      change?.commit();
       writes.added.splice(0, writes.added.length, ...kept, ...items);
+      this.#count(writes, itemChars);
+      const shown = items.map(shownItem);
       const { id, name, customer_id, sales_channel_id, created_at, updated_at } = target.row;
-      return json(200, { id, name, customer_id, sales_channel_id, created_at, updated_at, deleted_at: null, items: shown, items_count: shown.length });
+      const answer = json(200, { id, name, customer_id, sales_channel_id, created_at, updated_at, deleted_at: null, items: shown, items_count: shown.length });
+      return withReason(answer, source ? REASONS.itemsReplaced : REASONS.itemsRemovedUnknownSource);
     }
-    if (!source) return empty();
-    if (writes.created.length >= WRITE_LIMITS.wishlists) return bound(`${WRITE_LIMITS.wishlists} wishlists per customer`);
+    if (!source) return empty500(REASONS.sharedWishlistUnknown);
+    if (writes.created.length >= this.limits.wishlists) return bound(`${this.limits.wishlists} wishlists per customer`);
     const row: WishlistRow = { id: this.#id('wl', customer), name: source.row.name, customer_id: customer, sales_channel_id: source.row.sales_channel_id, created_at: now, updated_at: now };
     const items = copy(row.id);
-    if (writes.added.length + items.length > WRITE_LIMITS.items) return itemsBound();
-    const body = JSON.stringify({ ...shownRow(row), items: items.map(shownItem), items_count: items.length });
-    if (!this.#room(writes, body.length)) return charsBound();
+    if (writes.added.length + items.length > this.limits.items) return this.#itemsBound();
+    const chars = charsOf.wishlist(row) + sum(items);
+    if (!this.#fits(writes, chars)) return this.#charsBound();
     writes.created.push(row);
     writes.added.push(...items);
-    return { status: 200, body };
+    this.#count(writes, chars);
+    return { status: 200, body: JSON.stringify({ ...shownRow(row), items: items.map(shownItem), items_count: items.length }) };
   }
 
-  /** The customer's change record of a seeded wishlist; undefined past the bound. */
-  #seedChange(writes: CustomerWrites, id: string): SeedChange | undefined {
-    if (writes.seedChangeCount >= WRITE_LIMITS.seedChanges) return undefined;
-    let change = writes.seedChanges.get(id);
-    if (!change) writes.seedChanges.set(id, (change = {}));
-    return change;
+  /**
+   * A change to the customer's record of a seeded wishlist, prepared on a copy: what it counts more
+   * (or less) against the bound of characters, and its commit (which counts it); undefined when it
+   * would take the customer past the bound of changes to seeded wishlists.
+   */
+  #prepareSeedChange(writes: CustomerWrites, id: string, edit: (change: SeedChange) => void): PreparedChange | undefined {
+    const before = writes.seedChanges.get(id);
+    const after: SeedChange = { ...before, ...(before?.removed ? { removed: [...before.removed] } : {}) };
+    edit(after);
+    const changes = writes.seedChangeCount - changeCount(before) + changeCount(after);
+    if (changes > this.limits.seedChanges && changes > writes.seedChangeCount) return undefined;
+    const chars = charsOf.seedChange(id, after) - (before ? charsOf.seedChange(id, before) : 0);
+    return {
+      chars,
+      commit: () => {
+        writes.seedChanges.set(id, after);
+        this.#count(writes, chars);
+      },
+    };
   }
 }

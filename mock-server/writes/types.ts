@@ -30,6 +30,8 @@ export interface WriteRequest {
 export interface WriteAnswer {
   status: number;
   body: string | null;
+  /** Why, where the plugins' answer does not say (reasons.ts): sent in the header `x-store-listing-kit-reason`. */
+  reason?: string;
 }
 
 /** The plugins' wishlist settings (`GET /store/wishlists/settings`), which the mock takes as options. */
