@@ -187,6 +187,21 @@ describe('the admin API on loopback without a token', () => {
       expect(answer.headers['access-control-allow-methods']).toBe('GET,HEAD');
     }
   });
+
+  it("in the alphabite dialect, preflights allow the plugins' write methods too (a storefront on another origin writes), never under /__admin", async () => {
+    const alphabite = await startMockServer({ ...DATA, dialect: 'alphabite', corsOrigin: [SHOP] });
+    try {
+      for (const method of ['POST', 'PUT', 'DELETE']) {
+        const answer = await call(alphabite.url, '/store/wishlists', preflight(SHOP, method, 'authorization,content-type,x-publishable-api-key'));
+        expect(answer.status, method).toBe(204);
+        expect(answer.headers['access-control-allow-origin']).toBe(SHOP);
+        expect(answer.headers['access-control-allow-methods']).toBe('GET,HEAD,POST,PUT,DELETE');
+      }
+      expectError(await call(alphabite.url, '/__admin/faults', preflight(SHOP, 'PUT')), 403, 'not_allowed');
+    } finally {
+      await alphabite.close();
+    }
+  });
 });
 
 describe('the admin API with a token', () => {

@@ -55,7 +55,9 @@ export function createApp(holder: DatasetHolder, options: AppOptions = {}): Expr
   // under /__admin: no web page of another origin may read it, and its preflights go to the
   // admin guard (access.ts), which refuses them.
   const policy = corsPolicy(options.corsOrigin);
-  const preflight = preflightOnly(cors(corsOptions(policy)));
+  // In the alphabite dialect the plugins' write routes are answered too: their preflights allow POST, PUT and DELETE.
+  const answersWrites = (options.answers?.dialect.name ?? options.dialect ?? DEFAULT_DIALECT) === 'alphabite';
+  const preflight = preflightOnly(cors(corsOptions(policy, answersWrites)));
   const setCors = corsHeaderSetter(policy);
   const ops = options.ops ?? createOps({ generation: holder.initialGeneration });
   const { coordinator, observe, admin, faults } = opsHandlers(holder, ops);

@@ -67,9 +67,16 @@ export function corsOriginProblem(value: string): string | undefined {
 
 /**
  * The methods a preflight allows: the listings' (GET, and HEAD, which Express answers with
- * GET's headers). A browser page can then send nothing else cross-origin to this server.
+ * GET's headers), and in a dialect that answers the plugins' write routes (`alphabite`) theirs
+ * too (POST, PUT, DELETE), so that a storefront on another origin can write as it does against
+ * the real plugins. A browser page can send nothing else cross-origin to this server.
  */
 export const CORS_METHODS = ['GET', 'HEAD'] as const;
+export const CORS_WRITE_METHODS = ['POST', 'PUT', 'DELETE'] as const;
+
+export function corsMethods(withWrites: boolean): string[] {
+  return withWrites ? [...CORS_METHODS, ...CORS_WRITE_METHODS] : [...CORS_METHODS];
+}
 
 /**
  * The answer headers a page may read besides the CORS-safelisted ones: `Retry-After` (injected 429/503)
@@ -77,8 +84,8 @@ export const CORS_METHODS = ['GET', 'HEAD'] as const;
  */
 export const EXPOSED_HEADERS = ['Retry-After', REASON_HEADER] as const;
 
-export function corsOptions(policy: CorsPolicy): CorsOptions {
-  return { origin: policy.origins, credentials: policy.credentials, methods: [...CORS_METHODS], exposedHeaders: [...EXPOSED_HEADERS] };
+export function corsOptions(policy: CorsPolicy, withWrites = false): CorsOptions {
+  return { origin: policy.origins, credentials: policy.credentials, methods: corsMethods(withWrites), exposedHeaders: [...EXPOSED_HEADERS] };
 }
 
 /** One line for the start-up banner. */

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from '../../mock-server/server.ts';
-import { serveStorefront, type StorefrontPage } from './storefront-page.ts';
+import { PAGE_KEY, PAGE_TOKEN, serveStorefront, type StorefrontPage } from './storefront-page.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // What this machine needs: no sandbox as root, and none of Chromium's background connections.
@@ -60,6 +60,38 @@ describe('a browser storefront on another origin', () => {
       expect(rows.wishlistItems?.records).toBe('10');
       for (const row of Object.values(rows)) expect(row.error).toBeUndefined();
     } finally {
+      await mock.close();
+    }
+  }, 60_000);
+
+  it("writes through the plugins' routes from another origin (POST, PUT, DELETE with JSON, credentials): the preflights allow them", async () => {
+    mock = await startMockServer({ seed: 1, dialect: 'alphabite', corsOrigin: [page.origin] });
+    const tab = await browser.newPage();
+    try {
+      await tab.goto(page.url);
+      await tab.waitForSelector('body[data-done="true"]', { timeout: 20_000 });
+      const steps = await tab.evaluate(
+        async ({ base, key, token }) => {
+          const call = async (method: string, path: string, body?: unknown) => {
+            const res = await fetch(base + path, {
+              method,
+              credentials: 'include',
+              headers: { authorization: token, 'x-publishable-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+              ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+            });
+            return { status: res.status, json: (await res.json()) as { id?: string; wishlist?: { id: string }; name?: string } };
+          };
+          const created = await call('POST', '/store/wishlists', { sales_channel_id: 'sc_browser' });
+          const id = created.json.id ?? created.json.wishlist?.id ?? '';
+          const renamed = await call('PUT', `/store/wishlists/${id}`, { name: 'from the browser' });
+          const deleted = await call('DELETE', `/store/wishlists/${id}`);
+          return [created.status, renamed.status, renamed.json.name, deleted.status, deleted.json.id === id];
+        },
+        { base: mock.url, key: PAGE_KEY, token: PAGE_TOKEN },
+      );
+      expect(steps).toEqual([201, 200, 'from the browser', 200, true]);
+    } finally {
+      await tab.close();
       await mock.close();
     }
   }, 60_000);
