@@ -233,3 +233,58 @@ describe("the kit's HTTP client", () => {
     }
   });
 });
+
+describe('bounds of a body', () => {
+  const exchangeError = (url: string, maxBodyBytes: number) =>
+    exchange(url, { timeoutMs: 10_000, maxBodyBytes }).then(
+      () => undefined,
+      (e: unknown) => (e as Error).message,
+    );
+
+  it('refuses a Content-Length over the cap before reading the body, in one sentence naming the URL and the cap', async () => {
+    const server = await rawServer(() => 'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 10000000000\r\n\r\n{"reviews":[');
+    expect(await exchangeError(`${server.url}/big`, 64 * 1024)).toBe(`${server.url}/big: the answer is over the 64 KiB cap on a body (--max-body raises it)`);
+    await expect(get(`${server.url}/big`, 10_000, {}, new BodyMemo(), undefined, 64 * 1024)).rejects.toThrow(`${server.url}/big: the answer is over the 64 KiB cap on a body (--max-body raises it)`);
+  });
+
+  it('stops reading a body without a length at the byte past the cap', async () => {
+    const server = await rawServer((_, socket) => {
+      socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n');
+      const chunk = `${(16 * 1024).toString(16)}\r\n${' '.repeat(16 * 1024)}\r\n`;
+      const more = () => {
+        while (!socket.destroyed && socket.write(chunk));
+      };
+      socket.on('drain', more);
+      more();
+      return undefined;
+    });
+    expect(await exchangeError(`${server.url}/endless`, 64 * 1024)).toBe(`${server.url}/endless: the answer is over the 64 KiB cap on a body (--max-body raises it)`);
+  });
+
+  it('inflates a compressed body no further than the cap', async () => {
+    // 64 KiB on the wire at most, 8 MiB once inflated: over a cap of 1 MiB only after decompression.
+    const inflated = Buffer.alloc(8 * 1024 * 1024, ' ');
+    for (const [coding, compress] of [['gzip', gzipSync], ['deflate', deflateSync], ['br', brotliCompressSync]] as const) {
+      const server = await rawServer(() => withLength(compress(inflated), [`Content-Encoding: ${coding}`]));
+      const sentence = `${server.url}/${coding}: the answer is over the 1 MiB cap on a body (--max-body raises it)`;
+      expect(await exchangeError(`${server.url}/${coding}`, 1024 * 1024), coding).toBe(sentence);
+      await expect(get(`${server.url}/${coding}`, 10_000, {}, new BodyMemo(), undefined, 1024 * 1024)).rejects.toThrow(sentence);
+      // Under a cap it fits, it is read whole.
+      expect((await exchange(`${server.url}/${coding}`, { timeoutMs: 10_000, maxBodyBytes: 8 * 1024 * 1024 })).text.length).toBe(inflated.length);
+    }
+  });
+
+  it('says in one plain sentence that an https URL reaches a server that speaks plain HTTP', async () => {
+    // node:http answers a TLS handshake with a plain-HTTP 400, as the mock does.
+    const plain = createHttpServer((_, res) => res.end(JSON_BODY));
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    try {
+      const origin = `https://127.0.0.1:${(plain.address() as AddressInfo).port}`;
+      const url = `${origin}/store/products/reviews`;
+      await expect(get(url, 5000)).rejects.toThrow(`cannot reach ${url}: the server at ${origin} does not speak TLS (is it plain http://?)`);
+      await expect(exchange(url, 5000)).rejects.toThrow(`cannot reach ${url}: the server at ${origin} does not speak TLS (is it plain http://?)`);
+    } finally {
+      await new Promise((resolve) => plain.close(resolve));
+    }
+  });
+});
