@@ -5,7 +5,7 @@ import { Option } from 'commander';
 import { DEFAULT_DIALECT, DIALECT_NAMES, type DialectName } from '../lib/dialects/index.ts';
 import { MAX_RECORD_PAGE_SIZE, RECORD_DEFAULTS, RecordError, recordBackend, type RecordProgress, type RecordResult } from '../fixtures/recorder.ts';
 import { writeRecording } from '../fixtures/recording-file.ts';
-import { sizeText } from '../lib/http-client.ts';
+import { sizeText } from '../client/http.ts';
 import { headerArg, integerIn, maxBodyOption, sizeIn } from './arguments.ts';
 import { cannotRun } from './program.ts';
 

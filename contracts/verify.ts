@@ -2,8 +2,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Verifier, type VerifierOptions } from '@pact-foundation/pact';
 import { PATHS } from '../lib/api-rules.ts';
-import { describeAnswer, exchange, isObject, NoAnswerError, type Answer } from '../lib/http.ts';
-import { stateConflict, StateRun } from '../lib/state-run.ts';
+import { describeAnswer, isObject, NoAnswerError, type Answer } from '../lib/http.ts';
+import { exchange } from '../client/exchange.ts';
+import { stateConflict, StateRun } from '../client/state-run.ts';
 import { CONSUMER, PROVIDERS, type ProviderName } from './interactions.ts';
 import { PACT_DIR } from './pacts.ts';
 import { CONSUMER_OF_DIALECT } from './names.ts';
@@ -59,7 +60,7 @@ export interface VerifyOptions {
   logLevel?: 'trace' | 'debug' | 'info' | 'warn' | 'error';
   /** Per-request timeout in milliseconds (default 10 000 for the checks before the replay, Pact's own otherwise). */
   timeout?: number;
-  /** The most bytes of a body the kit's own requests read (the checks before the replay; default 128 MiB, lib/http-client.ts). */
+  /** The most bytes of a body the kit's own requests read (the checks before the replay; default 128 MiB, client/http.ts). */
   maxBodyBytes?: number;
   /**
    * Headers sent with every request to the provider, e.g. `{ 'x-publishable-api-key': 'pk_...',

@@ -1,11 +1,7 @@
-import { decodeBody, request, type ReadLimits } from './http-client.ts';
-
-export { NoAnswerError, type ReadLimits } from './http-client.ts';
-
 /**
- * One HTTP exchange with an implementation under test, for the property suite and for `verify`'s
- * own calls (its preflight and forwarded state changes): the whole answer within a timeout that
- * covers the body as well as the headers, or a NoAnswerError that says in one sentence why not.
+ * An answer of an implementation under test as the property suite, `verify` and `fixtures --from`
+ * read it (through http/, the kit's HTTP client), the error of no whole answer, and how an answer
+ * is described in a sentence. Pure: no Node built-ins, no client.
  */
 
 export interface Answer {
@@ -19,23 +15,15 @@ export interface Answer {
   headers?: Record<string, string>;
 }
 
-/**
- * A GET, or a POST of JSON when `body` is given (or `method`, for a DELETE), through the kit's one
- * HTTP client (lib/http-client.ts): the whole answer within `limits` (a timeout in milliseconds,
- * or a timeout and a cap on the body's bytes), redirects followed, compressed bodies decoded.
- * `headers` are sent with it (a publishable key, a bearer token).
- */
-export async function exchange(url: string, limits: number | ReadLimits, body?: unknown, headers: Record<string, string> = {}, method?: 'GET' | 'POST' | 'DELETE'): Promise<Answer> {
-  const bounds = typeof limits === 'number' ? { timeoutMs: limits } : limits;
-  const answer = await request(url, bounds, { method: method ?? (body === undefined ? 'GET' : 'POST'), headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-  const text = decodeBody(url, answer.raw, answer.encoding, bounds.maxBodyBytes);
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
+/** No whole answer: refused, reset, timed out, redirected forever, over the cap on a body, or cut off mid-body. One sentence. */
+export class NoAnswerError extends Error {
+  constructor(
+    readonly url: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'NoAnswerError';
   }
-  return { url, status: answer.status, contentType: answer.headers['content-type'] ?? null, text, json, headers: answer.headers };
 }
 
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

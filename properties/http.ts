@@ -3,7 +3,8 @@
  * can print it (and a curl line), and count requests so that runs stay bounded.
  */
 
-import { exchange, type Answer } from '../lib/http.ts';
+import type { Answer } from '../lib/http.ts';
+import { exchange } from '../client/exchange.ts';
 import { countRequest, currentTally } from './tally.ts';
 import { BodyMemo, get } from './transport.ts';
 
@@ -43,7 +44,7 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** Sent with every request (e.g. a publishable key, an Authorization header). */
   headers?: Record<string, string>;
-  /** A body of more bytes than this is a NoAnswerError (default lib/http-client.ts's DEFAULT_MAX_BODY_BYTES). */
+  /** A body of more bytes than this is a NoAnswerError (default client/http.ts's DEFAULT_MAX_BODY_BYTES). */
   maxBodyBytes?: number;
   /** Requests in flight at once at most (default 1). */
   concurrency?: number;

@@ -1,6 +1,6 @@
 /** The options of a property-suite run, their defaults, and the seed handling. */
 import type { DialectName } from '../lib/dialects/types.ts';
-import { DEFAULT_MAX_BODY_BYTES, MAX_MAX_BODY_BYTES, MIN_MAX_BODY_BYTES } from '../lib/http-client.ts';
+import { DEFAULT_MAX_BODY_BYTES, MAX_MAX_BODY_BYTES, MIN_MAX_BODY_BYTES } from '../client/http.ts';
 import type { EndpointName } from './endpoints.ts';
 import { ALL_ENDPOINTS } from './endpoints.ts';
 import { datasetVariants } from './datasets.ts';
@@ -42,7 +42,7 @@ export interface CheckOptions {
   dataset?: string;
   /** Per-request timeout (default 10 000 ms). */
   timeoutMs?: number;
-  /** A body of more bytes than this (as received, or decompressed) is "cannot run" (default 128 MiB: lib/http-client.ts). */
+  /** A body of more bytes than this (as received, or decompressed) is "cannot run" (default 128 MiB: client/http.ts). */
   maxBodyBytes?: number;
   /** Sent with every request: a publishable key, an Authorization header... (names in any case). */
   headers?: Record<string, string>;

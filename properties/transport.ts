@@ -1,10 +1,10 @@
 /**
- * The suite's GETs, through the kit's one HTTP client (lib/http-client.ts: undici, kept-alive
+ * The suite's GETs, through the kit's one HTTP client (client/http.ts: undici, kept-alive
  * connections, a deadline for the whole answer, a cap on a body's bytes, redirects followed as
  * fetch follows them, compressed answers decoded no further than the cap), with a memo of bodies
  * already read: a run asks for many pages more than once.
  */
-import { decodeBody, DEFAULT_MAX_BODY_BYTES, request } from '../lib/http-client.ts';
+import { decodeBody, DEFAULT_MAX_BODY_BYTES, request } from '../client/http.ts';
 import type { Answer } from '../lib/http.ts';
 
 /** A body as read: its text and its JSON (undefined when the text is no JSON). */

@@ -1,13 +1,13 @@
 /**
- * The kit's one HTTP client (lib/http-client.ts), as check's transport (properties/transport.ts)
- * and lib/http.ts's `exchange` use it: a raw TCP server writes each shape of answer byte for byte
+ * The kit's one HTTP client (client/http.ts), as check's transport (properties/transport.ts)
+ * and client/exchange.ts use it: a raw TCP server writes each shape of answer byte for byte
  * and counts the requests and connections it gets. Every shape of HTTP/1.x answer is read, once;
  * every failure is one sentence; a body is bounded by its cap, compressed or not.
  */
 import { createServer as createHttpServer } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import { exchange } from '../lib/http.ts';
+import { exchange } from '../client/exchange.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BodyMemo, get } from '../properties/transport.ts';
 

@@ -1,7 +1,7 @@
 /**
  * The one HTTP client through which the kit reads a server under test: `check`'s GETs
  * (properties/transport.ts), `verify`'s preflight and forwarded state calls and `fixtures --from`'s
- * pages (lib/http.ts `exchange`). undici 7 (Node's own fetch is built on it) with kept-alive
+ * pages (client/exchange.ts). undici 7 (Node's own fetch is built on it) with kept-alive
  * connections pooled per origin, and the bounds a tester needs against a provider that misbehaves:
  * - a deadline for the whole answer (head and body), and undici's own time limits for the head and
  *   for each wait within the body;
@@ -13,6 +13,9 @@
  */
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { Agent, type Dispatcher } from 'undici';
+import { NoAnswerError } from '../lib/http.ts';
+
+export { NoAnswerError };
 
 /**
  * The default cap on a body's bytes. The mock answers at most MAX_ANSWER_CHARS (32 Mi) characters
@@ -37,16 +40,6 @@ export interface ReadLimits {
   maxBodyBytes?: number;
 }
 
-/** No whole answer: refused, reset, timed out, redirected forever, over the cap, or cut off mid-body. One sentence. */
-export class NoAnswerError extends Error {
-  constructor(
-    readonly url: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'NoAnswerError';
-  }
-}
 
 /** An answer as received: its body's bytes not yet decoded (`encoding` says how they are encoded). */
 export interface RawAnswer {
