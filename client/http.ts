@@ -25,7 +25,7 @@ export { NoAnswerError };
  */
 export const DEFAULT_MAX_BODY_BYTES = 128 * 1024 * 1024;
 /** The largest cap that can be asked: a body is read as one string, and V8's strings stop a little short of 512 Mi characters. */
-export const MAX_MAX_BODY_BYTES = 512 * 1024 * 1024 - 1024;
+export const MAX_MAX_BODY_BYTES = 511 * 1024 * 1024;
 /** The smallest cap that can be asked. */
 export const MIN_MAX_BODY_BYTES = 1024;
 
