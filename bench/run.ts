@@ -98,7 +98,7 @@ async function main(): Promise<void> {
     return;
   }
 
-  // `--only check`: `check`'s own timings alone (about five minutes, the code before issue 23 beside this one), printed and put in RESULTS.md.
+  // `--only check`: `check`'s own timings alone (about five minutes, the code before issue 27 beside this one), printed and put in RESULTS.md.
   const checkSetup = { root: ROOT, work: WORK, cli: CLI, core: serverCore, rounds: options.quick ? 1 : Math.min(options.rounds, 3), defaultConcurrency: CHECK_DEFAULTS.concurrency, log };
   if (options.only.length > 0 && options.only.every((id) => id === 'check')) {
     const section = renderCheck(await timeCheck(checkSetup));

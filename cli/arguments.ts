@@ -1,4 +1,5 @@
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
+import { DEFAULT_MAX_BODY_BYTES, MAX_MAX_BODY_BYTES, MIN_MAX_BODY_BYTES, parseSize, sizeText } from '../client/http.ts';
 import { parseHeaders } from '../lib/http.ts';
 
 /*
@@ -38,3 +39,23 @@ export function httpUrl(value: string): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError(`'${value}' must be an http or https URL`);
   return value.replace(/\/+$/, '');
 }
+
+/** A commander parser for a size in [min, max] (bytes, or with KiB, MiB or GiB: `--max-body 64MiB`), with an error that says what is accepted. */
+export function sizeIn(min: number, max: number): (value: string) => number {
+  return (value: string) => {
+    let n: number;
+    try {
+      n = parseSize(value);
+    } catch (error) {
+      throw new InvalidArgumentError(`${(error as Error).message}.`);
+    }
+    if (n < min || n > max) throw new InvalidArgumentError(`expected a size from ${sizeText(min)} to ${sizeText(max)}, got '${value}'.`);
+    return n;
+  };
+}
+
+/** `--max-body <size>`, the same on `check`, `verify` and `fixtures --from`. */
+export const maxBodyOption = (what: string) =>
+  new Option('--max-body <size>', `${what}the most bytes of one answer's body, after decompression (e.g. 256MiB; default ${sizeText(DEFAULT_MAX_BODY_BYTES)}): an answer over it is exit 2`).argParser(
+    sizeIn(MIN_MAX_BODY_BYTES, MAX_MAX_BODY_BYTES),
+  );

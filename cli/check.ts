@@ -6,7 +6,7 @@ import { DEFAULTS, MAX_CONCURRENCY, randomSeed, resolveOptions, type CheckOption
 import { ALPHABITE_PROPERTY_IDS, PROPERTY_IDS } from '../properties/catalog/index.ts';
 import { headerLine, jsonReport, junitReport, resultLine, summaryText } from '../properties/report.ts';
 import { CannotRunError, runListingProperties, type CheckReport } from '../properties/runner.ts';
-import { headerArg, integerIn } from './arguments.ts';
+import { headerArg, integerIn, maxBodyOption } from './arguments.ts';
 import { wantsColour } from './plain-output.ts';
 import { keepTheVerdictWhenTheReaderLeaves } from './program.ts';
 import { ProgressPrinter } from './progress.ts';
@@ -29,6 +29,7 @@ interface CheckFlags {
   maxWalkPages: number;
   maxReferencePages: number;
   timeout: number;
+  maxBody?: number;
   concurrency: number;
   varyDataset?: boolean;
   dataset?: string;
@@ -87,6 +88,7 @@ export function registerCheckCommand(program: Command): void {
     .addOption(new Option('--vary-dataset', "also run each endpoint's properties on edge datasets (empty, 1, a page exactly full, one more) installed through the target's provider-state door (POST /__admin/provider-states); changes the target's data for every client while it runs, and tears it down after"))
     .addOption(new Option('--dataset <label>', `only this dataset variant, by its label as printed with a failure, e.g. 'reviews exist {"count":0}' (implies --vary-dataset, skips the main run)`))
     .addOption(new Option('--timeout <ms>', 'per-request timeout').argParser(integerIn(1, 600_000)).default(DEFAULTS.timeoutMs))
+    .addOption(maxBodyOption(''))
     .addOption(
       new Option('--concurrency <n>', `runs of a property in flight at once (1 to ${MAX_CONCURRENCY}; 1 sends one request at a time); the same cases, verdicts and shrunk counterexamples whatever the number`)
         .argParser(integerIn(1, MAX_CONCURRENCY))
@@ -117,6 +119,7 @@ export async function runCheck(flags: CheckFlags): Promise<number> {
     maxWalkPages: flags.maxWalkPages,
     maxReferencePages: flags.maxReferencePages,
     timeoutMs: flags.timeout,
+    ...(flags.maxBody !== undefined ? { maxBodyBytes: flags.maxBody } : {}),
     concurrency: flags.concurrency,
     ...(flags.endpoints ? { endpoints: flags.endpoints as unknown as CheckOptions['endpoints'] } : {}),
     ...(flags.productId.length ? { productIds: flags.productId } : {}),

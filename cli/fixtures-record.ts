@@ -5,8 +5,8 @@ import { Option } from 'commander';
 import { DEFAULT_DIALECT, DIALECT_NAMES, type DialectName } from '../lib/dialects/index.ts';
 import { MAX_RECORD_PAGE_SIZE, RECORD_DEFAULTS, RecordError, recordBackend, type RecordProgress, type RecordResult } from '../fixtures/recorder.ts';
 import { writeRecording } from '../fixtures/recording-file.ts';
-import { headerArg } from './options.ts';
-import { integerIn } from './options.ts';
+import { sizeText } from '../client/http.ts';
+import { headerArg, integerIn, maxBodyOption, sizeIn } from './arguments.ts';
 import { cannotRun } from './program.ts';
 
 /**
@@ -21,6 +21,8 @@ export interface RecordFlags {
   pageSize?: number;
   maxRecords?: number;
   timeout?: number;
+  maxBody?: number;
+  maxRecording?: number;
   output?: string;
 }
 
@@ -29,6 +31,8 @@ export interface RecordFlags {
  * whole, and `serve` holds it too (a few hundred bytes a record).
  */
 export const MAX_RECORDS_LIMIT = 1_000_000;
+/** The largest byte budget of a recording: its JSON and its records are held in memory until it is written. */
+export const MAX_RECORDING_BYTES = 4 * 1024 * 1024 * 1024;
 
 /** The options of a recording; none has a default of its own, so that using one without --from is refused. */
 export function recordOptions(): Option[] {
@@ -39,6 +43,10 @@ export function recordOptions(): Option[] {
     new Option('--page-size <n>', `with --from: records per page asked for (default ${RECORD_DEFAULTS.pageSize})`).argParser(integerIn(1, MAX_RECORD_PAGE_SIZE)),
     new Option('--max-records <n>', `with --from: stop after this many records in all, and say so (default ${RECORD_DEFAULTS.maxRecords})`).argParser(integerIn(1, MAX_RECORDS_LIMIT)),
     new Option('--timeout <ms>', `with --from: per-request timeout, body included (default ${RECORD_DEFAULTS.timeoutMs})`).argParser(integerIn(1, 600_000)),
+    maxBodyOption('with --from: '),
+    new Option('--max-recording <size>', `with --from: the most bytes of records' JSON the recording may hold (e.g. 1GiB; default ${sizeText(RECORD_DEFAULTS.maxRecordingBytes)}): past it the command stops, exit 2, and writes nothing`).argParser(
+      sizeIn(1024, MAX_RECORDING_BYTES),
+    ),
   ];
 }
 
@@ -50,6 +58,8 @@ export function recordingOnlyFlags(flags: RecordFlags): string[] {
     ['pageSize', '--page-size'],
     ['maxRecords', '--max-records'],
     ['timeout', '--timeout'],
+    ['maxBody', '--max-body'],
+    ['maxRecording', '--max-recording'],
   ];
   return names.filter(([key]) => flags[key] !== undefined).map(([, flag]) => flag);
 }
@@ -83,6 +93,8 @@ export async function recordToFile(flags: RecordFlags & { from: string }): Promi
       ...(flags.pageSize !== undefined ? { pageSize: flags.pageSize } : {}),
       ...(flags.maxRecords !== undefined ? { maxRecords: flags.maxRecords } : {}),
       ...(flags.timeout !== undefined ? { timeoutMs: flags.timeout } : {}),
+      ...(flags.maxBody !== undefined ? { maxBodyBytes: flags.maxBody } : {}),
+      ...(flags.maxRecording !== undefined ? { maxRecordingBytes: flags.maxRecording } : {}),
       onProgress: progress.update,
     });
   } catch (error) {

@@ -5,6 +5,7 @@ import type { ProviderResult, VerifyOptions } from '../contracts/verify.ts';
 import { rerunWithoutColour, wantsColour } from './plain-output.ts';
 import { cannotRun, keepTheVerdictWhenTheReaderLeaves } from './program.ts';
 import { headerArg, httpUrl } from './options.ts';
+import { maxBodyOption } from './arguments.ts';
 import { PROVIDER_STATES_PATH } from '../lib/provider-states.ts';
 import { claimReportPaths, ReportPathError, writeReport } from './report-files.ts';
 
@@ -28,6 +29,7 @@ interface VerifyFlags {
   buildUrl?: string;
   logLevel: NonNullable<VerifyOptions['logLevel']>;
   timeout?: number;
+  maxBody?: number;
   header: Record<string, string>;
   junit?: string;
   json?: string;
@@ -107,6 +109,7 @@ export function registerVerifyCommand(program: Command): void {
     .addOption(new Option('--build-url <url>', 'link to the CI build, published with the results').env('PACT_BUILD_URL'))
     .addOption(new Option('--log-level <level>', "Pact's log level").choices(['trace', 'debug', 'info', 'warn', 'error']).default('warn'))
     .addOption(new Option('--timeout <ms>', 'per-request timeout in milliseconds').argParser(positiveInteger))
+    .addOption(maxBodyOption("the kit's own requests (the checks before the replay): "))
     .addOption(
       new Option('--header <name: value>', "send this header with every request to the provider (repeatable; replaces a pact's header of that name), e.g. 'x-publishable-api-key: pk_...' or 'authorization: Bearer ...'")
         .argParser(headerArg)
@@ -159,6 +162,7 @@ export function registerVerifyCommand(program: Command): void {
         dialect: flags.dialect,
         logLevel: flags.logLevel,
         ...(flags.timeout !== undefined ? { timeout: flags.timeout } : {}),
+        ...(flags.maxBody !== undefined ? { maxBodyBytes: flags.maxBody } : {}),
         ...(Object.keys(flags.header).length ? { headers: flags.header } : {}),
         ...(flags.providerStates ? { providerStatesSetupUrl: flags.providerStatesSetupUrl ?? `${flags.providerBaseUrl}${PROVIDER_STATES_PATH}` } : {}),
         ...(useBroker

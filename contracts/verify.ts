@@ -2,8 +2,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Verifier, type VerifierOptions } from '@pact-foundation/pact';
 import { PATHS } from '../lib/api-rules.ts';
-import { describeAnswer, exchange, isObject, NoAnswerError, type Answer } from '../lib/http.ts';
-import { stateConflict, StateRun } from '../lib/state-run.ts';
+import { describeAnswer, isObject, NoAnswerError, type Answer } from '../lib/http.ts';
+import { exchange } from '../client/exchange.ts';
+import { stateConflict, StateRun } from '../client/state-run.ts';
 import { CONSUMER, PROVIDERS, type ProviderName } from './interactions.ts';
 import { PACT_DIR } from './pacts.ts';
 import { CONSUMER_OF_DIALECT } from './names.ts';
@@ -59,6 +60,8 @@ export interface VerifyOptions {
   logLevel?: 'trace' | 'debug' | 'info' | 'warn' | 'error';
   /** Per-request timeout in milliseconds (default 10 000 for the checks before the replay, Pact's own otherwise). */
   timeout?: number;
+  /** The most bytes of a body the kit's own requests read (the checks before the replay; default 128 MiB, client/http.ts). */
+  maxBodyBytes?: number;
   /**
    * Headers sent with every request to the provider, e.g. `{ 'x-publishable-api-key': 'pk_...',
    * authorization: 'Bearer ...' }` (names in lower case); a header of the same name in a pact is
@@ -270,7 +273,7 @@ export async function preflight(options: VerifyOptions, stateForTeardown?: strin
     const probe = PREFLIGHT[options.dialect ?? 'spec'][provider];
     let ex: Answer;
     try {
-      ex = await send(() => exchange(`${base}${probe.path}`, timeoutMs, undefined, options.headers));
+      ex = await send(() => exchange(`${base}${probe.path}`, { timeoutMs, ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }) }, undefined, options.headers));
     } catch (error) {
       if (error instanceof NoAnswerError) throw new ProviderUnreachableError(`cannot verify ${provider}: ${error.message}`);
       throw error;

@@ -1,7 +1,7 @@
 /**
- * One HTTP exchange with an implementation under test, for the property suite and for `verify`'s
- * own calls (its preflight and forwarded state changes): the whole answer within a timeout that
- * covers the body as well as the headers, or a NoAnswerError that says in one sentence why not.
+ * An answer of an implementation under test as the property suite, `verify` and `fixtures --from`
+ * read it (through http/, the kit's HTTP client), the error of no whole answer, and how an answer
+ * is described in a sentence. Pure: no Node built-ins, no client.
  */
 
 export interface Answer {
@@ -15,7 +15,7 @@ export interface Answer {
   headers?: Record<string, string>;
 }
 
-/** No whole answer: refused, reset, timed out, redirected forever, or cut off mid-body. One sentence. */
+/** No whole answer: refused, reset, timed out, redirected forever, over the cap on a body, or cut off mid-body. One sentence. */
 export class NoAnswerError extends Error {
   constructor(
     readonly url: string,
@@ -24,56 +24,6 @@ export class NoAnswerError extends Error {
     super(message);
     this.name = 'NoAnswerError';
   }
-}
-
-const isTimeout = (error: unknown) => error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-const reasonOf = (error: unknown) => (error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error));
-
-/**
- * A GET, or a POST of JSON when `body` is given (or `method`, for a DELETE); the timeout covers
- * the body as well as the headers. `headers` are sent with it (a publishable key, a bearer token).
- */
-export async function exchange(url: string, timeoutMs: number, body?: unknown, headers: Record<string, string> = {}, method?: 'GET' | 'POST' | 'DELETE'): Promise<Answer> {
-  // A timer of our own, not AbortSignal.timeout: that one does not keep the process alive, so a
-  // connection that never settles (a peer resetting every connection, seen now and then) would let
-  // the event loop drain and the command end silently, exit 0, with no verdict at all.
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
-  try {
-    return await exchangeWithin(url, timeoutMs, controller.signal, body, headers, method ?? (body === undefined ? 'GET' : 'POST'));
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-async function exchangeWithin(url: string, timeoutMs: number, signal: AbortSignal, body: unknown, headers: Record<string, string>, method: string): Promise<Answer> {
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method,
-      headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      signal,
-    });
-  } catch (error) {
-    throw new NoAnswerError(url, isTimeout(error) ? `cannot reach ${url}: no answer within ${timeoutMs} ms` : `cannot reach ${url}: ${reasonOf(error)}`);
-  }
-  let text: string;
-  try {
-    text = await response.text();
-  } catch (error) {
-    throw new NoAnswerError(
-      url,
-      isTimeout(error) ? `${url}: the server did not finish its answer within ${timeoutMs} ms (it sent the headers, then too little of the body)` : `${url}: the answer broke off mid-body (${reasonOf(error)})`,
-    );
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { url, status: response.status, contentType: response.headers.get('content-type'), text, json, headers: Object.fromEntries(response.headers) };
 }
 
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -91,7 +91,7 @@ export class CheckContext {
   private readonly noted: Array<{ note: string; by: Tally | undefined }> = [];
 
   constructor(readonly options: ResolvedOptions) {
-    this.client = new ListingClient(options.baseUrl, { timeoutMs: options.timeoutMs, concurrency: options.concurrency, ...(options.headers ? { headers: options.headers } : {}) });
+    this.client = new ListingClient(options.baseUrl, { timeoutMs: options.timeoutMs, maxBodyBytes: options.maxBodyBytes, concurrency: options.concurrency, ...(options.headers ? { headers: options.headers } : {}) });
   }
 
   get strict(): boolean {

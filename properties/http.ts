@@ -3,7 +3,8 @@
  * can print it (and a curl line), and count requests so that runs stay bounded.
  */
 
-import { exchange, type Answer } from '../lib/http.ts';
+import type { Answer } from '../lib/http.ts';
+import { exchange } from '../client/exchange.ts';
 import { countRequest, currentTally } from './tally.ts';
 import { BodyMemo, get } from './transport.ts';
 
@@ -43,6 +44,8 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** Sent with every request (e.g. a publishable key, an Authorization header). */
   headers?: Record<string, string>;
+  /** A body of more bytes than this is a NoAnswerError (default client/http.ts's DEFAULT_MAX_BODY_BYTES). */
+  maxBodyBytes?: number;
   /** Requests in flight at once at most (default 1). */
   concurrency?: number;
 }
@@ -84,6 +87,7 @@ export class ListingClient {
   requests = 0;
   readonly baseUrl: string;
   private readonly timeoutMs: number;
+  private readonly maxBodyBytes: number | undefined;
   private readonly headers: Record<string, string>;
   private readonly slots: RequestSlots;
   /** Bodies already parsed in this run (transport.ts): an equal answer is not parsed again. */
@@ -92,6 +96,7 @@ export class ListingClient {
   constructor(baseUrl: string, options: ClientOptions = {}) {
     this.baseUrl = baseUrl.replace(/\/+$/, '');
     this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.maxBodyBytes = options.maxBodyBytes;
     this.headers = options.headers ?? {};
     this.slots = new RequestSlots(options.concurrency ?? 1);
   }
@@ -111,7 +116,7 @@ export class ListingClient {
   private send(path: string, query: Query): Promise<Exchange> {
     this.requests += 1;
     countRequest();
-    return get(this.url(path, query), this.timeoutMs, this.headers, this.bodies, this.release);
+    return get(this.url(path, query), this.timeoutMs, this.headers, this.bodies, this.release, this.maxBodyBytes);
   }
 
   private readonly release = () => this.slots.give();
@@ -120,6 +125,6 @@ export class ListingClient {
   async post(path: string, body: unknown): Promise<Exchange> {
     this.requests += 1;
     countRequest();
-    return exchange(this.url(path), this.timeoutMs, body, this.headers);
+    return exchange(this.url(path), { timeoutMs: this.timeoutMs, ...(this.maxBodyBytes === undefined ? {} : { maxBodyBytes: this.maxBodyBytes }) }, body, this.headers);
   }
 }

@@ -1,5 +1,6 @@
 /** The options of a property-suite run, their defaults, and the seed handling. */
 import type { DialectName } from '../lib/dialects/types.ts';
+import { DEFAULT_MAX_BODY_BYTES, MAX_MAX_BODY_BYTES, MIN_MAX_BODY_BYTES } from '../client/http.ts';
 import type { EndpointName } from './endpoints.ts';
 import { ALL_ENDPOINTS } from './endpoints.ts';
 import { datasetVariants } from './datasets.ts';
@@ -41,6 +42,8 @@ export interface CheckOptions {
   dataset?: string;
   /** Per-request timeout (default 10 000 ms). */
   timeoutMs?: number;
+  /** A body of more bytes than this (as received, or decompressed) is "cannot run" (default 128 MiB: client/http.ts). */
+  maxBodyBytes?: number;
   /** Sent with every request: a publishable key, an Authorization header... (names in any case). */
   headers?: Record<string, string>;
   /**
@@ -108,6 +111,7 @@ export function resolveOptions(options: CheckOptions): ResolvedOptions {
     maxWalkPages: positive('max walk pages', options.maxWalkPages, DEFAULTS.maxWalkPages),
     maxReferencePages: positive('max reference pages', options.maxReferencePages, DEFAULTS.maxReferencePages),
     timeoutMs: positive('timeout', options.timeoutMs, DEFAULTS.timeoutMs),
+    maxBodyBytes: maxBodyBytesOf(options.maxBodyBytes),
     concurrency: concurrencyOf(options.concurrency),
     headers: options.headers,
     propertyTimeLimitMs: positive('property time limit', options.propertyTimeLimitMs, DEFAULTS.propertyTimeLimitMs),
@@ -119,6 +123,12 @@ export function resolveOptions(options: CheckOptions): ResolvedOptions {
     dataset: options.dataset,
     dialect,
   };
+}
+
+function maxBodyBytesOf(value: number | undefined): number {
+  const n = value ?? DEFAULT_MAX_BODY_BYTES;
+  if (!Number.isSafeInteger(n) || n < MIN_MAX_BODY_BYTES || n > MAX_MAX_BODY_BYTES) throw new Error(`the cap on a body must be a whole number of bytes from ${MIN_MAX_BODY_BYTES} to ${MAX_MAX_BODY_BYTES}, got ${value}`);
+  return n;
 }
 
 function concurrencyOf(value: number | undefined): number {

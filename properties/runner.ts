@@ -10,7 +10,7 @@ import { CheckContext } from './context.ts';
 import { datasetVariants, PROVIDER_STATES_PATH } from './datasets.ts';
 import { ENDPOINTS, type EndpointName, type ListingEndpoint } from './endpoints.ts';
 import { describeAnswer, isObject } from '../lib/http.ts';
-import { stateConflict, StateRun } from '../lib/state-run.ts';
+import { stateConflict, StateRun } from '../client/state-run.ts';
 import { printableHeaders, UnreachableError, type Exchange, type Query } from './http.ts';
 import { DEFAULTS, deriveSeed, resolveOptions, type CheckDialect, type CheckOptions, type ResolvedOptions } from './options.ts';
 import { evaluate, type Evaluation } from './evaluate.ts';

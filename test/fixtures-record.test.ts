@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clampedPageNumbers } from '../lib/paging.ts';
+import { clampedPageNumbers, pageLength, reviewsEnvelope } from '../lib/paging.ts';
 import type { DialectName } from '../lib/dialects/index.ts';
 import { loadFixturesFile, parseFixtures } from '../fixtures/file.ts';
 import { loadRecordingFile } from '../fixtures/recording-file.ts';
@@ -351,6 +351,96 @@ describe('the command when it cannot record', () => {
     const result = await run(['fixtures', '--from', mock.url, '--dialect', 'alphabite', ...HEADER_ARGS, '--max-records', '3']);
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ format: 'store-listing-kit/recording@1', dialect: 'alphabite', reviews: [{}, {}, {}], wishlists: [] });
+  });
+});
+
+/** A spec-dialect backend whose 4.1 lists `count` reviews, each page as `records` makes it. */
+async function reviewsBackend(count: number, records: (start: number, size: number) => unknown[]): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer((req, res) => {
+    const url = new URL(req.url!, 'http://x');
+    if (url.pathname !== '/store/products/reviews') return res.writeHead(404).end();
+    const size = Number(url.searchParams.get('limit') ?? 20);
+    const start = Number(url.searchParams.get('offset') ?? 0);
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(reviewsEnvelope(records(start, size), count, start, size)));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+const reviewWithTitle = (i: number, title: string) => ({
+  id: `rev_${String(i).padStart(6, '0')}`,
+  product_id: 'prod_1',
+  title,
+  content: 'Fine.',
+  rating: 4,
+  image_urls: [],
+  is_verified_purchase: true,
+  customer: { first_name: 'Ada', last_name: 'Lovelace' },
+  created_at: '2024-01-01T00:00:00.000Z',
+  updated_at: '2024-01-01T00:00:00.000Z',
+});
+
+/** A preload that writes the process's peak resident memory (bytes) to $PEAK_RSS_FILE as it exits. */
+const PEAK_RSS_ON_EXIT = `data:text/javascript,${encodeURIComponent("import{writeFileSync}from'node:fs';process.on('exit',()=>{writeFileSync(process.env.PEAK_RSS_FILE,String(process.resourceUsage().maxRSS*1024))})")}`;
+
+function runMeasured(args: string[]): Promise<Run & { ms: number; peakRss: number }> {
+  const peakFile = join(dir, `peak-${Date.now()}-${Math.random()}.txt`);
+  const began = Date.now();
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', PEAK_RSS_ON_EXIT, BIN, ...args], { timeout: 60_000, env: { ...process.env, PEAK_RSS_FILE: peakFile } }, (error, stdout, stderr) => {
+      const peakRss = existsSync(peakFile) ? Number(readFileSync(peakFile, 'utf8')) : Number.NaN;
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr, ms: Date.now() - began, peakRss });
+    });
+  });
+}
+
+describe('a recording bounded in bytes, and one that does not add up', () => {
+  it('a backend whose reviews have 1 MB titles: exit 2 at the byte budget, promptly, with no file and bounded memory', async () => {
+    const title = 'x'.repeat(1024 * 1024);
+    const backend = await reviewsBackend(1000, (start, size) => Array.from({ length: pageLength(1000, start, size) }, (_, i) => reviewWithTitle(start + i, title)));
+    try {
+      const file = join(dir, 'titles.json');
+      const result = await runMeasured(['fixtures', '--from', backend.url, '--page-size', '2', '--max-recording', '8MiB', '-o', file]);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toBe(`error: cannot record ${backend.url}: the recording is over its 8 MiB budget after 7 records (at ${backend.url}/store/products/reviews?limit=2&offset=6; --max-recording raises it)\n`);
+      expect(existsSync(file)).toBe(false);
+      expect(readdirSync(dir).filter((name) => name.includes('titles.json'))).toEqual([]);
+      expect(result.ms).toBeLessThan(30_000);
+      expect(result.peakRss).toBeLessThan(400 * 1024 * 1024);
+      // Pages larger than the cap on a body are refused before they are read.
+      const big = await runMeasured(['fixtures', '--from', backend.url, '--page-size', '10', '--max-body', '4MiB', '-o', file]);
+      expect(big.code, big.stderr).toBe(2);
+      expect(big.stderr).toBe(`error: cannot record ${backend.url}: ${backend.url}/store/products/reviews?limit=10&offset=0: the answer is over the 4 MiB cap on a body (--max-body raises it)\n`);
+      expect(existsSync(file)).toBe(false);
+    } finally {
+      await backend.close();
+    }
+  });
+
+  it("a backend whose pages come back empty while its count says 23: exit 2, naming the listing, the count and what was read; no file", async () => {
+    const backend = await reviewsBackend(23, () => []);
+    try {
+      const file = join(dir, 'empty.json');
+      const result = await run(['fixtures', '--from', backend.url, '-o', file]);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toBe(`error: cannot record ${backend.url}: ${backend.url}/store/products/reviews counts 23 records, but its pages held 0: the backend's pages do not add up to its count\n`);
+      expect(existsSync(file)).toBe(false);
+    } finally {
+      await backend.close();
+    }
+  });
+
+  it('a backend whose pages hold fewer records than its count: exit 2 with what was read', async () => {
+    // Every page holds one record fewer than asked: 23 counted, 20 read in pages of 10 (9 + 9 + 2).
+    const backend = await reviewsBackend(23, (start, size) => Array.from({ length: Math.max(pageLength(23, start, size) - 1, 0) }, (_, i) => reviewWithTitle(start + i, 'Fine')));
+    try {
+      const result = await run(['fixtures', '--from', backend.url, '--page-size', '10']);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain(`${backend.url}/store/products/reviews counts 23 records, but its pages held 20: the backend's pages do not add up to its count`);
+      expect(result.stdout).toBe('');
+    } finally {
+      await backend.close();
+    }
   });
 });
 

@@ -10,6 +10,9 @@
  *   a page of 200,000 records when one (or 100) was asked for.
  */
 import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CheckContext } from '../properties/context.ts';
@@ -26,11 +29,26 @@ const BIN = fileURLToPath(new URL('../bin/store-listing-kit.js', import.meta.url
 const TIMEOUT_MS = 2000;
 const SLOW_MACHINE_TIMEOUT_MS = 15_000;
 const timeoutFor = (mode: Mode) => String(mode === 'drip' || mode === 'reset' ? TIMEOUT_MS : SLOW_MACHINE_TIMEOUT_MS);
+/**
+ * The providers whose answer has no end, or inflates without one, are read with a small cap on a
+ * body (--max-body), so that the runs stay quick; the process's peak memory must stay bounded by it.
+ */
+const BOUNDED: ReadonlySet<Mode> = new Set(['endless', 'huge-length', 'gzip-bomb']);
+const CAP = '4MiB';
+const CAP_BYTES = 4 * 1024 * 1024;
+/** Peak resident memory a bounded run may reach: Node, Pact's core and the cap a few times over. */
+const PEAK_RSS_BOUND = 4 * CAP_BYTES + 300 * 1024 * 1024;
+const argsFor = (mode: Mode) => ['--timeout', timeoutFor(mode), ...(BOUNDED.has(mode) ? ['--max-body', CAP] : [])];
+/** A preload that writes the process's peak resident memory (bytes) to $PEAK_RSS_FILE as it exits. */
+const PEAK_RSS_ON_EXIT = `data:text/javascript,${encodeURIComponent("import{writeFileSync}from'node:fs';process.on('exit',()=>{writeFileSync(process.env.PEAK_RSS_FILE,String(process.resourceUsage().maxRSS*1024))})")}`;
+const peakDir = mkdtempSync(join(tmpdir(), 'misbehaving-peaks-'));
 /** Each command must be over well within this. */
 const BOUND_MS = 60_000;
 const PARALLEL = 3;
 
 interface Run {
+  /** Peak resident memory in bytes, or undefined when the process did not get to say. */
+  peakRss: number | undefined;
   code: number | null;
   signal: NodeJS.Signals | null;
   stdout: string;
@@ -38,18 +56,26 @@ interface Run {
   ms: number;
 }
 
+let runsStarted = 0;
 function cli(args: string[]): Promise<Run> {
   // Vitest sets BASE_URL ('/') for its own use; the CLI would read it as --base-url.
   const { BASE_URL: _vite, ...env } = process.env;
+  const peakFile = join(peakDir, `${runsStarted++}.txt`);
   const began = Date.now();
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [BIN, ...args],
-      { env: { ...env, PACT_DO_NOT_TRACK: 'true' }, timeout: BOUND_MS, killSignal: 'SIGKILL', maxBuffer: 256 * 1024 * 1024 },
+      ['--import', PEAK_RSS_ON_EXIT, BIN, ...args],
+      { env: { ...env, PACT_DO_NOT_TRACK: 'true', PEAK_RSS_FILE: peakFile }, timeout: BOUND_MS, killSignal: 'SIGKILL', maxBuffer: 256 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
-        resolve({ code, signal: error?.signal ?? null, stdout, stderr, ms: Date.now() - began });
+        let peakRss: number | undefined;
+        try {
+          peakRss = Number(readFileSync(peakFile, 'utf8'));
+        } catch {
+          peakRss = undefined;
+        }
+        resolve({ code, signal: error?.signal ?? null, stdout, stderr, ms: Date.now() - began, peakRss });
       },
     );
   });
@@ -99,6 +125,21 @@ const EXPECTED: Record<Mode, Verdict> = {
     check: [/^FAILED envelope-shape on 4\.1 /m, /^ {2}actual: +"\d+"$/m],
     verify: [/FAIL product-reviews: \d+ mismatch/, /BodyMismatch \$\.\S+: expected (\d+, got "\d+"|an integer, got '\d+' \(String\))/],
   },
+  endless: {
+    code: 2,
+    check: [/: the answer is over the 4 MiB cap on a body \(--max-body raises it\)$/m],
+    verify: [/: the answer is over the 4 MiB cap on a body \(--max-body raises it\)$/m],
+  },
+  'huge-length': {
+    code: 2,
+    check: [/: the answer is over the 4 MiB cap on a body \(--max-body raises it\)$/m],
+    verify: [/: the answer is over the 4 MiB cap on a body \(--max-body raises it\)$/m],
+  },
+  'gzip-bomb': {
+    code: 2,
+    check: [/: the answer is over the 4 MiB cap on a body \(--max-body raises it\)$/m],
+    verify: [/: the answer is over the 4 MiB cap on a body \(--max-body raises it\)$/m],
+  },
   'json-array': {
     code: 2,
     check: [/answers the listings as JSON \(GET \S+ got 200 application\/json; charset=utf-8 with a JSON array, not an envelope object: "\[1,2\]"\)/],
@@ -115,8 +156,8 @@ beforeAll(async () => {
   const commands = MODES.flatMap((mode) => {
     const url = providers.get(mode)!.url;
     return [
-      [`${mode} check`, ['check', '--base-url', url, '--timeout', timeoutFor(mode)]],
-      [`${mode} verify`, ['verify', '--provider-base-url', url, '--timeout', timeoutFor(mode)]],
+      [`${mode} check`, ['check', '--base-url', url, ...argsFor(mode)]],
+      [`${mode} verify`, ['verify', '--provider-base-url', url, ...argsFor(mode)]],
     ] as const;
   });
   // A few at a time: each command's time bound is its own, not that of a crowded machine.
@@ -127,7 +168,10 @@ beforeAll(async () => {
   await Promise.all(Array.from({ length: PARALLEL }, worker));
 }, 240_000);
 
-afterAll(() => Promise.all([...providers.values()].map((p) => p.close())));
+afterAll(async () => {
+  await Promise.all([...providers.values()].map((p) => p.close()));
+  rmSync(peakDir, { recursive: true, force: true });
+});
 
 describe.each(MODES)('a provider that misbehaves: %s', (mode) => {
   const expected = EXPECTED[mode];
@@ -138,6 +182,11 @@ describe.each(MODES)('a provider that misbehaves: %s', (mode) => {
       expect({ signal: run.signal, within: run.ms < BOUND_MS }).toEqual({ signal: null, within: true });
       expect(run.code, output.slice(-2000)).toBe(expected.code);
       expect(output).not.toMatch(/\n\s+at /);
+      if (BOUNDED.has(mode)) {
+        // Bounded by the cap: no answer is read, or inflated, past it.
+        expect(run.peakRss, 'the peak memory, as the process saw it').toBeGreaterThan(0);
+        expect(run.peakRss!).toBeLessThan(PEAK_RSS_BOUND);
+      }
       if (expected.code === 2) {
         // Cannot run: exactly one line on stderr, naming the cause.
         expect(run.stderr).toMatch(/^error: [^\n]+\n$/);
@@ -159,5 +208,20 @@ describe('pages far larger than asked', () => {
     expect(reference.records.length).toBe(HUGE_COUNT);
     expect(reference.sources.length).toBe(HUGE_COUNT);
     expect(reference.complete).toBe(true);
+  });
+});
+
+describe('https to a port that speaks plain HTTP', () => {
+  it.each([
+    ['check', (url: string) => ['check', '--base-url', url]],
+    ['verify', (url: string) => ['verify', '--provider-base-url', url]],
+    ['fixtures --from', (url: string) => ['fixtures', '--from', url]],
+  ])('%s says so in one plain sentence, exit 2', async (_, args) => {
+    const plain = providers.get('always-500')!.url;
+    const url = plain.replace(/^http:/, 'https:');
+    const run = await cli(args(url));
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toMatch(new RegExp(`^error: [^\\n]*: the server at ${url.replace(/[.]/g, '\\.')} does not speak TLS \\(is it plain http://\\?\\)\\n$`));
+    expect(run.stderr).not.toMatch(/ssl3_get_record|wrong version number/);
   });
 });

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateDataset } from '../fixtures/index.ts';
 import { STATE_LEASE_HEADER, STATE_RUN_HEADER } from '../lib/admin-paths.ts';
-import { StateRun } from '../lib/state-run.ts';
+import { StateRun } from '../client/state-run.ts';
 import { runListingProperties } from '../properties/runner.ts';
 import { DatasetHolder } from '../mock-server/dataset/holder.ts';
 import { StateLease } from '../mock-server/admin/state-lease.ts';

@@ -8,6 +8,7 @@
  *   lib  <-  fixtures (not its barrel)  <-  msw  (and the answer core, mock-server/listings/page-bodies.ts,
  *                                                and the write routes' core, mock-server/writes/)
  *   lib  <-  medusa  (the provider-state route of a Medusa app)
+ *   lib  <-  client  <-  fixtures, contracts, properties  (the kit's one HTTP client to a server under test: undici)
  *
  * `lib/` is the protocol layer: pure, zod only, no Node built-ins (it must run in a browser).
  * The contracts and the property suite check *any* implementation, so they never load the
@@ -36,10 +37,11 @@ const WRITES_CORE = ['medusa-body', 'routes', 'seed', 'share-token', 'store', 't
 
 export const LAYERS: Record<string, LayerRule> = {
   lib: { folders: ['lib'], packages: ['zod'], builtins: false },
-  fixtures: { folders: ['lib', 'fixtures'], packages: ['zod', '@faker-js/faker'], builtins: true },
+  client: { folders: ['lib', 'client'], packages: ['undici'], builtins: true },
+  fixtures: { folders: ['lib', 'client', 'fixtures'], packages: ['zod', '@faker-js/faker'], builtins: true },
   'mock-server': { folders: ['lib', 'fixtures', 'mock-server'], packages: ['zod', 'express', 'cors', 'pino', 'etag', 'lru-cache', 'fresh'], builtins: true },
-  contracts: { folders: ['lib', 'contracts'], packages: ['zod', '@pact-foundation/pact'], builtins: true },
-  properties: { folders: ['lib', 'properties'], packages: ['zod', 'fast-check', 'vitest'], builtins: true },
+  contracts: { folders: ['lib', 'client', 'contracts'], packages: ['zod', '@pact-foundation/pact'], builtins: true },
+  properties: { folders: ['lib', 'client', 'properties'], packages: ['zod', 'fast-check', 'vitest'], builtins: true },
   // The MSW handlers run in browsers: no Node built-ins, and not the fixtures barrel (fixtures/file.ts uses node:fs).
   msw: { folders: ['lib', 'fixtures', 'msw'], packages: ['msw'], builtins: false, files: ['mock-server/listings/page-bodies.ts', ...WRITES_CORE], notFiles: ['fixtures/index.ts', 'fixtures/file.ts'] },
   // The provider-state route runs inside a Medusa app: the protocol layer only, no @medusajs package (the container is duck-typed).

@@ -5,10 +5,11 @@
  * A tiny node:http server, so that nothing of the kit's own server can hide a misbehaviour.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import type { AddressInfo, Socket } from 'node:net';
 import { pageLength, reviewsEnvelope, wishlistEnvelope } from '../../lib/paging.ts';
 
-export const MODES = ['html', 'truncated-json', 'huge-array', 'drip', 'reset', 'always-500', 'redirect-loop', 'wrong-types', 'json-array'] as const;
+export const MODES = ['html', 'truncated-json', 'huge-array', 'drip', 'reset', 'always-500', 'redirect-loop', 'wrong-types', 'json-array', 'endless', 'huge-length', 'gzip-bomb'] as const;
 export type Mode = (typeof MODES)[number];
 
 export interface MisbehavingProvider {
@@ -69,6 +70,30 @@ function hugeBody(path: string): string {
   return isWishlistPath(path) ? hugeBodies.wishlists : hugeBodies.reviews;
 }
 
+/** Bytes written at a time by the modes that never stop. */
+const FLOOD_CHUNK = Buffer.alloc(64 * 1024, ' ');
+
+/** Writes FLOOD_CHUNK as fast as the client reads it, until the client goes. */
+function flood(res: ServerResponse, start: string): void {
+  res.write(start);
+  const more = () => {
+    while (!res.destroyed && res.write(FLOOD_CHUNK));
+  };
+  res.on('drain', more);
+  more();
+}
+
+/** A gzip bomb: 64 gzip members of 16 MiB of spaces each, about 1 MB that inflates to 1 GiB (gunzip reads every member). */
+export const BOMB_INFLATED_BYTES = 64 * 16 * 1024 * 1024;
+let bomb: Buffer | undefined;
+function gzipBomb(): Buffer {
+  bomb ??= (() => {
+    const member = gzipSync(Buffer.alloc(16 * 1024 * 1024, ' '), { level: 9 });
+    return Buffer.concat(Array.from({ length: 64 }, () => member));
+  })();
+  return bomb;
+}
+
 function json(res: ServerResponse, status: number, body: string): void {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
   res.end(body);
@@ -123,6 +148,22 @@ function handle(mode: Mode, req: IncomingMessage, res: ServerResponse, drips: Se
     case 'json-array':
       json(res, 200, url.pathname.startsWith('/store/') ? '[1,2]' : '[]');
       return;
+    case 'endless':
+      // A body that never ends, sent as fast as it is read (chunked).
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+      flood(res, '{"reviews":["');
+      return;
+    case 'huge-length':
+      // A 10 GB Content-Length, filled as fast as it is read.
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': '10000000000' });
+      flood(res, '{"reviews":["');
+      return;
+    case 'gzip-bomb': {
+      const body = gzipBomb();
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-encoding': 'gzip', 'content-length': body.length });
+      res.end(body);
+      return;
+    }
   }
 }
 

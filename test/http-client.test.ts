@@ -1,13 +1,13 @@
 /**
- * check's transport (properties/transport.ts): answers of the common shape are read by
- * properties/plain-http.ts, every other shape by node:http, and a caller cannot tell which: the
- * same status, headers, text and JSON. A raw TCP server writes each shape byte for byte and counts
- * the requests it gets, so the tests also see which reader took them (a shape plain-http.ts
- * declines is asked once more by node:http, and its origin is left to node:http from then on).
+ * The kit's one HTTP client (client/http.ts), as check's transport (properties/transport.ts)
+ * and client/exchange.ts use it: a raw TCP server writes each shape of answer byte for byte
+ * and counts the requests and connections it gets. Every shape of HTTP/1.x answer is read, once;
+ * every failure is one sentence; a body is bounded by its cap, compressed or not.
  */
 import { createServer as createHttpServer } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { exchange } from '../client/exchange.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BodyMemo, get } from '../properties/transport.ts';
 
@@ -83,34 +83,36 @@ const expectedAnswer = (url: string, extraHeaders: Record<string, string> = {}) 
   headers: { 'content-type': 'application/json; charset=utf-8', ...extraHeaders },
 });
 
-describe("check's transport", () => {
-  it('reads the common shape itself, over one kept-alive connection, with every header as node:http names it', async () => {
+describe("the kit's HTTP client", () => {
+  it('reads answers over one kept-alive connection, with every header as node:http names it', async () => {
     const server = await rawServer(() => withLength(JSON_BODY, ['ETag:  W/"1"  ', 'X-Odd:\tvalue with\ttabs\t']));
     const memo = new BodyMemo();
     for (let i = 0; i < 3; i++) {
       const url = `${server.url}/store/products/reviews?limit=10&offset=${i}`;
       expect(await get(url, 5000, {}, memo)).toEqual(expectedAnswer(url, { etag: 'W/"1"', 'x-odd': 'value with\ttabs', 'content-length': String(JSON_BODY.length) }));
+      // undici reuses a connection one turn of the event loop after its answer (a request sent at once takes another).
+      await new Promise(setImmediate);
     }
     expect(server.requests).toHaveLength(3);
     expect(server.connections).toBe(1);
-    expect(server.requests[0]).toMatch(/^GET \/store\/products\/reviews\?limit=10&offset=0 HTTP\/1\.1\r\naccept: application\/json\r\nHost: 127\.0\.0\.1:\d+\r\nConnection: keep-alive$/);
+    expect(server.requests[0]).toMatch(/^GET \/store\/products\/reviews\?limit=10&offset=0 HTTP\/1\.1\r\nhost: 127\.0\.0\.1:\d+\r\nconnection: keep-alive\r\naccept: application\/json$/);
   });
 
-  it('sends the headers asked for, as node:http would (of two names that differ only in case, the later in the place of the first)', async () => {
+  it('sends the headers asked for, and accept: application/json unless they name one', async () => {
     const server = await rawServer(() => withLength(JSON_BODY));
     await get(`${server.url}/a`, 5000, { 'x-publishable-api-key': 'pk_1', Accept: 'application/json, */*' });
-    expect(server.requests[0]).toBe(`GET /a HTTP/1.1\r\nAccept: application/json, */*\r\nx-publishable-api-key: pk_1\r\nHost: ${server.url.slice('http://'.length)}\r\nConnection: keep-alive`);
+    expect(server.requests[0]).toBe(`GET /a HTTP/1.1\r\nhost: ${server.url.slice('http://'.length)}\r\nconnection: keep-alive\r\nx-publishable-api-key: pk_1\r\nAccept: application/json, */*`);
   });
 
-  const declined: Array<[string, (index: number) => string | Buffer]> = [
+  const shapes: Array<[string, () => string | Buffer]> = [
     ['a chunked body', () => chunked(JSON_BODY)],
     ['a header named twice', () => withLength(JSON_BODY, ['Vary: Origin', 'Vary: Accept'])],
     ['an HTTP/1.0 answer', () => withLength(JSON_BODY).toString('latin1').replace('HTTP/1.1', 'HTTP/1.0')],
     ['a 103 before the answer', () => `HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n${withLength(JSON_BODY).toString('latin1')}`],
   ];
-  for (const [shape, answer] of declined) {
-    it(`leaves ${shape} to node:http, which gives the answer (asked once more, then always by node:http)`, async () => {
-      const server = await rawServer((index) => answer(index));
+  for (const [shape, answer] of shapes) {
+    it(`reads ${shape}, asking once`, async () => {
+      const server = await rawServer(() => answer());
       const first = await get(`${server.url}/first`, 5000);
       const second = await get(`${server.url}/second`, 5000);
       for (const [a, path] of [[first, '/first'], [second, '/second']] as const) {
@@ -119,8 +121,7 @@ describe("check's transport", () => {
         expect(a.json).toEqual(JSON.parse(JSON_BODY));
         expect(a.url).toBe(`${server.url}${path}`);
       }
-      // The first request twice (read here, declined, asked again by node:http), the second once.
-      expect(server.requests.map((r) => r.split(' ')[1])).toEqual(['/first', '/first', '/second']);
+      expect(server.requests.map((r) => r.split(' ')[1])).toEqual(['/first', '/second']);
     });
   }
 
@@ -129,24 +130,27 @@ describe("check's transport", () => {
     ['a chunked body with a Content-Length too', ['Transfer-Encoding: chunked']],
   ];
   for (const [shape, headers] of refused) {
-    it(`leaves ${shape} to node:http, which refuses it as before`, async () => {
+    it(`refuses ${shape} in one sentence`, async () => {
       const server = await rawServer(() => withLength(JSON_BODY, headers));
-      await expect(get(`${server.url}/`, 5000)).rejects.toThrow(/^cannot reach http:\/\/127\.0\.0\.1:\d+\/: Parse Error: /);
+      await expect(get(`${server.url}/`, 5000)).rejects.toThrow(/^cannot reach http:\/\/127\.0\.0\.1:\d+\/: [^\n]+$/);
     });
   }
 
-  it('joins a header named twice as node:http does, having left that answer to node:http', async () => {
+  it('joins a header named twice as node:http does', async () => {
     const server = await rawServer(() => withLength(JSON_BODY, ['Vary: Origin', 'Vary: Accept']));
     const answer = await get(`${server.url}/`, 5000);
     expect(answer.headers?.vary).toBe('Origin, Accept');
   });
 
-  it('decodes a gzip body it read itself', async () => {
-    const server = await rawServer(() => withLength(gzipSync(JSON_BODY), ['Content-Encoding: gzip']));
-    const answer = await get(`${server.url}/`, 5000);
-    expect(answer.text).toBe(JSON_BODY);
-    expect(server.requests).toHaveLength(1);
-  });
+  for (const [coding, compress] of [['gzip', gzipSync], ['deflate', deflateSync], ['br', brotliCompressSync]] as const) {
+    it(`decodes a ${coding} body`, async () => {
+      const server = await rawServer(() => withLength(compress(JSON_BODY), [`Content-Encoding: ${coding}`]));
+      const answer = await get(`${server.url}/`, 5000);
+      expect(answer.text).toBe(JSON_BODY);
+      expect((await exchange(`${server.url}/x`, 5000)).json).toEqual(JSON.parse(JSON_BODY));
+      expect(server.requests).toHaveLength(2);
+    });
+  }
 
   it('asks once more on a new connection when the server closed the kept-alive one', async () => {
     // Answers, then closes each connection after its first answer without saying so.
@@ -175,40 +179,33 @@ describe("check's transport", () => {
     await expect(get(`${closed.url}/`, 2000)).rejects.toThrow(/^cannot reach http:\/\/127\.0\.0\.1:\d+\/: connect ECONNREFUSED/);
   });
 
-  // Each failure as node:http reports it: the same server behind an origin already left to
-  // node:http (its first answer chunked) says what node:http says.
-  const failures: Array<[string, (socket: net.Socket) => string | undefined]> = [
-    ['closes without answering', (socket) => void socket.end()],
-    ['resets without answering', (socket) => void socket.resetAndDestroy()],
+  // Each failure in one sentence that names the URL, having asked once.
+  const failures: Array<[string, (socket: net.Socket) => string | undefined, RegExp]> = [
+    ['closes without answering', (socket) => void socket.end(), /^cannot reach <server>\/x: other side closed$/],
+    ['resets without answering', (socket) => void socket.resetAndDestroy(), /^cannot reach <server>\/x: read ECONNRESET$/],
     ['closes half-way through the body', (socket) => {
       setTimeout(() => socket.destroy(), 20);
       return 'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"reviews":[';
-    }],
+    }, /^<server>\/x: the answer broke off mid-body \(other side closed\)$/],
     ['closes half-way through the head', (socket) => {
       setTimeout(() => socket.destroy(), 20);
       return 'HTTP/1.1 200 OK\r\nContent-Type: appl';
-    }],
+    }, /^cannot reach <server>\/x: other side closed$/],
   ];
-  for (const [failure, act] of failures) {
-    it(`says what node:http says when the server ${failure}, having asked once`, async () => {
-      const reasonOf = async (server: RawServer, path: string) => {
-        const error = await get(`${server.url}${path}`, 5000).then(
-          () => undefined,
-          (e: unknown) => e,
-        );
-        expect(error, 'the request must fail').toBeInstanceOf(Error);
-        return (error as Error).message.replace(server.url, '<server>');
-      };
-      const plain = await rawServer((_, socket) => act(socket));
-      // Its first two answers are chunked: plain-http.ts's try, then node:http's.
-      const viaNode = await rawServer((index, socket) => (index <= 1 ? chunked(JSON_BODY) : act(socket)));
-      expect((await get(`${viaNode.url}/first`, 5000)).text).toBe(JSON_BODY);
-      expect(await reasonOf(plain, '/x')).toBe(await reasonOf(viaNode, '/x'));
-      expect(plain.requests).toHaveLength(1);
+  for (const [failure, act, sentence] of failures) {
+    it(`says so in one sentence when the server ${failure}, having asked once`, async () => {
+      const server = await rawServer((_, socket) => act(socket));
+      const error = await get(`${server.url}/x`, 5000).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error, 'the request must fail').toBeInstanceOf(Error);
+      expect((error as Error).message.replace(server.url, '<server>')).toMatch(sentence);
+      expect(server.requests).toHaveLength(1);
     });
   }
 
-  it('follows a redirect it read itself, and a target that then never answers is one it cannot reach', async () => {
+  it('follows a redirect, and a target that then never answers is one it cannot reach', async () => {
     const silent = await rawServer(() => undefined);
     const server = await rawServer((index) =>
       index === 0 ? 'HTTP/1.1 302 Found\r\nLocation: /moved\r\nContent-Length: 0\r\n\r\n' : index === 1 ? withLength(JSON_BODY) : `HTTP/1.1 307 Temporary Redirect\r\nLocation: ${silent.url}/\r\nContent-Length: 0\r\n\r\n`,
@@ -233,6 +230,61 @@ describe("check's transport", () => {
       expect(answer.headers?.['set-cookie']).toBe('a=1, b=2');
     } finally {
       await new Promise((resolve) => express.close(resolve));
+    }
+  });
+});
+
+describe('bounds of a body', () => {
+  const exchangeError = (url: string, maxBodyBytes: number) =>
+    exchange(url, { timeoutMs: 10_000, maxBodyBytes }).then(
+      () => undefined,
+      (e: unknown) => (e as Error).message,
+    );
+
+  it('refuses a Content-Length over the cap before reading the body, in one sentence naming the URL and the cap', async () => {
+    const server = await rawServer(() => 'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 10000000000\r\n\r\n{"reviews":[');
+    expect(await exchangeError(`${server.url}/big`, 64 * 1024)).toBe(`${server.url}/big: the answer is over the 64 KiB cap on a body (--max-body raises it)`);
+    await expect(get(`${server.url}/big`, 10_000, {}, new BodyMemo(), undefined, 64 * 1024)).rejects.toThrow(`${server.url}/big: the answer is over the 64 KiB cap on a body (--max-body raises it)`);
+  });
+
+  it('stops reading a body without a length at the byte past the cap', async () => {
+    const server = await rawServer((_, socket) => {
+      socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n');
+      const chunk = `${(16 * 1024).toString(16)}\r\n${' '.repeat(16 * 1024)}\r\n`;
+      const more = () => {
+        while (!socket.destroyed && socket.write(chunk));
+      };
+      socket.on('drain', more);
+      more();
+      return undefined;
+    });
+    expect(await exchangeError(`${server.url}/endless`, 64 * 1024)).toBe(`${server.url}/endless: the answer is over the 64 KiB cap on a body (--max-body raises it)`);
+  });
+
+  it('inflates a compressed body no further than the cap', async () => {
+    // 64 KiB on the wire at most, 8 MiB once inflated: over a cap of 1 MiB only after decompression.
+    const inflated = Buffer.alloc(8 * 1024 * 1024, ' ');
+    for (const [coding, compress] of [['gzip', gzipSync], ['deflate', deflateSync], ['br', brotliCompressSync]] as const) {
+      const server = await rawServer(() => withLength(compress(inflated), [`Content-Encoding: ${coding}`]));
+      const sentence = `${server.url}/${coding}: the answer is over the 1 MiB cap on a body (--max-body raises it)`;
+      expect(await exchangeError(`${server.url}/${coding}`, 1024 * 1024), coding).toBe(sentence);
+      await expect(get(`${server.url}/${coding}`, 10_000, {}, new BodyMemo(), undefined, 1024 * 1024)).rejects.toThrow(sentence);
+      // Under a cap it fits, it is read whole.
+      expect((await exchange(`${server.url}/${coding}`, { timeoutMs: 10_000, maxBodyBytes: 8 * 1024 * 1024 })).text.length).toBe(inflated.length);
+    }
+  });
+
+  it('says in one plain sentence that an https URL reaches a server that speaks plain HTTP', async () => {
+    // node:http answers a TLS handshake with a plain-HTTP 400, as the mock does.
+    const plain = createHttpServer((_, res) => res.end(JSON_BODY));
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    try {
+      const origin = `https://127.0.0.1:${(plain.address() as AddressInfo).port}`;
+      const url = `${origin}/store/products/reviews`;
+      await expect(get(url, 5000)).rejects.toThrow(`cannot reach ${url}: the server at ${origin} does not speak TLS (is it plain http://?)`);
+      await expect(exchange(url, 5000)).rejects.toThrow(`cannot reach ${url}: the server at ${origin} does not speak TLS (is it plain http://?)`);
+    } finally {
+      await new Promise((resolve) => plain.close(resolve));
     }
   });
 });

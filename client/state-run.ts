@@ -1,5 +1,6 @@
-import { ADMIN_WRITE_HEADER, STATE_LEASE_HEADER, STATE_RUN_HEADER } from './admin-paths.ts';
-import { exchange, isObject, type Answer } from './http.ts';
+import { ADMIN_WRITE_HEADER, STATE_LEASE_HEADER, STATE_RUN_HEADER } from '../lib/admin-paths.ts';
+import { isObject, type Answer } from '../lib/http.ts';
+import { exchange } from './exchange.ts';
 
 /**
  * One run's calls to a provider-state door (`verify`'s state changes, `check --vary-dataset`'s

@@ -1,0 +1,280 @@
+/**
+ * The one HTTP client through which the kit reads a server under test: `check`'s GETs
+ * (properties/transport.ts), `verify`'s preflight and forwarded state calls and `fixtures --from`'s
+ * pages (client/exchange.ts). undici 7 (Node's own fetch is built on it) with kept-alive
+ * connections pooled per origin, and the bounds a tester needs against a provider that misbehaves:
+ * - a deadline for the whole answer (head and body), and undici's own time limits for the head and
+ *   for each wait within the body;
+ * - a cap on a body's bytes, as received and after decompression: an answer over it is refused as
+ *   soon as it is seen to be (a Content-Length over it, or the byte past it), and decompression
+ *   (gzip, deflate, br) stops at the cap, so memory is bounded by the cap in every case;
+ * - redirects followed as fetch follows them (at most 20);
+ * - every failure as a NoAnswerError of one sentence.
+ */
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { Agent, type Dispatcher } from 'undici';
+import { NoAnswerError } from '../lib/http.ts';
+
+export { NoAnswerError };
+
+/**
+ * The default cap on a body's bytes. The mock answers at most MAX_ANSWER_CHARS (32 Mi) characters
+ * of JSON (lib/api-rules.ts), which is 32 MiB in ASCII and at most 96 MiB in UTF-8 (3 bytes per
+ * character at worst); 128 MiB fits every page the kit serves, with room for a backend's own
+ * whitespace, and bounds what a provider that misbehaves can make the kit hold.
+ */
+export const DEFAULT_MAX_BODY_BYTES = 128 * 1024 * 1024;
+/** The largest cap that can be asked: a body is read as one string, and V8's strings stop a little short of 512 Mi characters. */
+export const MAX_MAX_BODY_BYTES = 511 * 1024 * 1024;
+/** The smallest cap that can be asked. */
+export const MIN_MAX_BODY_BYTES = 1024;
+
+/** fetch's limit of redirects ("redirect count exceeded" past it). */
+const MAX_REDIRECTS = 20;
+
+/** How a request is bounded. */
+export interface ReadLimits {
+  /** The whole answer, head and body, within this many milliseconds. */
+  timeoutMs: number;
+  /** A body of more bytes than this (as received, or decompressed) is refused; default DEFAULT_MAX_BODY_BYTES. */
+  maxBodyBytes?: number;
+}
+
+
+/** An answer as received: its body's bytes not yet decoded (`encoding` says how they are encoded). */
+export interface RawAnswer {
+  status: number;
+  /** By lower-case name; a header sent more than once is joined with ', ' (as node:http joins them). */
+  headers: Record<string, string>;
+  raw: Buffer;
+  encoding: string | undefined;
+}
+
+export interface RequestSpec {
+  method?: 'GET' | 'POST' | 'DELETE';
+  /** Request headers (names as given). */
+  headers?: Record<string, string>;
+  /** A request body, sent as it is. */
+  body?: string;
+}
+
+/** `1.5 MiB`, `128 MiB`, `512 KiB`, `900 bytes`: a size as the sentences name it. */
+export function sizeText(bytes: number): string {
+  for (const [unit, size] of [
+    ['GiB', 1024 ** 3],
+    ['MiB', 1024 ** 2],
+    ['KiB', 1024],
+  ] as const) {
+    if (bytes >= size) return `${+(bytes / size).toFixed(1)} ${unit}`;
+  }
+  return `${bytes} bytes`;
+}
+
+/**
+ * A size as `--max-body` and `--max-recording` take it: a whole number of bytes, or one with a
+ * unit, `KiB`, `MiB` or `GiB` (`64MiB`, `1.5 GiB`); throws an Error that says what it takes.
+ */
+export function parseSize(text: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(B|bytes?|KiB|MiB|GiB)?\s*$/i.exec(text);
+  const unit = match?.[2]?.toLowerCase();
+  const factor = unit === 'kib' ? 1024 : unit === 'mib' ? 1024 ** 2 : unit === 'gib' ? 1024 ** 3 : 1;
+  const bytes = match ? Math.floor(Number(match[1]) * factor) : Number.NaN;
+  if (!Number.isSafeInteger(bytes)) throw new Error(`a size is a number of bytes, or one with KiB, MiB or GiB (e.g. 64MiB), got '${text.slice(0, 40)}'`);
+  return bytes;
+}
+
+/** The sentence of an answer over the cap. */
+export const overCap = (url: string, maxBodyBytes: number) => `${url}: the answer is over the ${sizeText(maxBodyBytes)} cap on a body (--max-body raises it)`;
+
+/**
+ * Kept-alive connections, a pool per origin. Idle sockets do not keep the process alive. The head
+ * and body time limits are set per request (the request's own timeout).
+ */
+const agent = new Agent({ keepAliveTimeout: 4_000, keepAliveMaxTimeout: 60_000, connect: { noDelay: true } });
+
+const reasonOf = (error: unknown): string => {
+  if (!(error instanceof Error)) return String(error);
+  const cause = (error as { cause?: unknown }).cause;
+  return cause instanceof Error && cause.message ? cause.message : error.message;
+};
+
+/** OpenSSL's words for a TLS handshake answered by a server that speaks plain HTTP. */
+const NOT_TLS = /wrong version number|packet length too long|unknown protocol|http request/i;
+const codeOf = (error: unknown): string | undefined => {
+  const own = (error as { code?: unknown } | undefined)?.code;
+  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+  return typeof own === 'string' ? own : typeof cause === 'string' ? cause : undefined;
+};
+
+/** The sentence of a request that got no head. */
+function unreachable(url: string, target: URL, error: unknown): string {
+  const reason = reasonOf(error);
+  if (target.protocol === 'https:' && (NOT_TLS.test(reason) || /^ERR_SSL_(WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG)$/.test(codeOf(error) ?? ''))) {
+    return `cannot reach ${url}: the server at ${target.origin} does not speak TLS (is it plain http://?)`;
+  }
+  return `cannot reach ${url}: ${reason}`;
+}
+
+/**
+ * Sends one request and reads its whole answer within the limits, following redirects; the body's
+ * bytes are as received (see decodeBody). Rejects with a NoAnswerError, or with a TypeError for a
+ * request that cannot be sent as asked (a header value undici refuses), as fetch does.
+ */
+export function request(url: string, limits: ReadLimits, spec: RequestSpec = {}, onSettled?: () => void): Promise<RawAnswer> {
+  const maxBodyBytes = limits.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const { timeoutMs } = limits;
+  return new Promise<RawAnswer>((resolve, reject) => {
+    let settled = false;
+    let answering = false;
+    let abort: ((reason: Error) => void) | undefined;
+    const end = (error: Error | undefined, answer?: RawAnswer) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      onSettled?.();
+      if (error) {
+        abort?.(error);
+        reject(error);
+      } else resolve(answer!);
+    };
+    const fail = (message: string) => end(new NoAnswerError(url, message));
+    const bodyLate = () => `${url}: the server did not finish its answer within ${timeoutMs} ms (it sent the headers, then too little of the body)`;
+    // A timer of our own: it keeps the process alive, so a connection that never settles still ends the run.
+    const timer = setTimeout(() => fail(answering ? bodyLate() : `cannot reach ${url}: no answer within ${timeoutMs} ms`), timeoutMs);
+
+    const send = (target: URL, method: string, body: string | undefined, redirects: number) => {
+      if (target.protocol !== 'http:' && target.protocol !== 'https:') return fail(`cannot reach ${url}: redirected to ${target.protocol} (only http and https)`);
+      answering = false;
+      abort = undefined;
+      let status = 0;
+      let headers: Record<string, string> | undefined;
+      let chunks: Buffer[] = [];
+      let bytes = 0;
+      /** This request was left for a redirect's target: nothing more of it counts. */
+      let left = false;
+      const handler: Dispatcher.DispatchHandler = {
+        onRequestStart(c) {
+          abort = (reason) => c.abort(reason);
+          if (settled) c.abort(new Error('settled'));
+        },
+        onResponseStart(c, statusCode, rawHeaders) {
+          if (settled || left) return;
+          status = statusCode;
+          headers = joinHeaders(rawHeaders);
+          const location = headers.location;
+          if (statusCode >= 300 && statusCode < 400 && statusCode !== 304 && location !== undefined) {
+            // A redirect: its body is not read, and its head does not count as the answer's.
+            let next: URL;
+            try {
+              next = new URL(location, target);
+            } catch {
+              return fail(`cannot reach ${url}: redirected to an invalid URL '${location}'`);
+            }
+            if (redirects >= MAX_REDIRECTS) return fail(`cannot reach ${url}: redirect count exceeded`);
+            // As fetch: 303, and 301/302 after a POST, become a GET without a body.
+            const asGet = statusCode === 303 ? method !== 'HEAD' : (statusCode === 301 || statusCode === 302) && method === 'POST';
+            abort = undefined;
+            left = true;
+            c.abort(new Error('redirected'));
+            return send(next, asGet ? 'GET' : method, asGet ? undefined : body, redirects + 1);
+          }
+          answering = true;
+          const length = headers['content-length'];
+          if (length !== undefined && /^\d+$/.test(length) && Number(length) > maxBodyBytes) fail(overCap(url, maxBodyBytes));
+        },
+        onResponseData(_c, chunk) {
+          if (settled || left || !answering) return;
+          bytes += chunk.length;
+          if (bytes > maxBodyBytes) {
+            chunks = [];
+            return fail(overCap(url, maxBodyBytes));
+          }
+          chunks.push(chunk);
+        },
+        onResponseEnd() {
+          if (settled || left || !answering) return;
+          const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, bytes);
+          end(undefined, { status, headers: headers!, raw, encoding: headers!['content-encoding'] });
+        },
+        onResponseError(_c, error) {
+          if (settled || left) return;
+          const name = (error as Error | undefined)?.name;
+          if (name === 'HeadersTimeoutError') return fail(`cannot reach ${url}: no answer within ${timeoutMs} ms`);
+          if (name === 'BodyTimeoutError') return fail(bodyLate());
+          if (answering) return fail(`${url}: the answer broke off mid-body (${reasonOf(error)})`);
+          fail(unreachable(url, target, error));
+        },
+      };
+      try {
+        agent.dispatch(
+          {
+            origin: target.origin,
+            path: `${target.pathname}${target.search}`,
+            method: method as Dispatcher.HttpMethod,
+            headers: requestHeaders(target, spec.headers, body !== undefined),
+            ...(body === undefined ? {} : { body }),
+            headersTimeout: timeoutMs,
+            bodyTimeout: timeoutMs,
+          },
+          handler,
+        );
+      } catch (error) {
+        if (redirects > 0) return fail(`cannot reach ${url}: ${reasonOf(error)}`);
+        end(error instanceof Error ? error : new Error(String(error)));
+      }
+    };
+
+    let first: URL;
+    try {
+      first = new URL(url);
+    } catch {
+      return fail(`cannot reach ${url}: invalid URL`);
+    }
+    send(first, spec.method ?? 'GET', spec.body, 0);
+  });
+}
+
+/** The headers sent: `accept: application/json` unless `headers` say otherwise; credentials of the URL as basic auth. */
+function requestHeaders(target: URL, headers: Record<string, string> = {}, json: boolean): Record<string, string> {
+  const names = new Set(Object.keys(headers).map((name) => name.toLowerCase()));
+  const sent: Record<string, string> = Object.create(null) as Record<string, string>;
+  if (!names.has('accept')) sent.accept = 'application/json';
+  if (json && !names.has('content-type')) sent['content-type'] = 'application/json';
+  if ((target.username || target.password) && !names.has('authorization')) {
+    sent.authorization = `Basic ${Buffer.from(`${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`).toString('base64')}`;
+  }
+  for (const [name, value] of Object.entries(headers)) sent[name] = value;
+  return sent;
+}
+
+/** undici's headers (a value per name, an array for a name sent more than once), each joined as node:http joins them. */
+function joinHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const name of Object.keys(headers)) {
+    const value = headers[name];
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.map(withoutOws).join(', ') : withoutOws(value);
+  }
+  return out;
+}
+
+/** A header's value without the spaces and tabs around it (what HTTP calls optional whitespace), as node:http reads it. */
+const withoutOws = (value: string) => value.replace(/^[\t ]+|[\t ]+$/g, '');
+
+/**
+ * A body's text: decompressed as `encoding` says (gzip, deflate, br; anything else is read as it
+ * is), never past `maxBodyBytes` of output (zlib stops there). Throws a NoAnswerError that names the
+ * cap, or why the body could not be decoded.
+ */
+export function decodeBody(url: string, raw: Buffer, encoding: string | undefined, maxBodyBytes = DEFAULT_MAX_BODY_BYTES): string {
+  const coding = encoding?.trim().toLowerCase();
+  if (coding !== 'gzip' && coding !== 'x-gzip' && coding !== 'deflate' && coding !== 'br') return raw.toString('utf8');
+  let decoded: Buffer;
+  try {
+    const bound = { maxOutputLength: maxBodyBytes };
+    decoded = coding === 'br' ? brotliDecompressSync(raw, bound) : coding === 'deflate' ? inflateSync(raw, bound) : gunzipSync(raw, bound);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw new NoAnswerError(url, overCap(url, maxBodyBytes));
+    throw new NoAnswerError(url, `${url}: the answer could not be decoded (${reasonOf(error)})`);
+  }
+  return decoded.toString('utf8');
+}
