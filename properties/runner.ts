@@ -4,6 +4,7 @@
  * same cases), collecting the shrunk counterexample of each failure.
  */
 import { PATHS } from '../lib/api-rules.ts';
+import { detectOtherDialect } from '../lib/dialects/detect.ts';
 import { ALPHABITE_ENDPOINTS, AlphabiteContext } from './alphabite.ts';
 import { propertiesOf } from './catalog/index.ts';
 import { CheckContext } from './context.ts';
@@ -213,6 +214,16 @@ async function probe(ctx: CheckContext): Promise<Map<Family, Blocker>> {
     if ((ex.status >= 200 && ex.status < 300 && !isObject(ex.json)) || ex.status === 405) {
       throw new CannotRunError(`nothing at ${base} answers the listings as JSON (GET ${ex.url} got ${describeAnswer(ex)})`);
     }
+    // A server that speaks the other dialect cannot be judged by this one's rules: every property would fail.
+    const other = await detectOtherDialect({
+      base,
+      asked: ctx.options.dialect,
+      endpoint: family,
+      first: ex,
+      size: ctx.maxPageSize,
+      askAgain: async (query) => (await probeGet(ctx, path, query)).ex,
+    });
+    if (other) throw new CannotRunError(other.sentence);
     const page = isObject(ex.json) ? ex.json[recordsKey] : undefined;
     // A listing that refuses the paging parameters or keeps its records under another key is
     // left to the properties: each reports its own first request. Only a page far larger than
