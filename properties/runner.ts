@@ -13,6 +13,7 @@ import { ENDPOINTS, type EndpointName, type ListingEndpoint } from './endpoints.
 import { describeAnswer, isObject } from '../lib/http.ts';
 import { stateConflict, StateRun } from '../lib/state-run.ts';
 import { printableHeaders, UnreachableError, type Exchange, type Query } from './http.ts';
+import { kitCommand } from './invocation.ts';
 import { DEFAULTS, deriveSeed, resolveOptions, type CheckDialect, type CheckOptions, type ResolvedOptions } from './options.ts';
 import { evaluate, type Evaluation } from './evaluate.ts';
 import { isSkip, ruleOf, type ListingProperty, type Rule } from './property.ts';
@@ -122,12 +123,15 @@ export function plannedChecks(options: ResolvedOptions): Array<{ property: Listi
 
 const shellQuote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
-/** The `store-listing-kit check` command line for these options (and a narrower scope, for one failure). */
+/**
+ * The `store-listing-kit check` command line for these options (and a narrower scope, for one
+ * failure), started as the user runs the kit here (`npx store-listing-kit` from a project: invocation.ts).
+ */
 export function replayCommand(
   options: ResolvedOptions,
   scope: { property?: string; endpoint?: EndpointName; path?: string; dataset?: string } = {},
 ): string {
-  const args = ['store-listing-kit', 'check', '--base-url', options.baseUrl, '--seed', String(options.seed)];
+  const args = [...kitCommand(), 'check', '--base-url', options.baseUrl, '--seed', String(options.seed)];
   if (options.dialect !== 'spec') args.push('--dialect', options.dialect);
   if (scope.endpoint) args.push('--endpoints', scope.endpoint);
   else if (options.endpoints.length < 4) args.push('--endpoints', options.endpoints.join(','));
