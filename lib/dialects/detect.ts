@@ -163,7 +163,7 @@ export function mismatch(base: string, asked: DialectName, spoken: DialectName, 
 /** The keys of an envelope as `{a,b,c}`, bounded (they come from the server). */
 function keysOf(json: unknown): string {
   const keys = typeof json === 'object' && json !== null ? Object.keys(json) : [];
-  const shown = keys.slice(0, 10).map((k) => (k.length > 30 ? `${k.slice(0, 30)}...` : k));
+  const shown = keys.slice(0, 10).map((k) => oneLine(k.length > 30 ? `${k.slice(0, 30)}...` : k));
   return `{${shown.join(',')}${keys.length > 10 ? ',...' : ''}}`;
 }
 
@@ -172,5 +172,8 @@ function messageOf(json: unknown): string {
   const message = typeof json === 'object' && json !== null ? (json as { message?: unknown }).message : undefined;
   if (typeof message !== 'string' || message === '') return '';
   const first = message.split('. ')[0]!;
-  return ` (${first.length > 120 ? `${first.slice(0, 120)}...` : first}${first.length < message.length && first.length <= 120 ? '...' : ''})`;
+  return ` (${oneLine(first.length > 120 ? `${first.slice(0, 120)}...` : first)}${first.length < message.length && first.length <= 120 ? '...' : ''})`;
 }
+
+/** The server's text on the sentence's one line: control characters and line separators as `\uXXXX`. */
+const oneLine = (text: string) => text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
