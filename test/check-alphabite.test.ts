@@ -5,6 +5,8 @@
  * with exactly the plugins' bugs, or 2 with the headers to pass when the backend refuses it.
  */
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALPHABITE_PROPERTY_IDS } from '../properties/catalog/index.ts';
 import { failureText } from '../properties/report.ts';
@@ -202,4 +204,25 @@ describe('check against a server of the other dialect: cannot run (exit 2), nami
       await Promise.all([broken.close(), skipTake.close()]);
     }
   }, 60_000);
+});
+
+describe('the dialect sentence is one line, whatever the server sends', () => {
+  it('a key and a message with line breaks are escaped', async () => {
+    const server = createServer((req, res) => {
+      const body = req.url!.startsWith('/store/products/reviews')
+        ? { data: [], count: 0, nextPage: 1, currentPage: 1, prevPage: 1, totalPages: 1, take: 5, skip: 0, 'evil\nkey': true }
+        : { type: 'invalid_data', message: 'no\nway' };
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const error = await runListingProperties({ baseUrl: url, seed: 1, runs: 1, endpoints: ['reviews'] }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(CannotRunError);
+      expect((error as Error).message).toContain("the plugins' envelope {data,count,nextPage,currentPage,prevPage,totalPages,take,skip,evil\\u000akey}");
+      expect((error as Error).message).not.toMatch(/\n/);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
 });
