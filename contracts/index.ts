@@ -5,7 +5,7 @@
 export { StorefrontClient, StorefrontApiError } from './client.ts';
 export type { ReviewsQuery, WishlistQuery, WishlistItemsQuery, StorefrontClientOptions } from './client.ts';
 export { CONSUMER, SDK_CONSUMER, CONSUMER_OF_DIALECT, PROVIDERS, PACT_DIR, DEFAULT_CONSUMER_VERSION_SELECTORS, type ProviderName, type ConsumerVersionSelector } from './names.ts';
-export { verifyProviders, VerifyConfigError, ProviderUnreachableError, ProviderRefusedError, StateConflictError, pactFilesFor, statesIn } from './verify.ts';
+export { verifyProviders, VerifyConfigError, ProviderUnreachableError, ProviderRefusedError, ProviderDialectError, StateConflictError, pactFilesFor, statesIn } from './verify.ts';
 export { classifyRefusal, type AccessRefusal, type RefusalCause } from './refusals.ts';
 export type { BrokerSource, StateHandler, VerifyOptions, Mismatch, ProviderResult, InteractionOutcome } from './verify.ts';
 export { verifyJsonReport, verifyJunitReport, VERIFY_REPORT_VERSION, type VerifyRun } from './verify-report.ts';

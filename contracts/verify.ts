@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Verifier, type VerifierOptions } from '@pact-foundation/pact';
 import { PATHS } from '../lib/api-rules.ts';
+import { detectOtherDialect } from '../lib/dialects/detect.ts';
 import { describeAnswer, isObject, NoAnswerError, type Answer } from '../lib/http.ts';
 import { exchange } from '../client/exchange.ts';
 import { stateConflict, StateRun } from '../client/state-run.ts';
@@ -110,6 +111,9 @@ export class ProviderRefusedError extends VerifyConfigError {
     super(`cannot run: ${refusal.sentence}`);
   }
 }
+
+/** The provider speaks the other dialect: its pacts cannot be replayed against it (`--dialect` names the storefront whose pacts are). */
+export class ProviderDialectError extends VerifyConfigError {}
 
 /**
  * The state-change URL refused a state change with a 409: another run holds the provider state (the
@@ -271,13 +275,15 @@ export async function preflight(options: VerifyOptions, stateForTeardown?: strin
   const base = options.providerBaseUrl.replace(/\/+$/, '');
   for (const provider of options.providers ?? PROVIDERS) {
     const probe = PREFLIGHT[options.dialect ?? 'spec'][provider];
-    let ex: Answer;
-    try {
-      ex = await send(() => exchange(`${base}${probe.path}`, { timeoutMs, ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }) }, undefined, options.headers));
-    } catch (error) {
-      if (error instanceof NoAnswerError) throw new ProviderUnreachableError(`cannot verify ${provider}: ${error.message}`);
-      throw error;
-    }
+    const get = async (url: string): Promise<Answer> => {
+      try {
+        return await send(() => exchange(url, { timeoutMs, ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }) }, undefined, options.headers));
+      } catch (error) {
+        if (error instanceof NoAnswerError) throw new ProviderUnreachableError(`cannot verify ${provider}: ${error.message}`);
+        throw error;
+      }
+    };
+    const ex = await get(`${base}${probe.path}`);
     const refusal = classifyRefusal(ex, options.headers);
     if (refusal) throw new ProviderRefusedError(refusal);
     if (ex.status === 404) {
@@ -289,6 +295,17 @@ export async function preflight(options: VerifyOptions, stateForTeardown?: strin
     if (!(ex.status >= 200 && ex.status < 300 && isObject(ex.json)) && ex.status !== 400) {
       throw new ProviderUnreachableError(`nothing at ${base} answers the listings as JSON (GET ${ex.url} got ${describeAnswer(ex)})`);
     }
+    const asked = options.dialect ?? 'spec';
+    const path = probe.path.slice(0, probe.path.indexOf('?'));
+    const other = await detectOtherDialect({
+      base,
+      asked,
+      endpoint: provider === 'wishlist' ? 'wishlists' : 'reviews',
+      first: ex,
+      size: 1,
+      askAgain: (query) => get(`${base}${path}?${new URLSearchParams(query).toString()}`),
+    });
+    if (other) throw new ProviderDialectError(other.sentence);
     const page = isObject(ex.json) && probe.records ? ex.json[probe.records] : undefined;
     if (Array.isArray(page) && page.length > HUGE_PAGE) {
       ignoresPageSize.set(

@@ -1,5 +1,6 @@
 /** Renders a check run: the console text, the JSON report and the JUnit XML report. */
 import { curlLine } from './http.ts';
+import { kitCommand } from './invocation.ts';
 import type { CheckReport, PropertyResult } from './runner.ts';
 import { show } from './violation.ts';
 import { junitXml, type JUnitOutcome, type JUnitSuite } from '../lib/junit.ts';
@@ -9,7 +10,7 @@ const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
 export function headerLine(r: Pick<CheckReport, 'baseUrl' | 'seed' | 'strict' | 'runs' | 'maxPageSize' | 'endpoints'> & Partial<Pick<CheckReport, 'dialect'>>): string {
   const rules = r.dialect === 'alphabite' ? "dialect alphabite: the plugins' [dialect] rules and a storefront's [storefront] needs" : r.strict ? 'strict: [spec] and [kit] rules' : '[spec] rules only (add --strict for [kit] rules)';
-  return `store-listing-kit check ${r.baseUrl}\nseed ${r.seed} · ${r.runs} runs per property · ${rules} · pages of at most ${r.maxPageSize} · endpoints ${r.endpoints.join(', ')}`;
+  return `${kitCommand().join(' ')} check ${r.baseUrl}\nseed ${r.seed} · ${r.runs} runs per property · ${rules} · pages of at most ${r.maxPageSize} · endpoints ${r.endpoints.join(', ')}`;
 }
 
 /** One line per property and endpoint, as results arrive. */

@@ -4,6 +4,7 @@
  * same cases), collecting the shrunk counterexample of each failure.
  */
 import { PATHS } from '../lib/api-rules.ts';
+import { detectOtherDialect } from '../lib/dialects/detect.ts';
 import { ALPHABITE_ENDPOINTS, AlphabiteContext } from './alphabite.ts';
 import { propertiesOf } from './catalog/index.ts';
 import { CheckContext } from './context.ts';
@@ -12,6 +13,7 @@ import { ENDPOINTS, type EndpointName, type ListingEndpoint } from './endpoints.
 import { describeAnswer, isObject } from '../lib/http.ts';
 import { stateConflict, StateRun } from '../client/state-run.ts';
 import { printableHeaders, UnreachableError, type Exchange, type Query } from './http.ts';
+import { kitCommand } from './invocation.ts';
 import { DEFAULTS, deriveSeed, resolveOptions, type CheckDialect, type CheckOptions, type ResolvedOptions } from './options.ts';
 import { evaluate, type Evaluation } from './evaluate.ts';
 import { isSkip, ruleOf, type ListingProperty, type Rule } from './property.ts';
@@ -121,12 +123,15 @@ export function plannedChecks(options: ResolvedOptions): Array<{ property: Listi
 
 const shellQuote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
-/** The `store-listing-kit check` command line for these options (and a narrower scope, for one failure). */
+/**
+ * The `store-listing-kit check` command line for these options (and a narrower scope, for one
+ * failure), started as the user runs the kit here (`npx store-listing-kit` from a project: invocation.ts).
+ */
 export function replayCommand(
   options: ResolvedOptions,
   scope: { property?: string; endpoint?: EndpointName; path?: string; dataset?: string } = {},
 ): string {
-  const args = ['store-listing-kit', 'check', '--base-url', options.baseUrl, '--seed', String(options.seed)];
+  const args = [...kitCommand(), 'check', '--base-url', options.baseUrl, '--seed', String(options.seed)];
   if (options.dialect !== 'spec') args.push('--dialect', options.dialect);
   if (scope.endpoint) args.push('--endpoints', scope.endpoint);
   else if (options.endpoints.length < 4) args.push('--endpoints', options.endpoints.join(','));
@@ -213,6 +218,16 @@ async function probe(ctx: CheckContext): Promise<Map<Family, Blocker>> {
     if ((ex.status >= 200 && ex.status < 300 && !isObject(ex.json)) || ex.status === 405) {
       throw new CannotRunError(`nothing at ${base} answers the listings as JSON (GET ${ex.url} got ${describeAnswer(ex)})`);
     }
+    // A server that speaks the other dialect cannot be judged by this one's rules: every property would fail.
+    const other = await detectOtherDialect({
+      base,
+      asked: ctx.options.dialect,
+      endpoint: family,
+      first: ex,
+      size: ctx.maxPageSize,
+      askAgain: async (query) => (await probeGet(ctx, path, query)).ex,
+    });
+    if (other) throw new CannotRunError(other.sentence);
     const page = isObject(ex.json) ? ex.json[recordsKey] : undefined;
     // A listing that refuses the paging parameters or keeps its records under another key is
     // left to the properties: each reports its own first request. Only a page far larger than

@@ -28,7 +28,12 @@ export function describeListingProperties(name: string, options: VitestListingOp
     let ctx: CheckContext | undefined;
     let resolved: ResolvedOptions;
     beforeAll(async () => {
-      const baseUrl = typeof options.baseUrl === 'function' ? options.baseUrl() : options.baseUrl;
+      const baseUrl: unknown = typeof options.baseUrl === 'function' ? options.baseUrl() : options.baseUrl;
+      // Named as this function takes it, not as the command line's --base-url.
+      if (typeof baseUrl !== 'string' || baseUrl === '') {
+        const got = baseUrl === '' ? 'an empty string' : String(baseUrl);
+        throw new CannotRunError(`describeListingProperties: give baseUrl (a string, or a function returning one)${typeof options.baseUrl === 'function' ? `; the function returned ${got}` : `; got ${got}`}`);
+      }
       resolved = resolveOptions({ ...options, seed, baseUrl });
       ctx = contextFor(resolved);
       try {

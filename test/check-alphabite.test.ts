@@ -5,13 +5,18 @@
  * with exactly the plugins' bugs, or 2 with the headers to pass when the backend refuses it.
  */
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALPHABITE_PROPERTY_IDS } from '../properties/catalog/index.ts';
 import { failureText } from '../properties/report.ts';
+import type { CheckOptions } from '../properties/options.ts';
 import { CannotRunError, runListingProperties, type CheckReport } from '../properties/runner.ts';
+import { startMockServer, type MockServer } from '../mock-server/server.ts';
 import { ALPHABITE_BUGS, startAlphabiteReferenceServer, type AlphabiteBugName, type AlphabiteReferenceServer } from './support/alphabite-reference-server.ts';
 import { ALPHABITE_CHECK_FAILURES, failuresOf } from './support/alphabite-verdicts.ts';
 import { startServe, type ServeProcess } from './support/cli-process.ts';
+import { startReferenceServer } from './support/reference-server.ts';
 
 const SEED = 7;
 const RUNS = 15;
@@ -130,4 +135,94 @@ describe('store-listing-kit check --dialect alphabite against serve --dialect al
     expect(noToken.code).toBe(2);
     expect(noToken.stderr).toMatch(/GET \S+\/store\/wishlists\S* was refused \(401.*--header 'authorization: Bearer \.\.\.'/);
   }, 60_000);
+});
+
+/**
+ * A server that speaks the other dialect than the one asked cannot be judged by its rules: exit 2
+ * before any property runs, one sentence naming the dialect it speaks (lib/dialects/detect.ts),
+ * where every property used to fail (exit 1, "0 passed, N failed"). A server of the asked dialect
+ * that breaks its rules still fails (exit 1).
+ */
+describe('check against a server of the other dialect: cannot run (exit 2), naming the dialect it speaks', () => {
+  const TOKEN = { ...KEY, authorization: 'Bearer token' };
+  let spec: MockServer;
+  let alphabite: MockServer;
+  beforeAll(async () => {
+    [spec, alphabite] = await Promise.all([startMockServer({ seed: 1 }), startMockServer({ seed: 1, dialect: 'alphabite' })]);
+  });
+  afterAll(() => Promise.all([spec?.close(), alphabite?.close()]));
+
+  const cannotRun = async (options: CheckOptions) => {
+    const error = await runListingProperties({ seed: SEED, runs: 3, ...options }).then(
+      (report) => new Error(`it ran: ${report.results.filter((r) => r.status === 'failed').length} failed`),
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(CannotRunError);
+    return (error as Error).message;
+  };
+
+  it('--dialect alphabite against the spec mock: 4.1 answers the spec\'s envelope', async () => {
+    expect(await cannotRun({ baseUrl: spec.url, dialect: 'alphabite' })).toBe(
+      `${spec.url} answers in the spec dialect, not alphabite: GET ${spec.url}/store/products/reviews?limit=100 answered the spec's envelope {reviews,count,limit,offset,totalPages,currentPage,nextPage,prevPage} (drop --dialect alphabite, or point at a backend with the published plugins)`,
+    );
+  });
+
+  it('--dialect alphabite against the spec mock, wishlists only: limit refused, take answered in the spec\'s envelope', async () => {
+    for (const endpoints of [['wishlists'], ['wishlistItems']] as const) {
+      expect(await cannotRun({ baseUrl: spec.url, dialect: 'alphabite', endpoints: [...endpoints] })).toBe(
+        `${spec.url} answers in the spec dialect, not alphabite: GET ${spec.url}/store/wishlists?limit=100 answered 400 (Invalid request: unknown query parameter 'limit'; accepted parameters: skip, take...) and GET ${spec.url}/store/wishlists?take=100 answered the spec's envelope {data,count,skip,take,totalPages,currentPage} (drop --dialect alphabite, or point at a backend with the published plugins)`,
+      );
+    }
+  });
+
+  it('the spec\'s rules against the alphabite mock: 4.1 answers the plugins\' envelope; on the wishlists take is refused and limit answered', async () => {
+    expect(await cannotRun({ baseUrl: alphabite.url, headers: TOKEN })).toMatch(
+      new RegExp(`^${alphabite.url} answers in the alphabite dialect, not spec: GET ${alphabite.url}/store/products/reviews\\?limit=100 answered the plugins' envelope \\{data,count,nextPage,currentPage,prevPage,totalPages,take,skip\\} \\(add --dialect alphabite, or point at a server that speaks the spec\\)$`),
+    );
+    expect(await cannotRun({ baseUrl: alphabite.url, headers: TOKEN, strict: true, endpoints: ['wishlists', 'wishlistItems'] })).toBe(
+      `${alphabite.url} answers in the alphabite dialect, not spec: GET ${alphabite.url}/store/wishlists?take=100 answered 400 (Invalid request: Unrecognized fields: 'take') and GET ${alphabite.url}/store/wishlists?limit=100 answered the plugins' envelope {data,take,skip,count,nextPage,currentPage,prevPage,totalPages} (add --dialect alphabite, or point at a server that speaks the spec)`,
+    );
+  });
+
+  it('the command: exit 2 with that one sentence, both ways', async () => {
+    const alphabiteOnSpec = await cli(['check', '--base-url', spec.url, '--dialect', 'alphabite', '--seed', '1', '--runs', '3']);
+    expect([alphabiteOnSpec.code, alphabiteOnSpec.stderr]).toEqual([2, expect.stringMatching(/^error: cannot run the check: \S+ answers in the spec dialect, not alphabite: [^\n]+ \(drop --dialect alphabite, or point at a backend with the published plugins\)\n$/)]);
+    expect(alphabiteOnSpec.stdout).not.toMatch(/^FAIL /m);
+    const specOnAlphabite = await cli(['check', '--base-url', alphabite.url, '--seed', '1', '--runs', '3', '--header', 'x-publishable-api-key: pk_test', '--header', 'authorization: Bearer token']);
+    expect([specOnAlphabite.code, specOnAlphabite.stderr]).toEqual([2, expect.stringMatching(/^error: cannot run the check: \S+ answers in the alphabite dialect, not spec: [^\n]+ \(add --dialect alphabite, or point at a server that speaks the spec\)\n$/)]);
+  }, 60_000);
+
+  it('a server of the asked dialect that breaks its rules is judged, and fails: the spec\'s wishlists with null page numbers, the plugins\' with skip/take', async () => {
+    const broken = await startReferenceServer({ bug: 'null-instead-of-absent' });
+    const skipTake = await startAlphabiteReferenceServer({ bug: 'wishlists-skip-take' });
+    try {
+      const specReport = await runListingProperties({ baseUrl: broken.url, seed: SEED, runs: 3, endpoints: ['wishlists'], properties: ['envelope-shape'] });
+      expect(failedIds(specReport)).toEqual(['envelope-shape']);
+      const alphabiteReport = await runListingProperties({ baseUrl: skipTake.url, seed: SEED, runs: RUNS, dialect: 'alphabite', headers: KEY, endpoints: ['wishlists'] });
+      expect(failedIds(alphabiteReport)).toContain('limit-offset-honoured');
+    } finally {
+      await Promise.all([broken.close(), skipTake.close()]);
+    }
+  }, 60_000);
+});
+
+describe('the dialect sentence is one line, whatever the server sends', () => {
+  it('a key and a message with line breaks are escaped', async () => {
+    const server = createServer((req, res) => {
+      const body = req.url!.startsWith('/store/products/reviews')
+        ? { data: [], count: 0, nextPage: 1, currentPage: 1, prevPage: 1, totalPages: 1, take: 5, skip: 0, 'evil\nkey': true }
+        : { type: 'invalid_data', message: 'no\nway' };
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const error = await runListingProperties({ baseUrl: url, seed: 1, runs: 1, endpoints: ['reviews'] }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(CannotRunError);
+      expect((error as Error).message).toContain("the plugins' envelope {data,count,nextPage,currentPage,prevPage,totalPages,take,skip,evil\\u000akey}");
+      expect((error as Error).message).not.toMatch(/\n/);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
 });

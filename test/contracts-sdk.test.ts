@@ -142,10 +142,10 @@ describe('verify --dialect alphabite', () => {
     expect(run.stderr).toMatch(/^error: cannot run: the provider refused every request for a missing publishable key .*; pass --header 'x-publishable-api-key: pk_\.\.\.'\n$/);
   });
 
-  it('without --dialect the spec pacts are replayed (consumer storefront), not the SDK ones', async () => {
+  it('without --dialect it would replay the spec\'s pacts: against the plugins\' dialect it cannot run (2), and says to add --dialect alphabite', async () => {
     const run = await verifyCli(['--provider-base-url', alphabite.url, '--provider', 'product-reviews', ...HEADERS]);
-    expect(run.code).toBe(1);
-    expect(run.stdout).toContain('Verifying a pact between storefront and product-reviews');
-    expect(run.stdout).not.toContain('alphabite-sdk-storefront');
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^error: \S+ answers in the alphabite dialect, not spec: .*\(add --dialect alphabite, or point at a server that speaks the spec\)\n$/);
   }, 120_000);
 });

@@ -5,13 +5,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ALPHABITE_CHECK_FAILURES, SPEC_CHECK_VERDICTS, verdictsOf } from './support/alphabite-verdicts.ts';
+import { ALPHABITE_CHECK_FAILURES, SPEC_CHECK_CANNOT_RUN } from './support/alphabite-verdicts.ts';
 import { checkAlphabite, reportMarkdown, REPORT_END, REPORT_START, ROW_OF } from './support/dialect-report.ts';
 
 const DOC = new URL('../docs/dialects.md', import.meta.url);
 
 describe('check against serve --dialect alphabite', () => {
-  it('--dialect alphabite fails exactly the plugin bugs, each a row of the table; the spec check reports every property; docs/dialects.md shows this run (else: npm run docs:dialects)', async () => {
+  it('--dialect alphabite fails exactly the plugin bugs, each a row of the table; the spec check cannot run, and says the server speaks the alphabite dialect; docs/dialects.md shows this run (else: npm run docs:dialects)', async () => {
     const check = await checkAlphabite();
     const failures = check.alphabite.failures.map((r) => `${r.property} ${r.section}`);
     expect(failures.sort()).toEqual([...ALPHABITE_CHECK_FAILURES].sort());
@@ -19,9 +19,8 @@ describe('check against serve --dialect alphabite', () => {
     expect(check.alphabite.skipped).toEqual([]);
     expect(check.alphabite.passed.length).toBeGreaterThan(0);
 
-    // Pinned: a new dialect behaviour, or a property that stops running, shows up here.
-    expect(verdictsOf([...check.spec.failures, ...check.spec.skipped, ...check.spec.passed])).toEqual(SPEC_CHECK_VERDICTS);
-    for (const r of check.spec.skipped) expect(r.skipReason).toMatch(/could not be (learnt|read)/);
+    // The spec's rules cannot judge a server that speaks the plugins' dialect: exit 2, naming it, not 1.
+    expect(check.spec).toMatch(SPEC_CHECK_CANNOT_RUN);
 
     const doc = readFileSync(DOC, 'utf8');
     const committed = doc.slice(doc.indexOf(REPORT_START), doc.indexOf(REPORT_END) + REPORT_END.length);

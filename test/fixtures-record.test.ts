@@ -300,7 +300,7 @@ describe('the command when it cannot record', () => {
     ['no backend there', async () => ['--from', `http://127.0.0.1:${await deadPort()}`], 'cannot reach http://127.0.0.1:'],
     ['no publishable key', async () => ['--from', mock.url, '--dialect', 'alphabite'], "answered 400 (Publishable API key required in the request header: x-publishable-api-key. You can manage your keys in settings in the dashboard.): pass the store's publishable key with --header 'x-publishable-api-key: pk_...'"],
     ['no customer token', async () => ['--from', mock.url, '--dialect', 'alphabite', '--header', 'x-publishable-api-key: pk_1'], "/store/wishlists?limit=100&offset=0 answered 401 (Unauthorized): pass a customer's token with --header 'authorization: Bearer ...'"],
-    ['another dialect', async () => ['--from', mock.url, '--header', 'x-publishable-api-key: pk_1'], "did not answer the spec dialect's envelope (records under 'reviews')"],
+    ['another dialect', async () => ['--from', mock.url, '--header', 'x-publishable-api-key: pk_1'], "answers in the alphabite dialect, not spec: GET "],
     ['not the base URL', async () => ['--from', `${mock.url}/api`, '--dialect', 'alphabite', ...HEADER_ARGS], "--from is the backend's base URL, the part before /store/..."],
     ['an option without --from', async () => ['--max-records', '5'], '--max-records goes with --from (recording a backend)'],
     ['a malformed header', async () => ['--from', mock.url, '--header', 'nocolon'], "a header is 'name: value', got 'nocolon'"],

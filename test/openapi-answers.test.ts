@@ -207,3 +207,47 @@ describe('the alphabite mock\'s write answers hold against its document (the wri
     expect(problems).toEqual({});
   });
 });
+
+/**
+ * The ETag the mock sends is the one its document describes (components.headers.ETag): a weak
+ * ETag, `W/"<length>-<hash>"` from the `etag` package Express uses, on the first answer of a page
+ * (made by Express) and on the kept one (the fast path), in both dialects. Prism's validating
+ * proxy (5.14) checks every answer's ETag against this schema: a strong ETag fails it.
+ */
+describe("the mock's ETag is the document's", () => {
+  const HEADERS = { 'x-publishable-api-key': 'pk_etag', authorization: 'Bearer etag' };
+  const TARGETS: Record<DialectName, string[]> = {
+    spec: ['/store/products/reviews?limit=3', '/store/reviews/product/prod_x?limit=2', '/store/wishlists?take=2', '/store/wishlists?take=2&skip=1'],
+    alphabite: ['/store/products/reviews', '/store/reviews/product/prod_x?limit=2', '/store/wishlists?limit=2', '/store/wishlists?limit=2&offset=1'],
+  };
+
+  for (const dialect of ['spec', 'alphabite'] as const) {
+    it(`${dialect}: first and kept answers of each listing carry an ETag the document's schema accepts`, async () => {
+      const document = mockOpenApiDocument({ dialect });
+      const schema = (document.components.headers.ETag as { schema: object }).schema;
+      const { Ajv2020 } = await import('ajv/dist/2020.js');
+      const valid = new Ajv2020({ strict: false }).compile(schema);
+      const mock = await startMockServer({ ...DATA, dialect });
+      try {
+        const seen: string[] = [];
+        for (const target of TARGETS[dialect]) {
+          for (const ask of ['first', 'kept']) {
+            const res = await fetch(`${mock.url}${target}`, { headers: HEADERS });
+            await res.arrayBuffer();
+            expect(res.status, `${ask} ${target}`).toBe(200);
+            const etag = res.headers.get('etag');
+            expect(etag, `${ask} ${target}`).toMatch(/^W\/"[0-9a-f]+-[A-Za-z0-9+/]+"$/);
+            expect(valid(etag), `${ask} ${target}: ${etag}`).toBe(true);
+            seen.push(etag!);
+          }
+        }
+        // The kept answer is the same bytes, with the same ETag.
+        for (let i = 0; i < seen.length; i += 2) expect(seen[i + 1]).toBe(seen[i]);
+        // The schema says something: a strong ETag, or none of the etag package's, fails it.
+        expect([valid('"471-MEvyNw2r3yNSH6Xx7qUOev+kIZA"'), valid('W/""'), valid('W/471')]).toEqual([false, false, false]);
+      } finally {
+        await mock.close();
+      }
+    }, 60_000);
+  }
+});

@@ -3,13 +3,14 @@
  * report (request, curl, expected vs actual, replay command), the seed, and the JSON / JUnit files.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEndpointList } from '../properties/endpoints.ts';
+import { kitCommandFor } from '../properties/invocation.ts';
 import { startReferenceServer, type ReferenceServer } from './support/reference-server.ts';
 import { junitProblems } from './support/junit-reader.ts';
 
@@ -62,7 +63,9 @@ describe('store-listing-kit check', () => {
     expect(run.stdout).toContain('seed 123');
     expect(run.stdout).toMatch(/^PASS bad-parameters-400 /m);
     expect(run.stdout).toMatch(/^OK: \d+ passed, 0 failed/m);
-    expect(run.stdout).toContain(`replay this run: store-listing-kit check --base-url ${good.url} --seed 123 --strict --runs 5`);
+    // Run as `node bin/store-listing-kit.js` from the kit's folder: the commands it prints say so.
+    expect(run.stdout).toMatch(/^node bin\/store-listing-kit\.js check http:\/\/127\.0\.0\.1:\d+\nseed 123 /);
+    expect(run.stdout).toContain(`replay this run: node bin/store-listing-kit.js check --base-url ${good.url} --seed 123 --strict --runs 5`);
   }, 60_000);
 
   it('prints a random seed when none is given', async () => {
@@ -86,7 +89,7 @@ describe('store-listing-kit check', () => {
     expect(block).toContain(`  curl:     curl -sS '${request}'`);
     expect(block).toMatch(/^ {2}field: {4}data\.length\n {2}expected: \d+\n {2}actual: {3}\d+$/m);
     const replay = /^ {2}replay: {3}(.+)$/m.exec(block)![1]!;
-    expect(replay).toMatch(/^store-listing-kit check --base-url \S+ --seed 5 --endpoints wishlists --properties page-length --runs 10 --replay-path \S+$/);
+    expect(replay).toMatch(/^node bin\/store-listing-kit\.js check --base-url \S+ --seed 5 --endpoints wishlists --properties page-length --runs 10 --replay-path \S+$/);
     expect(out).toMatch(/^FAILED: \d+ passed, \d+ failed/m);
 
     // The JSON and JUnit reports carry the same failure.
@@ -105,7 +108,7 @@ describe('store-listing-kit check', () => {
     expect(await junitProblems(xml)).toEqual([]);
 
     // Running the printed replay command reproduces the same request, in one run.
-    const again = await cli(replay.split(' ').slice(1));
+    const again = await cli(replay.split(' ').slice(2));
     expect(again.code).toBe(1);
     expect(again.stdout).toContain(`  request:  GET ${request}`);
     expect(again.stdout).toMatch(/found after 1 run,/);
@@ -249,4 +252,55 @@ describe('check option parsing', () => {
     expect(parseEndpointList('productreviews,4.4')).toEqual(['productReviews', 'wishlistItems']);
     expect(() => parseEndpointList('carts')).toThrow(/unknown endpoint 'carts'; accepted: reviews \(4\.1\), productReviews \(4\.2\)/);
   });
+});
+
+/**
+ * The commands `check` prints (the header, each failure's replay line, the run's replay) start as
+ * the user runs the kit there: `npx store-listing-kit` from a project, `store-listing-kit` from a
+ * global install, `node bin/store-listing-kit.js` in a clone of the kit (properties/invocation.ts).
+ */
+describe('the printed commands start as the user runs the kit', () => {
+  const projectFiles = new Set(['/home/me/shop/package.json', 'C:/Users/me/shop/package.json']);
+  const at = (script: string | undefined, env: Record<string, string> = {}, cwd = '/home/me/shop') => kitCommandFor({ script, env, cwd, exists: (p) => projectFiles.has(p.replace(/\\/g, '/')) }).join(' ');
+
+  it('decides from the script node was started with, and npm\'s environment only where that leaves it open', () => {
+    // A project's dependency: `npx store-listing-kit`, an npm script, `npm exec`; pnpm's nested folder too.
+    expect(at('/home/me/shop/node_modules/.bin/store-listing-kit')).toBe('npx store-listing-kit');
+    expect(at('/home/me/shop/node_modules/.bin/store-listing-kit', { npm_command: 'run-script', npm_lifecycle_event: 'contract' })).toBe('npx store-listing-kit');
+    expect(at('/home/me/shop/node_modules/.pnpm/store-listing-kit@0.1.0/node_modules/store-listing-kit/bin/store-listing-kit.js')).toBe('npx store-listing-kit');
+    expect(at('C:\\Users\\me\\shop\\node_modules\\store-listing-kit\\bin\\store-listing-kit.js')).toBe('npx store-listing-kit');
+    // The library inside the project's vitest.
+    expect(at('/home/me/shop/node_modules/vitest/vitest.mjs')).toBe('npx store-listing-kit');
+    // A global install: its node_modules is no project's; its link on the PATH.
+    expect(at('/usr/lib/node_modules/store-listing-kit/bin/store-listing-kit.js')).toBe('store-listing-kit');
+    expect(at('/usr/local/bin/store-listing-kit')).toBe('store-listing-kit');
+    // npx's own folder outside a project (npm 11 sets npm_command=exec and npm_lifecycle_event=npx).
+    expect(at('/root/.npm/_npx/0123abcd/node_modules/.bin/store-listing-kit', { npm_command: 'exec', npm_lifecycle_event: 'npx' })).toBe('npx store-listing-kit');
+    // A clone of the kit: the path from the current folder; the environment of `npx vitest` around it says nothing.
+    expect(at('/src/store-listing-kit/bin/store-listing-kit.js', { npm_command: 'exec' }, '/src/store-listing-kit')).toBe('node bin/store-listing-kit.js');
+    expect(at('/src/store-listing-kit/bin/store-listing-kit.js', {}, '/tmp')).toBe('node /src/store-listing-kit/bin/store-listing-kit.js');
+    expect(at(undefined)).toBe('store-listing-kit');
+  });
+
+  it('run through a project\'s node_modules/.bin, as npx and npm scripts run it: npx store-listing-kit in the header and the replay', async () => {
+    const project = mkdtempSync(join(tmpdir(), 'slk-project-'));
+    const server = await startReferenceServer();
+    try {
+      writeFileSync(join(project, 'package.json'), '{"name":"shop","private":true}\n');
+      mkdirSync(join(project, 'node_modules', '.bin'), { recursive: true });
+      symlinkSync(BIN, join(project, 'node_modules', '.bin', 'store-listing-kit'));
+      const { BASE_URL: _vite, ...env } = process.env;
+      const run = await new Promise<Run>((resolve) => {
+        execFile(process.execPath, ['node_modules/.bin/store-listing-kit', 'check', '--base-url', server.url, '--seed', '1', '--runs', '1', '--endpoints', 'wishlists', '--properties', 'page-length'], { cwd: project, env, timeout: 60_000 }, (error, stdout, stderr) =>
+          resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
+        );
+      });
+      expect([run.code, run.stderr]).toEqual([0, '']);
+      expect(run.stdout).toMatch(/^npx store-listing-kit check http:\/\/127\.0\.0\.1:\d+\n/);
+      expect(run.stdout).toContain(`replay this run: npx store-listing-kit check --base-url ${server.url} --seed 1 --endpoints wishlists --properties page-length --runs 1`);
+    } finally {
+      await server.close();
+      rmSync(project, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -62,10 +62,26 @@ describe('in a team suite (a child vitest)', () => {
       expect(message).toContain('FAILED next-and-prev-page');
       expect(message).toMatch(/field: +nextPage/);
       expect(message).toMatch(/curl -sS 'http:\/\/127\.0\.0\.1:\d+\/store\//);
-      expect(message).toMatch(/replay: +store-listing-kit check .*--properties next-and-prev-page/);
+      // The library inside a project's test runner: the project runs the kit with npx.
+      expect(message).toMatch(/replay: +npx store-listing-kit check .*--properties next-and-prev-page/);
     } finally {
       await broken.close();
     }
+  }, 90_000);
+
+  it('without a base URL, every test fails naming the helper\'s own option (baseUrl), not the command line\'s --base-url', async () => {
+    // vitest's JSON report leaves a beforeAll's error out: its default reporter shows it.
+    const outcome = await run(process.execPath, [VITEST, 'run', '--config', 'test/support/vitest-consumer.config.ts', '--reporter', 'default'], {
+      cwd: ROOT,
+      env: { ...process.env, LISTING_TARGET: '', CI: 'true', NO_COLOR: '1' },
+      maxBuffer: 16 * 1024 * 1024,
+    }).then(
+      () => ({ code: 0, output: '' }),
+      (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, output: `${error.stdout}${error.stderr}` }),
+    );
+    expect(outcome.code).toBe(1);
+    expect(outcome.output).toContain('CannotRunError: describeListingProperties: give baseUrl (a string, or a function returning one); the function returned an empty string');
+    expect(outcome.output).not.toContain('--base-url');
   }, 90_000);
 
   it('the same file passes against a correct server', async () => {
