@@ -19,6 +19,7 @@ import { loadFixturesFile, parseFixtures } from '../fixtures/file.ts';
 import { loadRecordingFile } from '../fixtures/recording-file.ts';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
 import { progressLine } from '../cli/fixtures-record.ts';
+import { reviewRecord } from './support/misbehaving-provider.ts';
 
 const BIN = join(import.meta.dirname, '..', 'bin', 'store-listing-kit.js');
 const KEY = { 'x-publishable-api-key': 'pk_test' };
@@ -367,18 +368,6 @@ async function reviewsBackend(count: number, records: (start: number, size: numb
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-const reviewWithTitle = (i: number, title: string) => ({
-  id: `rev_${String(i).padStart(6, '0')}`,
-  product_id: 'prod_1',
-  title,
-  content: 'Fine.',
-  rating: 4,
-  image_urls: [],
-  is_verified_purchase: true,
-  customer: { first_name: 'Ada', last_name: 'Lovelace' },
-  created_at: '2024-01-01T00:00:00.000Z',
-  updated_at: '2024-01-01T00:00:00.000Z',
-});
 
 /** A preload that writes the process's peak resident memory (bytes) to $PEAK_RSS_FILE as it exits. */
 const PEAK_RSS_ON_EXIT = `data:text/javascript,${encodeURIComponent("import{writeFileSync}from'node:fs';process.on('exit',()=>{writeFileSync(process.env.PEAK_RSS_FILE,String(process.resourceUsage().maxRSS*1024))})")}`;
@@ -397,7 +386,7 @@ function runMeasured(args: string[]): Promise<Run & { ms: number; peakRss: numbe
 describe('a recording bounded in bytes, and one that does not add up', () => {
   it('a backend whose reviews have 1 MB titles: exit 2 at the byte budget, promptly, with no file and bounded memory', async () => {
     const title = 'x'.repeat(1024 * 1024);
-    const backend = await reviewsBackend(1000, (start, size) => Array.from({ length: pageLength(1000, start, size) }, (_, i) => reviewWithTitle(start + i, title)));
+    const backend = await reviewsBackend(1000, (start, size) => Array.from({ length: pageLength(1000, start, size) }, (_, i) => reviewRecord(start + i, title)));
     try {
       const file = join(dir, 'titles.json');
       const result = await runMeasured(['fixtures', '--from', backend.url, '--page-size', '2', '--max-recording', '8MiB', '-o', file]);
@@ -432,7 +421,7 @@ describe('a recording bounded in bytes, and one that does not add up', () => {
 
   it('a backend whose pages hold fewer records than its count: exit 2 with what was read', async () => {
     // Every page holds one record fewer than asked: 23 counted, 20 read in pages of 10 (9 + 9 + 2).
-    const backend = await reviewsBackend(23, (start, size) => Array.from({ length: Math.max(pageLength(23, start, size) - 1, 0) }, (_, i) => reviewWithTitle(start + i, 'Fine')));
+    const backend = await reviewsBackend(23, (start, size) => Array.from({ length: Math.max(pageLength(23, start, size) - 1, 0) }, (_, i) => reviewRecord(start + i, 'Fine')));
     try {
       const result = await run(['fixtures', '--from', backend.url, '--page-size', '10']);
       expect(result.code, result.stderr).toBe(2);

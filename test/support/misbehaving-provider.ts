@@ -32,10 +32,11 @@ function envelope(path: string, query: URLSearchParams, count: number, records: 
   return { ...(wishlists ? wishlistEnvelope(page, count, start, size) : reviewsEnvelope(page, count, start, size)) };
 }
 
-const review = (i: number) => ({
+/** A valid review record of index `i` (its title given, or none). */
+export const reviewRecord = (i: number, title: string | null = null) => ({
   id: `rev_${String(i).padStart(6, '0')}`,
   product_id: 'prod_1',
-  title: null,
+  title,
   content: 'Fine.',
   rating: 4,
   image_urls: [],
@@ -109,7 +110,7 @@ function handle(mode: Mode, req: IncomingMessage, res: ServerResponse, drips: Se
       return;
     }
     case 'truncated-json': {
-      const whole = JSON.stringify(envelope(url.pathname, url.searchParams, 12, review));
+      const whole = JSON.stringify(envelope(url.pathname, url.searchParams, 12, reviewRecord));
       // A complete HTTP answer whose JSON stops half-way (a proxy's buffer limit, a crashed serializer).
       json(res, 200, whole.slice(0, Math.floor(whole.length / 2)));
       return;
@@ -119,7 +120,7 @@ function handle(mode: Mode, req: IncomingMessage, res: ServerResponse, drips: Se
       return;
     case 'drip': {
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
-      const body = JSON.stringify(envelope(url.pathname, url.searchParams, 12, review));
+      const body = JSON.stringify(envelope(url.pathname, url.searchParams, 12, reviewRecord));
       let sent = 0;
       const timer = setInterval(() => {
         if (sent < body.length) res.write(body[sent++]!);
@@ -143,7 +144,7 @@ function handle(mode: Mode, req: IncomingMessage, res: ServerResponse, drips: Se
       res.end();
       return;
     case 'wrong-types':
-      json(res, 200, JSON.stringify(numbersAsStrings(envelope(url.pathname, url.searchParams, 12, review))));
+      json(res, 200, JSON.stringify(numbersAsStrings(envelope(url.pathname, url.searchParams, 12, reviewRecord))));
       return;
     case 'json-array':
       json(res, 200, url.pathname.startsWith('/store/') ? '[1,2]' : '[]');
