@@ -14,6 +14,7 @@ import { generateDataset } from '../fixtures/dataset.ts';
 import { DatasetHolder } from '../mock-server/dataset/holder.ts';
 import { createApp } from '../mock-server/http/app.ts';
 import { createOps, type Ops } from '../mock-server/admin/routes.ts';
+import { Journal } from '../mock-server/admin/journal.ts';
 
 interface Served {
   server: Server;
@@ -86,5 +87,29 @@ describe('a request observed by the journal', () => {
     expect(missing.status).toBe(404);
     expect(missing.response.body?.text).toContain('not_found');
     expect(missing.page).toBeNull();
+  });
+});
+
+describe("the journal's copy of an answer made for one request", () => {
+  const record = (journal: Journal, bytes: Buffer) => {
+    const body = journal.copiedAnswer(bytes);
+    journal.record({ arrivedMs: 0, method: 'GET', url: '/x', status: 200, durationMs: 0, responseBody: body });
+    return body;
+  };
+
+  it('holds none of the answer\'s own memory, and reuses one buffer per slot as the ring turns', () => {
+    const journal = new Journal({ capacity: 3, bodyBytes: 8 });
+    const answers = ['{"a":1}', '{"bb":22}', '{"ccc":333}', '{"d":4}'].map((text) => Buffer.from(text));
+    const kept = answers.map((bytes) => record(journal, bytes));
+    for (let i = 0; i < answers.length; i++) expect(kept[i]!.bytes.buffer).not.toBe(answers[i]!.buffer);
+    // The fourth entry went into the first slot, over the first one's copy: no new buffer for it.
+    expect(kept[3]!.bytes.buffer).toBe(kept[0]!.bytes.buffer);
+    expect(new Set(kept.slice(0, 3).map((k) => k.bytes.buffer)).size).toBe(3);
+    const shown = journal.entries().map((entry) => entry.response.body);
+    expect(shown).toEqual([
+      { text: '{"bb":22', bytes: 9, truncated: true },
+      { text: '{"ccc":3', bytes: 11, truncated: true },
+      { text: '{"d":4}', bytes: 7, truncated: false },
+    ]);
   });
 });

@@ -174,10 +174,11 @@ function tapBody(res: Response, cap: number): { kept(journal: Journal): KeptBody
       if (parts.length === 0) return { bytes: EMPTY, length: 0 };
       if (parts.length === 1) {
         const only = parts[0] as Chunk;
-        return typeof only === 'string' ? keptBody(only, cap) : journal.keptAnswer(only);
+        // Express's answers are made for this request alone: copied into the journal's own buffer, so that they die young.
+        return typeof only === 'string' ? keptBody(only, cap) : journal.copiedAnswer(only);
       }
       const joined = Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : part)));
-      return { bytes: joined.length <= cap ? joined : Buffer.from(joined.subarray(0, cap)), length };
+      return { ...journal.copiedAnswer(joined), length };
     },
   };
 }
