@@ -215,6 +215,7 @@ export class Journal {
 
   clear(): void {
     this.#entries.fill(undefined);
+    this.#slabs.length = 0;
     this.#next = 0;
     this.#recorded = 0;
     this.#held = 0;
