@@ -19,6 +19,7 @@ import { renderResults, renderStartup, renderSvg, startupTargets, type Measured,
 import { compareStartup, type StartupComparison } from './lib/startup.ts';
 import { renderCheck, spliceCheckSection, timeCheck } from './lib/check-timing.ts';
 import { DEFAULTS as CHECK_DEFAULTS } from '../properties/options.ts';
+import { besideEachOther, buildCommit, RANDOM_PAGE_BASELINE, renderAgainstCommit, type PairedCpu } from './lib/older-build.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const WORK = join(ROOT, 'bench', '.work');
@@ -211,23 +212,58 @@ async function main(): Promise<void> {
     });
   }
   const largest = Math.max(...options.sizes);
-  const random = lcg(20_240_101);
+  // Each random target draws the same sequence from its own generator: this build and the older commit get the same pages.
+  const randomPaths = () => {
+    const random = lcg(20_240_101);
+    const orders = ['created_at', '-created_at', 'updated_at', '-updated_at', 'rating', '-rating'];
+    return () => {
+      const offset = Math.floor(random() * (largest - PAGE_SIZE));
+      return `${REVIEWS_PATH}?limit=${PAGE_SIZE}&offset=${offset}&order=${orders[Math.floor(random() * orders.length)]}`;
+    };
+  };
+  const randomId = `random-${largest}`;
   targets.push({
-    id: `random-${largest}`,
+    id: randomId,
     label: `ours, ${largest.toLocaleString('en-US')} reviews, a random page per request`,
     kind: 'ours',
     group: 'deep',
     reviews: largest,
     setup: `\`serve --reviews ${largest}\`, \`?limit=10&offset=<random>&order=<random>\`: mostly uncached`,
-    start: (port) => startOurs(`random-${largest}`, port, ['--reviews', String(largest)], serverCore, `${REVIEWS_PATH}?${PAGE_QUERY}`),
+    start: (port) => startOurs(randomId, port, ['--reviews', String(largest)], serverCore, `${REVIEWS_PATH}?${PAGE_QUERY}`),
     paths: [deepOf(largest)],
-    randomPaths: () => {
-      const orders = ['created_at', '-created_at', 'updated_at', '-updated_at', 'rating', '-rating'];
-      const offset = Math.floor(random() * (largest - PAGE_SIZE));
-      return `${REVIEWS_PATH}?limit=${PAGE_SIZE}&offset=${offset}&order=${orders[Math.floor(random() * orders.length)]}`;
-    },
+    randomPaths: randomPaths(),
     check: pageCheck,
   });
+  // The same random pages served by an older commit (built from git), right beside this build's in every round.
+  const olderId = `${randomId}@${RANDOM_PAGE_BASELINE}`;
+  if (options.only.length === 0 || options.only.includes(olderId)) {
+    const older = buildCommit(ROOT, WORK, RANDOM_PAGE_BASELINE, log);
+    if ('skipped' in older) skipped.push({ label: `${randomId} at ${RANDOM_PAGE_BASELINE}`, reason: older.skipped });
+    else {
+      targets.push({
+        id: olderId,
+        label: `${RANDOM_PAGE_BASELINE}, ${largest.toLocaleString('en-US')} reviews, a random page per request`,
+        kind: 'ours',
+        group: 'deep',
+        reviews: largest,
+        setup: `commit ${RANDOM_PAGE_BASELINE} built from git, \`serve --reviews ${largest}\`, the same random pages as ${randomId}`,
+        start: (port) =>
+          startServer({
+            name: olderId,
+            command: process.execPath,
+            args: [older.cli, 'serve', '--host', '127.0.0.1', '--seed', String(SEED), '--port', String(port), '--reviews', String(largest)],
+            port,
+            core: serverCore,
+            readyPath: `${REVIEWS_PATH}?${PAGE_QUERY}`,
+            logFile: join(WORK, `${olderId}.log`),
+            cwd: older.dir,
+          }),
+        paths: [deepOf(largest)],
+        randomPaths: randomPaths(),
+        check: pageCheck,
+      });
+    }
+  }
   const selected = targets.filter((t) => options.only.length === 0 || options.only.includes(t.id) || t.id === 'express');
 
   // 3. Start every server once (pinned), check that each answers the equivalent page.
@@ -270,9 +306,9 @@ async function main(): Promise<void> {
       // alternating sides), so that the ratios the targets quote compare the same moment of a
       // machine that may not be quiet.
       const express = rotated.find((t) => t.id === 'express');
-      const beside = rotated.filter((t) => t.id === 'ours' || t.id.startsWith('random-'));
+      const beside = rotated.filter((t) => t.id === 'ours' || t.id === randomId);
       const group = (round % 2 === 0 ? [beside[0], express, beside[1]] : [beside[1], express, beside[0]]).filter((t): t is Target => t !== undefined);
-      const order = rotated.flatMap((t) => (t === express ? group : group.includes(t) ? [] : [t]));
+      const order = besideEachOther(rotated.flatMap((t) => (t === express ? group : group.includes(t) ? [] : [t])), randomId, olderId, round);
       for (const target of order) {
         await runOnce(target, options.warmupSec);
         const pid = (running.get(target.id) as RunningServer).pid;
@@ -344,7 +380,10 @@ async function main(): Promise<void> {
     }
     const facts = machineFacts(ROOT, cores, versions);
     const results = renderResults({ options, generator, measured, starts, ...(startup ? { startup } : {}), skipped, facts, pinned: pinning, pageBytes: pageBytes.length });
-    const markdown = check ? spliceCheckSection(results, check) : results;
+    const olderSamples = samples.get(olderId);
+    const pairs: PairedCpu[] = olderSamples ? [{ label: `${largest.toLocaleString('en-US')} reviews, a random page per request`, rev: RANDOM_PAGE_BASELINE, ours: (samples.get(randomId) ?? []).map((s) => s.cpuUs), older: olderSamples.map((s) => s.cpuUs) }] : [];
+    const withOlder = pairs.length > 0 ? `${results.trimEnd()}\n\n${renderAgainstCommit(pairs).join('\n')}` : results;
+    const markdown = check ? spliceCheckSection(withOlder, check) : withOlder;
     process.stdout.write(markdown);
     if (options.outDir) {
       const out = resolve(ROOT, options.outDir);

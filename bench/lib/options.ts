@@ -33,7 +33,9 @@ tables and writes bench/RESULTS.md and bench/results.svg.
   --sizes <a,b,c>      review counts of the deep-page runs (default 1000,100000,1000000)
   --only <ids>         only these, comma-separated (the Express ceiling always runs): ours, ours-nojournal,
                        raw-http, express, json-server, prism-static, prism-dynamic, mockoon, wiremock,
-                       pact-stub, deep-<size>, random-<largest size>, start (the start-up table),
+                       pact-stub, deep-<size>, random-<largest size>, random-<largest size>@26a2658
+                       (the same random pages served by commit 26a2658, built from git into
+                       bench/.work/, right beside random-<largest size> in every round), start (the start-up table),
                        startup (serve on the default dataset vs bare Express, and the root
                        import; alone, it runs by itself in about a minute and prints only),
                        check (a default \`check\` against the mock at --concurrency 1 and at the

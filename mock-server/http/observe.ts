@@ -48,7 +48,7 @@ export function observeRequests(journal: Journal, logger: Logger): RequestObserv
           requestBody: requestBody(req, journal.bodyBytes),
           responseHeaders: flatHeaders(res.getHeaders()),
           responseBody: tap ? tap.kept(journal) : { bytes: EMPTY, length: Number(res.getHeader('content-length') ?? 0) || 0 },
-          page: (res as Noted)[PAGE],
+          page: noted(res)?.page,
         },
         stamp,
       );
@@ -59,12 +59,37 @@ export function observeRequests(journal: Journal, logger: Logger): RequestObserv
 /** Starts observing one request (it is timed from here), until its answer is out. */
 export type RequestObserver = (req: Request, res: Response) => void;
 
-const PAGE = Symbol('page facts');
-type Noted = Response & { [PAGE]?: PageFacts };
+/**
+ * What the observer notes of one answer (its body's first chunks, a listing's page facts), held in
+ * `res.locals`: Express makes that object for every request anyway, so noting adds no property to
+ * the response itself. A property added to every response (as wrapping its `write` and `end` did)
+ * gives each one a new shape and costs every later touch of it; the random uncached page at a
+ * million reviews paid about a tenth more CPU per request for it (docs/benchmarks.md).
+ */
+interface Note {
+  page?: PageFacts | undefined;
+  tap?: Tap | undefined;
+}
+
+const NOTE = Symbol('journal note');
+type Locals = Record<symbol, Note | undefined>;
+
+function noted(res: Response): Note | undefined {
+  return (res.locals as Locals | undefined)?.[NOTE];
+}
+
+function noteOf(res: Response): Note | undefined {
+  const locals = res.locals as Locals | undefined;
+  if (!locals) return undefined;
+  return (locals[NOTE] ??= {});
+}
 
 /** Tells the observer what a listing answer's page numbers were made from (listings/answers.ts). */
 export function notePage(res: Response, page: PageFacts | undefined): void {
-  if (page) (res as Noted)[PAGE] = page;
+  if (page) {
+    const note = noteOf(res);
+    if (note) note.page = page;
+  }
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -87,43 +112,73 @@ function requestBody(req: Request, cap: number): KeptBody | undefined {
 
 type Chunk = Buffer | string;
 
+/** The first chunks of one answer's body, up to the cap (references: copied only when cut). */
+interface Tap {
+  cap: number;
+  parts: Chunk[];
+  length: number;
+  held: number;
+}
+
+function noteChunk(tap: Tap, chunk: unknown, encoding: unknown): void {
+  if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
+  const part: Chunk | undefined = typeof chunk === 'string' ? (typeof encoding === 'string' && encoding !== 'utf8' && encoding !== 'utf-8' ? Buffer.from(chunk, encoding as BufferEncoding) : chunk) : chunk instanceof Uint8Array ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength) : undefined;
+  if (part === undefined) return;
+  const size = typeof part === 'string' ? Buffer.byteLength(part) : part.length;
+  tap.length += size;
+  if (tap.held < tap.cap) {
+    tap.parts.push(part);
+    tap.held += size;
+  }
+}
+
+/** Prototypes of Express's responses whose `write` and `end` note what a tapped answer writes. */
+const tappedPrototypes = new WeakSet<object>();
+
+/**
+ * Makes `write` and `end` of the prototype of `res` (an Express app's `app.response`, which every
+ * response of that app is given) note the chunks of a tapped answer: once per app, so that tapping
+ * one answer only puts a Tap in its `res.locals`, and no response gets a property of its own.
+ */
+function tapPrototypeOf(res: Response): void {
+  const proto = Object.getPrototypeOf(res) as Response | null;
+  if (!proto || tappedPrototypes.has(proto)) return;
+  tappedPrototypes.add(proto);
+  const { write, end } = proto;
+  const tapOf = (self: Response) => (self.locals as Locals | undefined)?.[NOTE]?.tap;
+  proto.write = function (this: Response, chunk: unknown, ...rest: unknown[]) {
+    const tap = tapOf(this);
+    if (tap) noteChunk(tap, chunk, rest[0]);
+    return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
+  } as Response['write'];
+  proto.end = function (this: Response, chunk?: unknown, ...rest: unknown[]) {
+    const tap = tapOf(this);
+    if (tap) noteChunk(tap, chunk, rest[0]);
+    return (end as (...args: unknown[]) => Response).call(this, chunk, ...rest);
+  } as Response['end'];
+}
+
 /**
  * Watches what an answer writes (Express sends a body with one `res.end(buffer)`), keeping
  * references to its first chunks until the cap: the bytes are copied only when they are cut.
  */
-function tapBody(res: Response, cap: number): { kept(journal: Journal): KeptBody } {
-  const parts: Chunk[] = [];
-  let length = 0;
-  let held = 0;
-  const note = (chunk: unknown, encoding: unknown) => {
-    if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
-    const part: Chunk | undefined = typeof chunk === 'string' ? (typeof encoding === 'string' && encoding !== 'utf8' && encoding !== 'utf-8' ? Buffer.from(chunk, encoding as BufferEncoding) : chunk) : chunk instanceof Uint8Array ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength) : undefined;
-    if (part === undefined) return;
-    const size = typeof part === 'string' ? Buffer.byteLength(part) : part.length;
-    length += size;
-    if (held < cap) {
-      parts.push(part);
-      held += size;
-    }
-  };
-  const { write, end } = res;
-  res.write = function (this: Response, chunk: unknown, ...rest: unknown[]) {
-    note(chunk, rest[0]);
-    return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
-  } as Response['write'];
-  res.end = function (this: Response, chunk?: unknown, ...rest: unknown[]) {
-    note(chunk, rest[0]);
-    return (end as (...args: unknown[]) => Response).call(this, chunk, ...rest);
-  } as Response['end'];
+function tapBody(res: Response, cap: number): { kept(journal: Journal): KeptBody } | undefined {
+  const note = noteOf(res);
+  if (!note) return undefined;
+  tapPrototypeOf(res);
+  const tap: Tap = { cap, parts: [], length: 0, held: 0 };
+  note.tap = tap;
   return {
     kept(journal) {
+      const { parts, length } = tap;
       if (parts.length === 0) return { bytes: EMPTY, length: 0 };
       if (parts.length === 1) {
         const only = parts[0] as Chunk;
-        return typeof only === 'string' ? keptBody(only, cap) : journal.keptAnswer(only);
+        // Express's answers are made for this request alone: copied into the journal's own buffer, so that they die young.
+        return typeof only === 'string' ? keptBody(only, cap) : journal.copiedAnswer(only);
       }
       const joined = Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : part)));
-      return { bytes: joined.length <= cap ? joined : Buffer.from(joined.subarray(0, cap)), length };
+      return { ...journal.copiedAnswer(joined), length };
     },
   };
 }

@@ -64,12 +64,9 @@ export class ListingAnswers {
    * the headers when it has one. An answer depends only on that and the dataset: the same key
    * asks the same page of the same records.
    */
-  keyOf(url: string, headers: ListingRequest['headers']): string {
+  keyOf(url: string, headers: ListingRequest['headers'], writes = this.writesOf(headers)): string {
     // A customer with writes sees their own listings (docs/writes.md): never kept, so never a kept key.
-    if (!this.holder.writes.empty) {
-      const writes = this.writesOf(headers);
-      if (writes) return `${url}\u0001${writes.id}`;
-    }
+    if (writes) return `${url}\u0001${writes.id}`;
     const variant = this.dialect.variant(headers);
     return variant ? `${url}\u0000${variant}` : url;
   }
@@ -179,16 +176,18 @@ function listingRequest(endpoint: EndpointName, id: string | undefined, req: Req
 export function mountListings(app: Pick<Router, 'get'>, options: ListingOptions): void {
   const { answers } = options;
   const { dialect } = answers;
-  const keyOf = (req: Request) => answers.keyOf(req.originalUrl, req.headers);
 
   // Only a 200 answer is kept (when asked a second time): a refusal never is.
   for (const endpoint of ENDPOINT_NAMES) {
-    app.get(PATHS[endpoint], async (req, res) => {
-      const key = keyOf(req);
+    // Not an async function: a page whose order is built already (nearly every request) is answered
+    // in the same tick, without a promise for the router to watch; only a first request for an
+    // order waits for its build, and then returns the promise of it (Express 5 routes its rejection).
+    app.get(PATHS[endpoint], (req, res) => {
       const params = req.params as { product_id?: string; id?: string };
       const request = listingRequest(endpoint, params.product_id ?? params.id, req);
       // A customer with writes: their own view, made for each request and never kept.
       const writes = answers.writesOf(req.headers);
+      const key = answers.keyOf(req.originalUrl, req.headers, writes);
       // An answer already made for this exact URL (same dataset version; the fast path in front
       // answers most of them) goes out once the dialect's guard lets the request through.
       const hit = writes ? undefined : answers.kept(key);
@@ -201,11 +200,17 @@ export function mountListings(app: Pick<Router, 'get'>, options: ListingOptions)
       const bodies = answers.bodies();
       const read = readListing(bodies, request);
       const pending = isRefusal(read) ? undefined : bodies.preparing(request, read);
-      if (pending) await answers.build(pending);
+      if (!pending) return send(req, res, key, request, answerRead(bodies, request, read, writes), writes);
       // A dataset swapped in meanwhile is answered from (in one go, should it need another build).
-      const answer = answers.bodies() === bodies ? answerRead(bodies, request, read, writes) : answerListing(answers.bodies(), request, writes);
-      if (answer.status !== 200 || answer.body === null || writes) return sendAnswer(res, answer);
-      sendBody(req, res, answers.answer(key, request, answer.body, answer.page));
+      return answers.build(pending).then(() => {
+        const now = answers.bodies();
+        send(req, res, key, request, now === bodies ? answerRead(bodies, request, read, writes) : answerListing(now, request, writes), writes);
+      });
     });
+  }
+
+  function send(req: Request, res: Response, key: string, request: ListingRequest, answer: ListingAnswer, writes: CustomerWrites | undefined): void {
+    if (answer.status !== 200 || answer.body === null || writes) return sendAnswer(res, answer);
+    sendBody(req, res, answers.answer(key, request, answer.body, answer.page));
   }
 }

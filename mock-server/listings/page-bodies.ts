@@ -293,6 +293,8 @@ export class PageBodies {
   preparing(request: ListingRequest, query: ListingQuery): { key: string; steps: Steps<void> } | undefined {
     if (request.endpoint !== 'reviews' && request.endpoint !== 'productReviews') return undefined;
     const table = this.dataset.reviews;
+    // Nearly every request: the order of all reviews is built already (nothing to allocate to say so).
+    if (request.endpoint === 'reviews' && table.isPrepared(query.order, false)) return undefined;
     const needs: Array<[ListingOrder, boolean]> = [];
     if (request.endpoint === 'reviews') needs.push([query.order, false]);
     else if (table.source.productIndexOf(request.id ?? '') >= 0) {

@@ -1,0 +1,69 @@
+/**
+ * An older commit of the kit, built from git beside this checkout, to run in the same rounds as
+ * this build: `random-<size>@<rev>` (issue 27: the random uncached page against 26a2658, the
+ * commit before the journal kept bodies and page facts). The build is `git archive` of that
+ * commit into the bench's work folder, this checkout's node_modules, its own build script; made
+ * once and kept (`.built`).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { median } from './stats.ts';
+
+/** The commit the random uncached page is compared with: before the journal with bodies and the writes overlay. */
+export const RANDOM_PAGE_BASELINE = '26a2658';
+
+/** The CLI of commit `rev` built into `work`, or why it cannot be (no git history, say, in a package). */
+export function buildCommit(root: string, work: string, rev: string, log: (line: string) => void): { cli: string; dir: string } | { skipped: string } {
+  const dir = join(work, `build-${rev}`);
+  const cli = join(dir, 'bin', 'store-listing-kit.js');
+  if (existsSync(join(dir, '.built'))) return { cli, dir };
+  log(`building ${rev} into ${dir}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const archive = spawnSync('sh', ['-c', `git -C "$0" archive --format=tar "$2" | tar -x -C "$1"`, root, dir, rev], { encoding: 'utf8' });
+  if (archive.status !== 0) return { skipped: `git could not give commit ${rev} (${archive.stderr.trim().split('\n')[0] || `exit ${archive.status}`})` };
+  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  const build = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: dir, encoding: 'utf8' });
+  if (build.status !== 0) return { skipped: `the build of ${rev} failed (${build.stderr.trim().split('\n')[0] || `exit ${build.status}`})` };
+  writeFileSync(join(dir, '.built'), `${rev}\n`);
+  return { cli, dir };
+}
+
+/**
+ * `order` with `partner` moved right beside `id`: after it in even rounds, before it in odd ones,
+ * so that the two compare the same moment of a machine that may not be quiet. Unchanged when
+ * either is missing.
+ */
+export function besideEachOther<T extends { id: string }>(order: T[], id: string, partner: string, round: number): T[] {
+  const a = order.find((t) => t.id === id);
+  const b = order.find((t) => t.id === partner);
+  if (!a || !b) return order;
+  return order.filter((t) => t !== b).flatMap((t) => (t !== a ? [t] : round % 2 === 0 ? [a, b] : [b, a]));
+}
+
+export interface PairedCpu {
+  label: string;
+  rev: string;
+  /** CPU µs per request, round by round, of this build and of `rev`. */
+  ours: number[];
+  older: number[];
+}
+
+/** The section of RESULTS.md that sets this build's random uncached page beside the older commit's. */
+export function renderAgainstCommit(pairs: PairedCpu[]): string[] {
+  if (pairs.length === 0) return [];
+  const lines = ['## The random uncached page against an older commit', ''];
+  lines.push(
+    'The same random-page sequence sent to this build and to the older commit (built from git into `bench/.work/`), each right beside the other in every round (sides alternating). Ratios are this build over the older one, round by round; their median is what to quote.',
+    '',
+  );
+  lines.push('| listing | commit | CPU µs/req (median) | this build / commit, median of rounds | round by round |', '|---|---|---:|---:|---|');
+  for (const p of pairs) {
+    const ratios = p.ours.map((v, i) => v / (p.older[i] ?? Number.NaN)).filter(Number.isFinite);
+    lines.push(`| ${p.label} | this build | ${Math.round(median(p.ours))} | | |`);
+    lines.push(`| ${p.label} | ${p.rev} | ${Math.round(median(p.older))} | **${median(ratios).toFixed(2)}×** | ${ratios.map((r) => r.toFixed(2)).join(', ')} |`);
+  }
+  lines.push('');
+  return lines;
+}
