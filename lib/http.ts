@@ -42,7 +42,8 @@ export function describeAnswer(a: Answer): string {
  * throws an Error naming the malformed one.
  */
 export function parseHeaders(lines: readonly string[]): Record<string, string> {
-  const out: Record<string, string> = {};
+  // No prototype: a header named `__proto__` is a header like any other (names are the user's data).
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const line of lines) {
     const match = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):\s*(.*)$/.exec(line);
     if (!match || match[2]!.trim() === '') throw new Error(`a header is 'name: value', got '${line.slice(0, 80)}'`);

@@ -10,6 +10,7 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { exchange } from '../client/exchange.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BodyMemo, get } from '../properties/transport.ts';
+import { parseHeaders } from '../lib/http.ts';
 
 const JSON_BODY = '{"reviews":[{"id":"rev_1","rating":4}],"count":1,"limit":10,"offset":0}';
 
@@ -102,6 +103,15 @@ describe("the kit's HTTP client", () => {
     const server = await rawServer(() => withLength(JSON_BODY));
     await get(`${server.url}/a`, 5000, { 'x-publishable-api-key': 'pk_1', Accept: 'application/json, */*' });
     expect(server.requests[0]).toBe(`GET /a HTTP/1.1\r\nhost: ${server.url.slice('http://'.length)}\r\nconnection: keep-alive\r\nx-publishable-api-key: pk_1\r\nAccept: application/json, */*`);
+  });
+
+  it("sends a --header named as JavaScript's own (__proto__, constructor) as given: header names are data", async () => {
+    const server = await rawServer(() => withLength(JSON_BODY));
+    const headers = parseHeaders(['__proto__: a', 'constructor: b', 'toString: c']);
+    expect(Object.entries(headers)).toEqual([['__proto__', 'a'], ['constructor', 'b'], ['tostring', 'c']]);
+    await get(`${server.url}/a`, 5000, headers);
+    await exchange(`${server.url}/b`, 5000, undefined, headers);
+    for (const request of server.requests) expect(request).toContain('\r\n__proto__: a\r\nconstructor: b\r\ntostring: c');
   });
 
   const shapes: Array<[string, () => string | Buffer]> = [
