@@ -69,13 +69,6 @@ function isScriptedChange(req: Request): boolean {
   return typeof marker === 'string' && marker.trim() !== '';
 }
 
-/** Whether a request path (no query) is under the admin prefix, as Express matches it (any case). */
-export function isAdminPath(path: string): boolean {
-  if (path.length < ADMIN_PREFIX.length || path.slice(0, ADMIN_PREFIX.length).toLowerCase() !== ADMIN_PREFIX) return false;
-  const next = path[ADMIN_PREFIX.length];
-  return next === undefined || next === '/' || next === '?';
-}
-
 /** Whether an admin request (its path relative to /__admin) asks for the dashboard's page (dashboard.ts). */
 export const isDashboardRequest = (method: string, path: string): boolean => (method === 'GET' || method === 'HEAD') && path === '/';
 

@@ -3,7 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { below, unit } from '../../fixtures/hash.ts';
 import { faultBody, MAX_DELAY_MS, readFaultHeaders, retryAfter } from '../../lib/fault-headers.ts';
 import { sendError } from '../http/errors.ts';
-import { isAdminPath } from './access.ts';
+import { isAdminPath } from '../../lib/admin-paths.ts';
 
 // The header rules and the injected bodies are lib's (lib/fault-headers.ts): the MSW handlers follow them too.
 export { DELAY_HEADER, MAX_DELAY_MS, STATUS_HEADER, faultBody } from '../../lib/fault-headers.ts';

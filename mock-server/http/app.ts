@@ -5,9 +5,8 @@ import { createDialect, DEFAULT_DIALECT, type DialectName } from '../../lib/dial
 import type { DatasetHolder } from '../dataset/holder.ts';
 import { errorHandler, routeNotFound } from './errors.ts';
 import { ListingAnswers, mountListings } from '../listings/answers.ts';
-import { ADMIN_PREFIX, OPENAPI_PATH } from '../../lib/admin-paths.ts';
+import { ADMIN_PREFIX, isAdminPath, OPENAPI_PATH } from '../../lib/admin-paths.ts';
 import { createOps, opsHandlers, type Ops } from '../admin/routes.ts';
-import { isAdminPath } from '../admin/access.ts';
 import type { Coordinator } from '../admin/coordination.ts';
 import { lazily, openApiModule, providerStatesModule } from './lazy.ts';
 import type { StateDoor } from '../admin/provider-states.ts';

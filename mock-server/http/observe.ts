@@ -1,10 +1,9 @@
 import type { Request, Response } from 'express';
-import { PROVIDER_STATES_PATH } from '../../lib/admin-paths.ts';
+import { isAdminPath, PROVIDER_STATES_PATH } from '../../lib/admin-paths.ts';
 import { customerOf } from '../../lib/customers.ts';
-import { isAdminPath } from '../admin/access.ts';
 import { flatHeaders, journalUrl, keptBody, keptHead, type KeptBody } from '../admin/journal-entry.ts';
 import type { Journal } from '../admin/journal.ts';
-import type { PageFacts } from '../listings/page-bodies.ts';
+import type { PageFacts } from '../../lib/dialects/types.ts';
 import type { Logger } from './logging.ts';
 
 /**
