@@ -5,7 +5,7 @@ import type { Dataset, GenerateOptions } from '../fixtures/dataset.ts';
 import type { Ops } from './admin/routes.ts';
 import type { FaultSettings } from './admin/faults.ts';
 import type { DatasetHolder } from './dataset/holder.ts';
-import type { Logger } from './http/logging.ts';
+import type { Logger } from './support/logging.ts';
 
 /**
  * What `startMockServer` takes and gives (server.ts), apart from the server itself, so that the

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ADMIN_PREFIX, ADMIN_WRITE_HEADER } from '../../lib/admin-paths.ts';
-import { routeNotFound, sendError } from '../http/errors.ts';
+import { routeNotFound, sendError } from '../support/errors.ts';
 
 /**
  * Who may use the admin API (everything under ADMIN_PREFIX, including the Pact

@@ -4,8 +4,8 @@ import { describeIssues } from '../../lib/zod-issues.ts';
 import { datasetFromRecords, generateDataset, type Dataset } from '../../fixtures/dataset.ts';
 import type { Review, Wishlist } from '../../lib/records.ts';
 import type { DatasetHolder } from '../dataset/holder.ts';
-import { invalidRequest, quote } from '../http/errors.ts';
-import { jsonBody } from '../http/json-body.ts';
+import { invalidRequest, quote } from '../support/errors.ts';
+import { jsonBody } from '../support/json-body.ts';
 import type { LeaseStatus } from './state-lease.ts';
 import type { ValidStateChange } from './change-data.ts';
 

@@ -6,17 +6,20 @@ import { adminAccessMode, adminGuard, type AdminAccessOptions } from './access.t
 import { ChangeApplier } from './changes.ts';
 import { localCoordinator, type Coordinator, type CoordinatorFactory } from './coordination.ts';
 import type { DatasetHolder } from '../dataset/holder.ts';
-import { invalidRequest } from '../http/errors.ts';
+import { invalidRequest } from '../support/errors.ts';
 import { FaultInjector, faultSettings, mergedFaultSettings, type FaultSettings } from './faults.ts';
 import { Journal } from './journal.ts';
 import { journalQuery } from './journal-query.ts';
 import { serveDashboard } from './dashboard.ts';
-import { silentLogger, type Logger } from '../http/logging.ts';
-import { jsonBody } from '../http/json-body.ts';
-import { adminSchemasModule } from '../http/lazy.ts';
+import { silentLogger, type Logger } from '../support/logging.ts';
+import { jsonBody } from '../support/json-body.ts';
+import { lazily } from '../support/lazy.ts';
 import { assertStateLeaseMs, DEFAULT_STATE_LEASE_MS } from './state-lease.ts';
 import { observeRequests, type RequestObserver } from '../http/observe.ts';
 import { queryPairs } from '../../lib/query.ts';
+
+/** The admin bodies' schemas (zod), loaded on the first change that needs them. */
+const adminSchemasModule = lazily(() => import('./schemas.ts'));
 
 /**
  * The admin API, under ADMIN_PREFIX (`/__admin`), and the operational pieces it drives:

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { SIZE_LIMITS, describeSizeLimit, type DatasetSizes } from '../../fixtures/generate.ts';
 import { MAX_DELAY_MS } from '../../lib/fault-headers.ts';
 import { describeIssues } from '../../lib/zod-issues.ts';
-import { invalidRequest } from '../http/errors.ts';
+import { invalidRequest } from '../support/errors.ts';
 import { parseLatency } from './faults.ts';
 
 const sizeField = (key: keyof DatasetSizes) => {

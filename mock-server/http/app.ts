@@ -3,17 +3,22 @@ import cors from 'cors';
 import { DEFAULT_MAX_PAGE_SIZE } from '../../lib/api-rules.ts';
 import { createDialect, DEFAULT_DIALECT, type DialectName } from '../../lib/dialects/index.ts';
 import type { DatasetHolder } from '../dataset/holder.ts';
-import { errorHandler, routeNotFound } from './errors.ts';
+import { errorHandler, routeNotFound } from '../support/errors.ts';
 import { ListingAnswers, mountListings } from '../listings/answers.ts';
 import { ADMIN_PREFIX, isAdminPath, OPENAPI_PATH } from '../../lib/admin-paths.ts';
 import { createOps, opsHandlers, type Ops } from '../admin/routes.ts';
 import type { Coordinator } from '../admin/coordination.ts';
-import { lazily, openApiModule, providerStatesModule } from './lazy.ts';
+import { lazily } from '../support/lazy.ts';
 import type { StateDoor } from '../admin/provider-states.ts';
-import { corsHeaderSetter, corsOptions, corsPolicy } from './cors-policy.ts';
+import { corsHeaderSetter, corsOptions, corsPolicy } from '../support/cors-policy.ts';
 import { preflightOnly } from './request-guards.ts';
 import { writeRoutes } from './writes.ts';
 import { MOCK_SHARE_TOKEN_SECRET, wishlistSettings } from '../writes/routes.ts';
+
+/** The provider states (zod validation, the states' datasets), loaded on first use. */
+const providerStatesModule = lazily(() => import('../admin/provider-states.ts'));
+/** The OpenAPI document and its route (zod's JSON Schema output), loaded on first use. */
+const openApiModule = lazily(() => import('../listings/openapi.ts'));
 
 export interface AppOptions {
   /** The largest `limit` / `take` accepted (default 1000; the spec dialect's bound). */

@@ -1,4 +1,4 @@
-import type { Logger } from './logging.ts';
+import type { Logger } from '../support/logging.ts';
 import type { MockServer } from '../server.ts';
 
 /** Stops the server as the first SIGTERM would; `cause` is logged (e.g. "the npm process that started it ended"). */
