@@ -14,7 +14,7 @@ import type { Logger } from './support/logging.ts';
 import { guardRequests, installServerGuards, MAX_HEADER_BYTES } from './http/request-guards.ts';
 import { DatasetHolder, generationOf } from './dataset/holder.ts';
 import { assertStateLeaseMs } from './admin/state-lease.ts';
-import { defaultJournalBodyBytes, DEFAULT_JOURNAL_SIZE, journalProblem } from './admin/journal.ts';
+import { defaultJournalBodyBytes, DEFAULT_JOURNAL_SIZE, journalProblem } from './journal/journal.ts';
 import type { MockCluster, MockClusterOptions } from './cluster/start-cluster.ts';
 import { DEFAULT_SHUTDOWN_GRACE_MS, type MockServer, type MockServerOptions } from './server-options.ts';
 import type { CoordinatorFactory } from './admin/coordination.ts';

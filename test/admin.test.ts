@@ -9,7 +9,7 @@ import { isAdminPath } from '../lib/admin-paths.ts';
 import { createOps } from '../mock-server/admin/routes.ts';
 import { createApp } from '../mock-server/http/app.ts';
 import { DatasetHolder } from '../mock-server/dataset/holder.ts';
-import { Journal } from '../mock-server/admin/journal.ts';
+import { Journal } from '../mock-server/journal/journal.ts';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
 import { get } from './support/http.ts';
 

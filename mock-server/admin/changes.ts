@@ -2,7 +2,7 @@ import { generateDatasetInSteps, type GenerateOptions } from '../../fixtures/dat
 import { buildBetweenRequests } from '../dataset/builder.ts';
 import type { DatasetHolder } from '../dataset/holder.ts';
 import type { FaultInjector, FaultSettings } from './faults.ts';
-import type { Journal } from './journal.ts';
+import type { Journal } from '../journal/journal.ts';
 import type { Logger } from '../support/logging.ts';
 import { lazily } from '../support/lazy.ts';
 import type { AdminChange } from './change-data.ts';

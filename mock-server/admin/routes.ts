@@ -8,14 +8,14 @@ import { localCoordinator, type Coordinator, type CoordinatorFactory } from './c
 import type { DatasetHolder } from '../dataset/holder.ts';
 import { invalidRequest } from '../support/errors.ts';
 import { FaultInjector, faultSettings, mergedFaultSettings, type FaultSettings } from './faults.ts';
-import { Journal } from './journal.ts';
+import { Journal } from '../journal/journal.ts';
 import { journalQuery } from './journal-query.ts';
 import { serveDashboard } from './dashboard.ts';
 import { silentLogger, type Logger } from '../support/logging.ts';
 import { jsonBody } from '../support/json-body.ts';
 import { lazily } from '../support/lazy.ts';
 import { assertStateLeaseMs, DEFAULT_STATE_LEASE_MS } from './state-lease.ts';
-import { observeRequests, type RequestObserver } from '../http/observe.ts';
+import { observeRequests, type RequestObserver } from '../journal/observe.ts';
 import { queryPairs } from '../../lib/query.ts';
 
 /** The admin bodies' schemas (zod), loaded on the first change that needs them. */

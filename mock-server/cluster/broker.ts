@@ -3,7 +3,7 @@ import type { AdminChange } from '../admin/change-data.ts';
 import { changesDataset } from '../admin/changes.ts';
 import { isCoordination, type AskReply, type BrokerMessage, type MemberMessage, type Task, type TaskResult } from './messages.ts';
 import { combineApplied, NOTHING_APPLIED } from '../admin/coordination.ts';
-import type { JournalQuery, JournalSnapshot } from '../admin/journal.ts';
+import type { JournalQuery, JournalSnapshot } from '../journal/journal.ts';
 import { DEFAULT_STATE_LEASE_MS, StateLease } from '../admin/state-lease.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { AdminChange } from '../admin/change-data.ts';
 import type { Applied } from '../admin/changes.ts';
-import type { JournalQuery, JournalSnapshot } from '../admin/journal.ts';
+import type { JournalQuery, JournalSnapshot } from '../journal/journal.ts';
 import type { LeaseStatus } from '../admin/state-lease.ts';
 
 /**

@@ -2,7 +2,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import fresh from 'fresh';
 import type { Ops } from '../admin/routes.ts';
 import { corsHeaders, type CorsPolicy } from '../support/cors-policy.ts';
-import { journalUrl, keptHead } from '../admin/journal-entry.ts';
+import { journalUrl, keptHead } from '../journal/journal-entry.ts';
 import { customerOf } from '../../lib/customers.ts';
 import { JSON_TYPE, type KeptAnswer, type ListingAnswers } from './answers.ts';
 

@@ -1,8 +1,8 @@
 import type { Request, Response } from 'express';
 import { isAdminPath, PROVIDER_STATES_PATH } from '../../lib/admin-paths.ts';
 import { customerOf } from '../../lib/customers.ts';
-import { flatHeaders, journalUrl, keptBody, keptHead, type KeptBody } from '../admin/journal-entry.ts';
-import type { Journal } from '../admin/journal.ts';
+import { flatHeaders, journalUrl, keptBody, keptHead, type KeptBody } from './journal-entry.ts';
+import type { Journal } from './journal.ts';
 import type { PageFacts } from '../../lib/dialects/types.ts';
 import type { Logger } from '../support/logging.ts';
 
