@@ -7,7 +7,7 @@ import { DEFAULT_SHUTDOWN_GRACE_MS, startMockServer } from '../mock-server/serve
 import { MAX_WORKERS, type MockClusterOptions } from '../mock-server/cluster/start-cluster.ts';
 import { adminAccessMode } from '../mock-server/admin/access.ts';
 import { ADMIN_WRITE_HEADER } from '../lib/admin-paths.ts';
-import { formatLatency, parseLatency, faultSettings, MAX_DELAY_MS, type LatencyRange } from '../mock-server/admin/faults.ts';
+import { formatLatency, parseLatency, faultSettings, MAX_DELAY_MS, type LatencyRange } from '../mock-server/state/faults.ts';
 import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_BODY_BYTES, MAX_JOURNAL_SIZE } from '../mock-server/journal/journal.ts';
 import { CLI_LOG_LEVEL, LOG_LEVELS, createLogger, type LogLevel } from '../mock-server/support/logging.ts';
 import { exitGracefullyOnSignals } from '../mock-server/http/shutdown.ts';

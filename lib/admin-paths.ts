@@ -39,7 +39,7 @@ export const PROVIDER_STATES_PATH = ADMIN_PATHS.providerStates;
 /**
  * The header with which a run names itself on its provider-state calls (the kit's `verify` and
  * `check --vary-dataset` send it): the mock lets one run at a time hold its provider state, from
- * its first setup to its release (mock-server/admin/state-lease.ts).
+ * its first setup to its release (mock-server/state/state-lease.ts).
  */
 export const STATE_RUN_HEADER = 'x-provider-state-run';
 

@@ -3,7 +3,7 @@ import type { Express } from 'express';
 import type { DialectName } from '../lib/dialects/index.ts';
 import type { Dataset, GenerateOptions } from '../fixtures/dataset.ts';
 import type { Ops } from './admin/routes.ts';
-import type { FaultSettings } from './admin/faults.ts';
+import type { FaultSettings } from './state/faults.ts';
 import type { DatasetHolder } from './dataset/holder.ts';
 import type { Logger } from './support/logging.ts';
 

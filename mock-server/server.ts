@@ -9,15 +9,15 @@ import { createApp, listingAnswers } from './http/app.ts';
 import { corsPolicy } from './support/cors-policy.ts';
 import { withFastPath } from './listings/fast-path.ts';
 import { createOps, type Ops } from './admin/routes.ts';
-import type { FaultSettings } from './admin/faults.ts';
+import type { FaultSettings } from './state/faults.ts';
 import type { Logger } from './support/logging.ts';
 import { guardRequests, installServerGuards, MAX_HEADER_BYTES } from './http/request-guards.ts';
 import { DatasetHolder, generationOf } from './dataset/holder.ts';
-import { assertStateLeaseMs } from './admin/state-lease.ts';
+import { assertStateLeaseMs } from './state/state-lease.ts';
 import { defaultJournalBodyBytes, DEFAULT_JOURNAL_SIZE, journalProblem } from './journal/journal.ts';
 import type { MockCluster, MockClusterOptions } from './cluster/start-cluster.ts';
 import { DEFAULT_SHUTDOWN_GRACE_MS, type MockServer, type MockServerOptions } from './server-options.ts';
-import type { CoordinatorFactory } from './admin/coordination.ts';
+import type { CoordinatorFactory } from './state/coordination.ts';
 
 export { DEFAULT_SHUTDOWN_GRACE_MS, type MockServer, type MockServerOptions } from './server-options.ts';
 

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { generateDataset, generateDatasetInSteps } from '../fixtures/dataset.ts';
 import { finish } from '../fixtures/steps.ts';
 import { createOps } from '../mock-server/admin/routes.ts';
-import { ChangeApplier } from '../mock-server/admin/changes.ts';
+import { ChangeApplier } from '../mock-server/state/changes.ts';
 import { buildBetweenRequests } from '../mock-server/dataset/builder.ts';
 import { DatasetHolder } from '../mock-server/dataset/holder.ts';
 import { startMockServer } from '../mock-server/server.ts';

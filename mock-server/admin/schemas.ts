@@ -8,7 +8,7 @@ import { SIZE_LIMITS, describeSizeLimit, type DatasetSizes } from '../../fixture
 import { MAX_DELAY_MS } from '../../lib/fault-headers.ts';
 import { describeIssues } from '../../lib/zod-issues.ts';
 import { invalidRequest } from '../support/errors.ts';
-import { parseLatency } from './faults.ts';
+import { parseLatency } from '../state/faults.ts';
 
 const sizeField = (key: keyof DatasetSizes) => {
   const accepted = `must be a whole number ${describeSizeLimit(key)}`;

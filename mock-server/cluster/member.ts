@@ -1,6 +1,6 @@
-import type { ChangeApplier } from '../admin/changes.ts';
+import type { ChangeApplier } from '../state/changes.ts';
 import { isCoordination, type Ask, type AskReply, type BrokerMessage, type MemberMessage, type Task, type TaskResult } from './messages.ts';
-import { leaseConflictError, supersededError, type CoordinatorFactory } from '../admin/coordination.ts';
+import { leaseConflictError, supersededError, type CoordinatorFactory } from '../state/coordination.ts';
 import { mergeJournals } from '../journal/journal.ts';
 
 /**

@@ -84,7 +84,7 @@ export interface ReviewRow {
 
 /**
  * A write, as plain data (it crosses processes: every worker of a cluster applies the same
- * commands in the same order, mock-server/admin/coordination.ts). What it needs from the dataset
+ * commands in the same order, mock-server/state/coordination.ts). What it needs from the dataset
  * (a variant) is resolved before it is sent, by the process that received the request.
  */
 export type WriteCommand =
