@@ -6,4 +6,5 @@ export { startMockServer, resolveDataset, type MockServer, type MockServerOption
 export type { MockCluster, MockClusterOptions } from './cluster/start-cluster.ts';
 export { createApp, type AppOptions } from './http/app.ts';
 export { DatasetHolder } from './dataset/holder.ts';
-export { providerStatesRouter, pactStateHandlers, applyStateChange } from './state/provider-states.ts';
+export { providerStatesRouter } from './admin/provider-states.ts';
+export { pactStateHandlers, applyStateChange } from './state/provider-states.ts';

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { Express } from 'express';
 import type { DialectName } from '../lib/dialects/index.ts';
 import type { Dataset, GenerateOptions } from '../fixtures/dataset.ts';
-import type { Ops } from './admin/routes.ts';
+import type { Ops } from './state/ops.ts';
 import type { FaultSettings } from './state/faults.ts';
 import type { DatasetHolder } from './dataset/holder.ts';
 import type { Logger } from './support/logging.ts';

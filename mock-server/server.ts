@@ -8,7 +8,7 @@ import { sizesProblem } from '../fixtures/generate.ts';
 import { createApp, listingAnswers } from './http/app.ts';
 import { corsPolicy } from './support/cors-policy.ts';
 import { withFastPath } from './listings/fast-path.ts';
-import { createOps, type Ops } from './admin/routes.ts';
+import { createOps, type Ops } from './state/ops.ts';
 import type { FaultSettings } from './state/faults.ts';
 import type { Logger } from './support/logging.ts';
 import { guardRequests, installServerGuards, MAX_HEADER_BYTES } from './http/request-guards.ts';

@@ -16,7 +16,7 @@ import { buildProgram } from '../cli/main.ts';
 import { generateDataset } from '../fixtures/index.ts';
 import { ADMIN_WRITE_HEADER } from '../lib/admin-paths.ts';
 import { isLocalHostHeader } from '../mock-server/admin/access.ts';
-import { createOps } from '../mock-server/admin/routes.ts';
+import { createOps } from '../mock-server/state/ops.ts';
 import { createApp } from '../mock-server/http/app.ts';
 import { corsOriginProblem } from '../mock-server/support/cors-policy.ts';
 import { DatasetHolder } from '../mock-server/dataset/holder.ts';

@@ -54,6 +54,8 @@ describe('a mock started from a compiled copy, whose lazily loaded modules go mi
   const json = (method: string, body: unknown): RequestInit => ({ method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const cases: Array<{ module: string; path: string; init?: RequestInit }> = [
     { module: 'listings/openapi.js', path: '/openapi.json' },
+    // The provider-state door first, by a GET that needs only the door; then the states, which its first change loads.
+    { module: 'admin/provider-states.js', path: '/__admin/provider-states' },
     { module: 'state/provider-states.js', path: '/__admin/provider-states', init: json('POST', { state: 'no reviews exist', action: 'teardown' }) },
     { module: 'admin/schemas.js', path: '/__admin/dataset', init: json('POST', { seed: 2 }) },
   ];

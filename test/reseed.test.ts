@@ -3,7 +3,7 @@ import { Agent, request } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateDataset, generateDatasetInSteps } from '../fixtures/dataset.ts';
 import { finish } from '../fixtures/steps.ts';
-import { createOps } from '../mock-server/admin/routes.ts';
+import { createOps } from '../mock-server/state/ops.ts';
 import { ChangeApplier } from '../mock-server/state/changes.ts';
 import { buildBetweenRequests } from '../mock-server/dataset/builder.ts';
 import { DatasetHolder } from '../mock-server/dataset/holder.ts';

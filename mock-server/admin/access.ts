@@ -1,7 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { ADMIN_PREFIX, ADMIN_WRITE_HEADER } from '../../lib/admin-paths.ts';
+import { ADMIN_WRITE_HEADER } from '../../lib/admin-paths.ts';
 import { routeNotFound, sendError } from '../support/errors.ts';
+import type { AdminAccessOptions } from '../state/ops.ts';
+
+export type { AdminAccessOptions };
 
 /**
  * Who may use the admin API (everything under ADMIN_PREFIX, including the Pact
@@ -24,13 +27,6 @@ import { routeNotFound, sendError } from '../support/errors.ts';
  * a header no page sends cross-origin without a preflight. The one admin request that needs no
  * token is the dashboard's page (`GET /__admin/`, dashboard.ts), which holds no data.
  */
-
-export interface AdminAccessOptions {
-  /** The bearer token the admin API requires; none means loopback only. */
-  token?: string | undefined;
-  /** The host the server listens on; unknown (undefined) is treated as loopback. */
-  host?: string | undefined;
-}
 
 export type AdminAccessMode = 'token' | 'loopback' | 'off';
 

@@ -2,19 +2,17 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import { DEFAULT_SEED, DEFAULT_SIZES } from '../../fixtures/generate.ts';
 import type { GenerateOptions } from '../../fixtures/dataset.ts';
 import { ADMIN_PREFIX } from '../../lib/admin-paths.ts';
-import { adminAccessMode, adminGuard, type AdminAccessOptions } from './access.ts';
+import { adminAccessMode, adminGuard } from './access.ts';
 import { ChangeApplier } from '../state/changes.ts';
-import { localCoordinator, type Coordinator, type CoordinatorFactory } from '../state/coordination.ts';
+import type { Ops } from '../state/ops.ts';
+import type { Coordinator } from '../state/coordination.ts';
 import type { DatasetHolder } from '../dataset/holder.ts';
 import { invalidRequest } from '../support/errors.ts';
-import { FaultInjector, faultSettings, mergedFaultSettings, type FaultSettings } from '../state/faults.ts';
-import { Journal } from '../journal/journal.ts';
+import { faultSettings, mergedFaultSettings } from '../state/faults.ts';
 import { journalQuery } from './journal-query.ts';
 import { serveDashboard } from './dashboard.ts';
-import { silentLogger, type Logger } from '../support/logging.ts';
 import { jsonBody } from '../support/json-body.ts';
 import { lazily } from '../support/lazy.ts';
-import { assertStateLeaseMs, DEFAULT_STATE_LEASE_MS } from '../state/state-lease.ts';
 import { observeRequests, type RequestObserver } from '../journal/observe.ts';
 import { queryPairs } from '../../lib/query.ts';
 
@@ -41,65 +39,6 @@ const adminSchemasModule = lazily(() => import('./schemas.ts'));
  * applied through the server's coordinator (coordination.ts): in a cluster, every worker
  * has applied it before the answer, and the journal and config speak for all of them.
  */
-
-/** The operational state of one server: faults, journal, logger, admin access. */
-export interface Ops {
-  readonly faults: FaultInjector;
-  readonly journal: Journal;
-  readonly logger: Logger;
-  readonly access: AdminAccessOptions;
-  /** Facts about the server for `GET /__admin/config` (host, port, ...); the server fills them in. */
-  readonly info: Record<string, unknown>;
-  /** After how long without a state change a run's hold on the provider state lapses (state-lease.ts). */
-  readonly stateLeaseMs: number;
-  readonly startedAt: number;
-  /** Requests the fast path in front of Express answered (mock-server/listings/fast-path.ts). */
-  readonly stats: { fastPathAnswers: number };
-  /** How changes reach every process that serves (default: this one only). */
-  readonly coordinate: CoordinatorFactory;
-}
-
-export interface OpsOptions {
-  faults?: FaultSettings;
-  /** The seed of fault draws when the fault settings name none (default: the dataset's, else 1). */
-  faultSeed?: number;
-  journalSize?: number;
-  /** Bytes kept of each journaled body (default: journal.ts's `defaultJournalBodyBytes`; 0: none). */
-  journalBodyBytes?: number;
-  logger?: Logger;
-  access?: AdminAccessOptions;
-  /** How the initial dataset was generated, if it was (its seed is the default seed of fault draws). */
-  generation?: GenerateOptions;
-  /** After how long without a state change a run's hold on the provider state lapses (default 30 s). */
-  stateLeaseMs?: number;
-  info?: Record<string, unknown>;
-  /**
-   * The coordinator of a cluster worker (cluster-member.ts); default: this process alone.
-   * Given one, the journal also stamps its entries, so that the workers' can be merged.
-   */
-  coordinate?: CoordinatorFactory;
-}
-
-export function createOps(options: OpsOptions = {}): Ops {
-  const stateLeaseMs = options.stateLeaseMs ?? DEFAULT_STATE_LEASE_MS;
-  assertStateLeaseMs(stateLeaseMs);
-  return {
-    faults: new FaultInjector(options.faultSeed ?? options.generation?.seed ?? DEFAULT_SEED, options.faults),
-    journal: new Journal({
-      ...(options.journalSize !== undefined ? { capacity: options.journalSize } : {}),
-      ...(options.journalBodyBytes !== undefined ? { bodyBytes: options.journalBodyBytes } : {}),
-      stamped: options.coordinate !== undefined,
-      secrets: { token: options.access?.token },
-    }),
-    logger: options.logger ?? silentLogger,
-    access: options.access ?? {},
-    info: { ...options.info },
-    stateLeaseMs,
-    startedAt: Date.now(),
-    stats: { fastPathAnswers: 0 },
-    coordinate: options.coordinate ?? localCoordinator,
-  };
-}
 
 /** What the operational pieces add to an app (app.ts mounts them; see `opsHandlers`). */
 export interface OpsHandlers {

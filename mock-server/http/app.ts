@@ -6,17 +6,18 @@ import type { DatasetHolder } from '../dataset/holder.ts';
 import { errorHandler, routeNotFound } from '../support/errors.ts';
 import { ListingAnswers, mountListings } from '../listings/answers.ts';
 import { ADMIN_PREFIX, isAdminPath, OPENAPI_PATH } from '../../lib/admin-paths.ts';
-import { createOps, opsHandlers, type Ops } from '../admin/routes.ts';
+import { opsHandlers } from '../admin/routes.ts';
+import { createOps, type Ops } from '../state/ops.ts';
 import type { Coordinator } from '../state/coordination.ts';
 import { lazily } from '../support/lazy.ts';
-import type { StateDoor } from '../state/provider-states.ts';
+import type { StateDoor } from '../admin/provider-states.ts';
 import { corsHeaderSetter, corsOptions, corsPolicy } from '../support/cors-policy.ts';
 import { preflightOnly } from './request-guards.ts';
 import { writeRoutes } from './writes.ts';
 import { MOCK_SHARE_TOKEN_SECRET, wishlistSettings } from '../writes/routes.ts';
 
-/** The provider states (zod validation, the states' datasets), loaded on first use. */
-const providerStatesModule = lazily(() => import('../state/provider-states.ts'));
+/** The provider-state door (zod validation, the states' datasets), loaded on first use. */
+const providerStatesModule = lazily(() => import('../admin/provider-states.ts'));
 /** The OpenAPI document and its route (zod's JSON Schema output), loaded on first use. */
 const openApiModule = lazily(() => import('../listings/openapi.ts'));
 
@@ -88,7 +89,7 @@ export function createApp(holder: DatasetHolder, options: AppOptions = {}): Expr
   // Pact's state-change endpoint (POST, GET and DELETE /__admin/provider-states); any /__admin guard must be
   // mounted before it. Applied through the coordinator, under its lease (one run at a time): in a cluster,
   // by every worker before the answer. Loaded on the first POST, or /__admin request, that gets this far
-  // (mock-server/state/provider-states.ts validates with zod, which nothing on a mock's start-up path needs);
+  // (mock-server/admin/provider-states.ts and state/provider-states.ts validate with zod, which nothing on a mock's start-up path needs);
   // the router matches the path as if mounted here.
   const states = lazily(async () => (await providerStatesModule()).providerStatesRouter(holder, stateDoor(coordinator)));
   app.use((req, res, next) => {

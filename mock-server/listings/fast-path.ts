@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import fresh from 'fresh';
-import type { Ops } from '../admin/routes.ts';
+import type { Ops } from '../state/ops.ts';
 import { corsHeaders, type CorsPolicy } from '../support/cors-policy.ts';
 import { journalUrl, keptHead } from '../journal/journal-entry.ts';
 import { customerOf } from '../../lib/customers.ts';

@@ -1,6 +1,6 @@
 import { pageSlice } from '../../lib/paging.ts';
 import { MAX_ANSWER_CHARS, MAX_ANSWER_RECORDS } from '../../lib/api-rules.ts';
-import { isRefusal, refusal, type Dialect, type EndpointRules, type EnvelopeInput, type ListingOrder, type PageRule, type ListingQuery, type ListingRequest, type RatingAggregate, type Refusal } from '../../lib/dialects/index.ts';
+import { isRefusal, refusal, type Dialect, type EndpointRules, type EnvelopeInput, type ListingOrder, type ListingQuery, type ListingRequest, type RatingAggregate, type Refusal } from '../../lib/dialects/index.ts';
 import type { Dataset, RecordedJson } from '../../fixtures/dataset.ts';
 import type { Steps } from '../../fixtures/steps.ts';
 import type { PageFacts } from '../../lib/dialects/types.ts';
