@@ -10,7 +10,7 @@ import { ADMIN_WRITE_HEADER } from '../lib/admin-paths.ts';
 import { formatLatency, parseLatency, faultSettings, MAX_DELAY_MS, type LatencyRange } from '../mock-server/state/faults.ts';
 import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_BODY_BYTES, MAX_JOURNAL_SIZE } from '../mock-server/journal/journal.ts';
 import { CLI_LOG_LEVEL, LOG_LEVELS, createLogger, type LogLevel } from '../mock-server/support/logging.ts';
-import { exitGracefullyOnSignals } from '../mock-server/http/shutdown.ts';
+import { exitGracefullyOnSignals } from '../mock-server/front/shutdown.ts';
 import { MOCK_SHARE_TOKEN_SECRET } from '../mock-server/writes/share-token.ts';
 import { cannotRun } from './program.ts';
 import { startedByNpm, watchWrapper } from './wrapper-watch.ts';

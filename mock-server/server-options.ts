@@ -53,7 +53,7 @@ export interface MockServerOptions extends GenerateOptions {
   shareTokenSecret?: string;
   /**
    * Answer kept answers in front of Express (default true): same status, headers and bytes,
-   * a fraction of the CPU (mock-server/listings/fast-path.ts). `false` sends every request through Express.
+   * a fraction of the CPU (mock-server/front/fast-path.ts). `false` sends every request through Express.
    */
   fastPath?: boolean;
   /** Fault and latency injection from the start (default: off; changeable through the admin API). */

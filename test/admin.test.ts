@@ -7,7 +7,7 @@ import { generateDataset } from '../fixtures/index.ts';
 import { adminAccessMode, adminGuard, isLoopbackHost } from '../mock-server/admin/access.ts';
 import { isAdminPath } from '../lib/admin-paths.ts';
 import { createOps } from '../mock-server/state/ops.ts';
-import { createApp } from '../mock-server/http/app.ts';
+import { createApp } from '../mock-server/front/app.ts';
 import { DatasetHolder } from '../mock-server/dataset/holder.ts';
 import { Journal } from '../mock-server/journal/journal.ts';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';

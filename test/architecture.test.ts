@@ -16,7 +16,7 @@ describe('dependency direction', () => {
       "import { startMockServer } from '../mock-server/server.ts';",
       "import express from 'express';",
       "const faker = await import('@faker-js/faker');",
-      '// import { nothing } from "../mock-server/http/app.ts";  (a comment, not an import)',
+      '// import { nothing } from "../mock-server/front/app.ts";  (a comment, not an import)',
       "import { totalPages } from '../lib/paging.ts';",
     ].join('\n');
     expect(checkFile(ROOT, 'properties/bad.ts', source).map((v) => v.specifier)).toEqual(['../mock-server/server.ts', 'express', '@faker-js/faker']);

@@ -1,5 +1,5 @@
 /**
- * The fast path (mock-server/listings/fast-path.ts) changes nothing a client can see: every valid and
+ * The fast path (mock-server/front/fast-path.ts) changes nothing a client can see: every valid and
  * hostile request of the suites, sent to a server with the fast path and to one without, gets the
  * same status, headers (bar Date) and bytes: in both dialects, with and without explicit CORS
  * origins, for GET, HEAD and conditional requests. Each request is sent twice, so the second one

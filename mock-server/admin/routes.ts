@@ -1,9 +1,8 @@
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { Router, type Request } from 'express';
 import { DEFAULT_SEED, DEFAULT_SIZES } from '../../fixtures/generate.ts';
 import type { GenerateOptions } from '../../fixtures/dataset.ts';
 import { ADMIN_PREFIX } from '../../lib/admin-paths.ts';
 import { adminAccessMode, adminGuard } from './access.ts';
-import { ChangeApplier } from '../state/changes.ts';
 import type { Ops } from '../state/ops.ts';
 import type { Coordinator } from '../state/coordination.ts';
 import type { DatasetHolder } from '../dataset/holder.ts';
@@ -13,7 +12,6 @@ import { journalQuery } from './journal-query.ts';
 import { serveDashboard } from './dashboard.ts';
 import { jsonBody } from '../support/json-body.ts';
 import { lazily } from '../support/lazy.ts';
-import { observeRequests, type RequestObserver } from '../journal/observe.ts';
 import { queryPairs } from '../../lib/query.ts';
 
 /** The admin bodies' schemas (zod), loaded on the first change that needs them. */
@@ -29,7 +27,7 @@ const adminSchemasModule = lazily(() => import('./schemas.ts'));
  *   POST   /__admin/dataset    reseed or resize: { seed?, reviews?, products?, wishlists?, maxItems? }
  *   GET    /__admin/journal    recent requests (?limit, since, path, status, customer), oldest first; DELETE clears it
  *   GET    /__admin/faults     fault settings; PUT changes those its body names (the rest are kept); DELETE turns them all off
- *   POST   /__admin/provider-states (and GET, DELETE): Pact's provider states, mounted by app.ts
+ *   POST   /__admin/provider-states (and GET, DELETE): Pact's provider states, mounted by front/app.ts
  *          (provider-states.ts, loaded on first use), under the lease of state-lease.ts
  *
  * Everything under the prefix (provider states too) passes the access guard (access.ts) first.
@@ -40,24 +38,12 @@ const adminSchemasModule = lazily(() => import('./schemas.ts'));
  * has applied it before the answer, and the journal and config speak for all of them.
  */
 
-/** What the operational pieces add to an app (app.ts mounts them; see `opsHandlers`). */
-export interface OpsHandlers {
-  /** Through which the other admin doors (provider states) apply changes. */
-  coordinator: Coordinator;
-  /** Journal and logs, for every request before it is answered (undefined when both are off). */
-  observe: RequestObserver | undefined;
-  /** The admin guard and routes, to mount at ADMIN_PREFIX before any other /__admin route. */
-  admin: Router;
-  /** Fault injection, for every request after observation (it leaves admin paths alone). */
-  faults: RequestHandler;
-}
-
-export function opsHandlers(holder: DatasetHolder, ops: Ops): OpsHandlers {
-  const coordinator = ops.coordinate(new ChangeApplier(holder, ops));
+/** The admin API of a server, to mount at ADMIN_PREFIX before any other /__admin route: the access guard (access.ts), then the routes. */
+export function adminApi(holder: DatasetHolder, ops: Ops, coordinator: Coordinator): Router {
   const admin = Router();
   admin.use(adminGuard(ops.access));
   admin.use(adminRoutes(holder, ops, coordinator));
-  return { coordinator, observe: observeRequests(ops.journal, ops.logger), admin, faults: ops.faults.middleware() };
+  return admin;
 }
 
 /** The customer a reset names (`{ "customer": "<id>" }`), or undefined for the whole reset (no body, `{}`). */

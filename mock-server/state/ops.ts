@@ -30,7 +30,7 @@ export interface Ops {
   /** After how long without a state change a run's hold on the provider state lapses (state-lease.ts). */
   readonly stateLeaseMs: number;
   readonly startedAt: number;
-  /** Requests the fast path in front of Express answered (mock-server/listings/fast-path.ts). */
+  /** Requests the fast path in front of Express answered (mock-server/front/fast-path.ts). */
   readonly stats: { fastPathAnswers: number };
   /** How changes reach every process that serves (default: this one only). */
   readonly coordinate: CoordinatorFactory;

@@ -1,5 +1,5 @@
 /**
- * The write routes' request and answer, platform-neutral: the HTTP mock (mock-server/http/writes.ts)
+ * The write routes' request and answer, platform-neutral: the HTTP mock (mock-server/front/writes.ts)
  * and the MSW handlers (msw/) build the same request and send the same answer.
  */
 import type { QueryPairs } from '../../lib/query.ts';

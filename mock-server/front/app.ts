@@ -1,4 +1,4 @@
-import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import cors from 'cors';
 import { DEFAULT_MAX_PAGE_SIZE } from '../../lib/api-rules.ts';
 import { createDialect, DEFAULT_DIALECT, type DialectName } from '../../lib/dialects/index.ts';
@@ -6,7 +6,9 @@ import type { DatasetHolder } from '../dataset/holder.ts';
 import { errorHandler, routeNotFound } from '../support/errors.ts';
 import { ListingAnswers, mountListings } from '../listings/answers.ts';
 import { ADMIN_PREFIX, isAdminPath, OPENAPI_PATH } from '../../lib/admin-paths.ts';
-import { opsHandlers } from '../admin/routes.ts';
+import { adminApi } from '../admin/routes.ts';
+import { ChangeApplier } from '../state/changes.ts';
+import { observeRequests, type RequestObserver } from '../journal/observe.ts';
 import { createOps, type Ops } from '../state/ops.ts';
 import type { Coordinator } from '../state/coordination.ts';
 import { lazily } from '../support/lazy.ts';
@@ -34,7 +36,7 @@ export interface AppOptions {
   corsOrigin?: string | string[];
   /** Told about unexpected faults (the answer is the documented 500 either way). */
   onFault?: (error: unknown) => void;
-  /** Faults, journal, logger and admin access (mock-server/admin/routes.ts); default: all off, admin on loopback. */
+  /** Faults, journal, logger and admin access (mock-server/state/ops.ts); default: all off, admin on loopback. */
   ops?: Ops;
   /** The alphabite dialect's wishlist setting `allow_multiple_wishlists` (default false, as a fresh install; docs/writes.md). */
   allowMultipleWishlists?: boolean;
@@ -99,6 +101,23 @@ export function createApp(holder: DatasetHolder, options: AppOptions = {}): Expr
   app.use(routeNotFound);
   app.use(errorHandler(options.onFault ?? ((error: unknown) => ops.logger.error({ err: error }, 'unexpected fault'))));
   return app;
+}
+
+/** What the operational pieces add to an app (createApp mounts them). */
+interface OpsHandlers {
+  /** Through which the other admin doors (provider states) apply changes. */
+  coordinator: Coordinator;
+  /** Journal and logs, for every request before it is answered (undefined when both are off). */
+  observe: RequestObserver | undefined;
+  /** The admin guard and routes, to mount at ADMIN_PREFIX before any other /__admin route. */
+  admin: Router;
+  /** Fault injection, for every request after observation (it leaves admin paths alone). */
+  faults: RequestHandler;
+}
+
+function opsHandlers(holder: DatasetHolder, ops: Ops): OpsHandlers {
+  const coordinator = ops.coordinate(new ChangeApplier(holder, ops));
+  return { coordinator, observe: observeRequests(ops.journal, ops.logger), admin: adminApi(holder, ops, coordinator), faults: ops.faults.middleware() };
 }
 
 /** The provider-state door of a server: its changes go through the coordinator, which keeps the lease. */

@@ -4,7 +4,7 @@ import type { Ops } from '../state/ops.ts';
 import { corsHeaders, type CorsPolicy } from '../support/cors-policy.ts';
 import { journalUrl, keptHead } from '../journal/journal-entry.ts';
 import { customerOf } from '../../lib/customers.ts';
-import { JSON_TYPE, type KeptAnswer, type ListingAnswers } from './answers.ts';
+import { JSON_TYPE, type KeptAnswer, type ListingAnswers } from '../listings/answers.ts';
 
 /**
  * In front of the Express app, at the `http.Server` level: a GET or HEAD whose answer is already
