@@ -14,7 +14,7 @@ export type { AdminAccessOptions };
  * - without one, on any other host (0.0.0.0, a LAN address): nobody; the admin API is off.
  *
  * A browser on this machine is a loopback client too, and any page it opens could call the
- * mock. So, besides: the admin API sends no CORS headers (app.ts), so a page of another origin
+ * mock. So, besides: the admin API sends no CORS headers (front/app.ts), so a page of another origin
  * can neither read an answer nor pass a preflight (the guard refuses every one); and on
  * loopback without a token,
  * - a request must name this machine in `Host` (a loopback name, `*.localhost`, or the host

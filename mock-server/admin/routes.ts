@@ -28,13 +28,13 @@ const adminSchemasModule = lazily(() => import('./schemas.ts'));
  *   GET    /__admin/journal    recent requests (?limit, since, path, status, customer), oldest first; DELETE clears it
  *   GET    /__admin/faults     fault settings; PUT changes those its body names (the rest are kept); DELETE turns them all off
  *   POST   /__admin/provider-states (and GET, DELETE): Pact's provider states, mounted by front/app.ts
- *          (provider-states.ts, loaded on first use), under the lease of state-lease.ts
+ *          (provider-states.ts, loaded on first use), under the lease of state/state-lease.ts
  *
  * Everything under the prefix (provider states too) passes the access guard (access.ts) first.
  * Admin requests are never delayed or failed by fault injection, and not journaled.
  *
  * A change is validated here, once (a bad one is answered 400 and goes nowhere), then
- * applied through the server's coordinator (coordination.ts): in a cluster, every worker
+ * applied through the server's coordinator (state/coordination.ts): in a cluster, every worker
  * has applied it before the answer, and the journal and config speak for all of them.
  */
 
@@ -149,7 +149,7 @@ function adminRoutes(holder: DatasetHolder, ops: Ops, coordinator: Coordinator):
   router.put('/faults', json, async (req, res) => {
     noQuery(req);
     if (req.body === undefined) throw invalidRequest('the fault settings must be a JSON object sent with Content-Type: application/json');
-    // A merge: what the body leaves out keeps its value (faults.ts, mergedFaultSettings).
+    // A merge: what the body leaves out keeps its value (state/faults.ts, mergedFaultSettings).
     const change = (await adminSchemasModule()).parseFaultSettings(req.body);
     await coordinator.apply({ kind: 'faults', settings: mergedFaultSettings(ops.faults.settings, change) });
     res.json(await faultState());

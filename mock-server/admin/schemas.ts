@@ -1,6 +1,6 @@
 /**
  * The bodies the admin API takes, checked with zod: `POST /__admin/dataset` and
- * `PUT /__admin/faults`. Loaded by admin.ts on the first such request, so that a mock that never
+ * `PUT /__admin/faults`. Loaded by routes.ts on the first such request, so that a mock that never
  * gets one never loads zod.
  */
 import { z } from 'zod';

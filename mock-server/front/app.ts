@@ -30,7 +30,7 @@ export interface AppOptions {
   dialect?: DialectName;
   /** The alphabite dialect's publishable keys: another key is refused (default: any key is taken). */
   publishableKeys?: readonly string[];
-  /** The kept answers, when a fast path in front of the app shares them (server.ts). */
+  /** The kept answers, when a fast path in front of the app shares them (process.ts). */
   answers?: ListingAnswers;
   /** Origins allowed by CORS; default any (`*`, without credentials). Explicit origins may send credentials. */
   corsOrigin?: string | string[];
@@ -60,7 +60,7 @@ export function createApp(holder: DatasetHolder, options: AppOptions = {}): Expr
   // Preflights through the `cors` package; actual answers get the same headers from corsHeaders,
   // computed once per request without the package's per-request option copying. Neither
   // under /__admin: no web page of another origin may read it, and its preflights go to the
-  // admin guard (access.ts), which refuses them.
+  // admin guard (admin/access.ts), which refuses them.
   const policy = corsPolicy(options.corsOrigin);
   // In the alphabite dialect the plugins' write routes are answered too: their preflights allow POST, PUT and DELETE.
   const answersWrites = (options.answers?.dialect.name ?? options.dialect ?? DEFAULT_DIALECT) === 'alphabite';

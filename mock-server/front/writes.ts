@@ -28,7 +28,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 function send(res: Response, answer: WriteAnswer & { headers?: Record<string, string> }): void {
   res.status(answer.status);
   for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
-  // Set before the answer goes out: the journal records the headers as sent (observe.ts).
+  // Set before the answer goes out: the journal records the headers as sent (journal/observe.ts).
   if (answer.reason !== undefined) res.setHeader(REASON_HEADER, answer.reason);
   if (answer.body === null) res.end();
   else res.type(JSON_TYPE).send(answer.body);

@@ -13,7 +13,7 @@ export type { AdminChange };
 /** The provider states' datasets (zod validation), loaded on the first provider-state change. */
 const providerStatesModule = lazily(() => import('./provider-states.ts'));
 
-/** The parts of a server's operational state (routes.ts `Ops`) that changes act on. */
+/** The parts of a server's operational state (ops.ts `Ops`) that changes act on. */
 export interface ChangedOps {
   readonly faults: FaultInjector;
   readonly journal: Journal;

@@ -42,7 +42,7 @@ export interface FaultSettings {
 
 export const NO_FAULTS: FaultSettings = Object.freeze({ latency: null, errorRate: 0, errorStatus: 500, headers: false, seed: null });
 
-/** Any subset of the settings (the body of `PUT /__admin/faults` once validated: schemas.ts). */
+/** Any subset of the settings (the body of `PUT /__admin/faults` once validated: admin/schemas.ts). */
 export type PartialFaultSettings = { [K in keyof FaultSettings]?: FaultSettings[K] | undefined };
 
 /** Complete settings from a partial, validated input. */

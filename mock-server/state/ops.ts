@@ -41,7 +41,7 @@ export interface OpsOptions {
   /** The seed of fault draws when the fault settings name none (default: the dataset's, else 1). */
   faultSeed?: number;
   journalSize?: number;
-  /** Bytes kept of each journaled body (default: journal.ts's `defaultJournalBodyBytes`; 0: none). */
+  /** Bytes kept of each journaled body (default: journal/journal.ts's `defaultJournalBodyBytes`; 0: none). */
   journalBodyBytes?: number;
   logger?: Logger;
   access?: AdminAccessOptions;
@@ -51,7 +51,7 @@ export interface OpsOptions {
   stateLeaseMs?: number;
   info?: Record<string, unknown>;
   /**
-   * The coordinator of a cluster worker (cluster-member.ts); default: this process alone.
+   * The coordinator of a cluster worker (cluster/member.ts); default: this process alone.
    * Given one, the journal also stamps its entries, so that the workers' can be merged.
    */
   coordinate?: CoordinatorFactory;
