@@ -8,7 +8,7 @@ import type { Logger } from '../support/logging.ts';
 
 /**
  * Times each request and, when it has been answered, logs one line (at `info`) and records it
- * in the journal, with its headers and body and the answer's (admin/journal-entry.ts). Admin
+ * in the journal, with its headers and body and the answer's (journal-entry.ts). Admin
  * requests are logged but not journaled, so reading the journal does not push out what it is
  * read for; Pact's provider-state changes that succeed are (`POST` and `DELETE` on
  * /__admin/provider-states), as they change what the listings answer. Answers undefined, so that
