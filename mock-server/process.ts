@@ -4,7 +4,7 @@ import { DEFAULT_MAX_PAGE_SIZE } from '../lib/api-rules.ts';
 import { DEFAULT_DIALECT, type DialectName } from '../lib/dialects/index.ts';
 import { generateDataset, servingProblem, type Dataset, type GenerateOptions } from '../fixtures/dataset.ts';
 import { createApp, listingAnswers } from './front/app.ts';
-import { corsPolicy } from './support/cors-policy.ts';
+import { corsPolicy } from './helpers/cors-policy.ts';
 import { withFastPath } from './front/fast-path.ts';
 import { createOps } from './state/ops.ts';
 import { guardRequests, installServerGuards, MAX_HEADER_BYTES } from './front/request-guards.ts';

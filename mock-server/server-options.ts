@@ -5,7 +5,7 @@ import type { Dataset, GenerateOptions } from '../fixtures/dataset.ts';
 import type { Ops } from './state/ops.ts';
 import type { FaultSettings } from './state/faults.ts';
 import type { DatasetHolder } from './dataset/holder.ts';
-import type { Logger } from './support/logging.ts';
+import type { Logger } from './helpers/logging.ts';
 
 /**
  * What `startMockServer` takes and gives (server.ts), apart from the server itself, so that the

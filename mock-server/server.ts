@@ -1,7 +1,7 @@
 import { assertMaxPageSize, DEFAULT_MAX_PAGE_SIZE } from '../lib/api-rules.ts';
 import { DEFAULT_DIALECT } from '../lib/dialects/index.ts';
 import { sizesProblem } from '../fixtures/generate.ts';
-import { corsPolicy } from './support/cors-policy.ts';
+import { corsPolicy } from './helpers/cors-policy.ts';
 import { assertStateLeaseMs } from './state/state-lease.ts';
 import { defaultJournalBodyBytes, DEFAULT_JOURNAL_SIZE, journalProblem } from './journal/journal.ts';
 import type { MockCluster, MockClusterOptions } from './cluster/start-cluster.ts';

@@ -18,7 +18,7 @@ import { ADMIN_WRITE_HEADER } from '../lib/admin-paths.ts';
 import { isLocalHostHeader } from '../mock-server/admin/access.ts';
 import { createOps } from '../mock-server/state/ops.ts';
 import { createApp } from '../mock-server/front/app.ts';
-import { corsOriginProblem } from '../mock-server/support/cors-policy.ts';
+import { corsOriginProblem } from '../mock-server/helpers/cors-policy.ts';
 import { DatasetHolder } from '../mock-server/dataset/holder.ts';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
 import type { MockCluster } from '../mock-server/cluster/start-cluster.ts';

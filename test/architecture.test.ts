@@ -56,7 +56,7 @@ describe('dependency direction', () => {
     const up = [
       "import type { PageBodies } from '../listings/page-bodies.ts';",
       "import { Journal } from './journal.ts';",
-      "import { sendError } from '../support/errors.ts';",
+      "import { sendError } from '../helpers/errors.ts';",
       "import { createDialect } from '../../lib/dialects/index.ts';",
       "const app = await import('../front/app.ts');",
       "import { startMockServer } from '../server.ts';",
@@ -66,7 +66,7 @@ describe('dependency direction', () => {
     expect(checkFloorsOfFile(ROOT, 'mock-server/dataset/bad.ts', "import type { Journal } from '../journal/journal.ts';").map((v) => v.reason)).toEqual(['dataset (floor 2) may import only units below it; journal is on floor 2']);
     // The cluster starts one server in each worker through process.ts, not through server.ts above it.
     expect(checkFloorsOfFile(ROOT, 'mock-server/cluster/worker.ts', "import { startInProcess } from '../process.ts';")).toEqual([]);
-    expect(checkFloorsOfFile(ROOT, 'mock-server/newthing/x.ts', "import { sendError } from '../support/errors.ts';").map((v) => v.reason)).toEqual([
+    expect(checkFloorsOfFile(ROOT, 'mock-server/newthing/x.ts', "import { sendError } from '../helpers/errors.ts';").map((v) => v.reason)).toEqual([
       'mock-server/newthing has no floor: place it in MOCK_SERVER_FLOORS (test/support/import-rules.ts) and docs/architecture.md',
     ]);
     expect(checkFloorsOfFile(ROOT, 'mock-server/admin/x.ts', "import { helper } from '../newthing/y.ts';").map((v) => v.reason)).toEqual(['mock-server/newthing has no floor']);

@@ -14,7 +14,7 @@ import { hostileRequests } from './support/hostile-requests.ts';
 import { requestBytes, sendRaw, type RawRequest, type RawResponse } from './support/raw-http.ts';
 import { get } from './support/http.ts';
 import cors from 'cors';
-import { corsHeaders, corsOptions, corsPolicy } from '../mock-server/support/cors-policy.ts';
+import { corsHeaders, corsOptions, corsPolicy } from '../mock-server/helpers/cors-policy.ts';
 
 const DATA = { seed: 11, reviews: 120, products: 5, wishlists: 12, maxItems: 15 } as const;
 const ORIGIN = 'http://shop.test';

@@ -1,5 +1,5 @@
 /**
- * The modules a running mock loads on first use (mock-server/support/lazy.ts) are loaded again after a
+ * The modules a running mock loads on first use (mock-server/helpers/lazy.ts) are loaded again after a
  * failed load: a mock started from dist/ whose files go missing for a while (dist/ deleted and
  * rebuilt) answers 500 meanwhile, and as usual once they are back.
  */
@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lazily } from '../mock-server/support/lazy.ts';
+import { lazily } from '../mock-server/helpers/lazy.ts';
 import { startServe, type ServeProcess } from './support/cli-process.ts';
 import { get } from './support/http.ts';
 

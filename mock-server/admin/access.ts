@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ADMIN_WRITE_HEADER } from '../../lib/admin-paths.ts';
-import { routeNotFound, sendError } from '../support/errors.ts';
+import { routeNotFound, sendError } from '../helpers/errors.ts';
 import type { AdminAccessOptions } from '../state/ops.ts';
 
 export type { AdminAccessOptions };

@@ -2,11 +2,11 @@ import { Router, type Request, type Response } from 'express';
 import { PROVIDER_STATES_PATH, STATE_LEASE_HEADER, STATE_RUN_HEADER, stateChangeSchema } from '../../lib/provider-states.ts';
 import { describeIssues } from '../../lib/zod-issues.ts';
 import type { DatasetHolder } from '../dataset/holder.ts';
-import { invalidRequest } from '../support/errors.ts';
-import { jsonBody } from '../support/json-body.ts';
+import { invalidRequest } from '../helpers/errors.ts';
+import { jsonBody } from '../helpers/json-body.ts';
 import type { LeaseStatus } from '../state/state-lease.ts';
 import type { ValidStateChange } from '../state/change-data.ts';
-import { lazily } from '../support/lazy.ts';
+import { lazily } from '../helpers/lazy.ts';
 
 /**
  * The HTTP door of the provider states, loaded on first use by front/app.ts. The states themselves

@@ -6,12 +6,12 @@ import { adminAccessMode, adminGuard } from './access.ts';
 import type { Ops } from '../state/ops.ts';
 import type { Coordinator } from '../state/coordination.ts';
 import type { DatasetHolder } from '../dataset/holder.ts';
-import { invalidRequest } from '../support/errors.ts';
+import { invalidRequest } from '../helpers/errors.ts';
 import { faultSettings, mergedFaultSettings } from '../state/faults.ts';
 import { journalQuery } from './journal-query.ts';
 import { serveDashboard } from './dashboard.ts';
-import { jsonBody } from '../support/json-body.ts';
-import { lazily } from '../support/lazy.ts';
+import { jsonBody } from '../helpers/json-body.ts';
+import { lazily } from '../helpers/lazy.ts';
 import { queryPairs } from '../../lib/query.ts';
 
 /** The admin bodies' schemas (zod), loaded on the first change that needs them. */

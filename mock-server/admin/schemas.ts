@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { SIZE_LIMITS, describeSizeLimit, type DatasetSizes } from '../../fixtures/generate.ts';
 import { MAX_DELAY_MS } from '../../lib/fault-headers.ts';
 import { describeIssues } from '../../lib/zod-issues.ts';
-import { invalidRequest } from '../support/errors.ts';
+import { invalidRequest } from '../helpers/errors.ts';
 import { parseLatency } from '../state/faults.ts';
 
 const sizeField = (key: keyof DatasetSizes) => {

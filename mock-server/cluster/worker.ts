@@ -7,7 +7,7 @@
 import { adminAccessMode } from '../admin/access.ts';
 import { SHUTDOWN_MESSAGE, WORKER_OPTIONS_ENV, type MockClusterOptions, type WorkerMessage } from './start-cluster.ts';
 import { clusterMember } from './member.ts';
-import { createLogger } from '../support/logging.ts';
+import { createLogger } from '../helpers/logging.ts';
 import { startInProcess } from '../process.ts';
 
 const send = (message: WorkerMessage) => process.send?.(message);

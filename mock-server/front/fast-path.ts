@@ -1,7 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import fresh from 'fresh';
 import type { Ops } from '../state/ops.ts';
-import { corsHeaders, type CorsPolicy } from '../support/cors-policy.ts';
+import { corsHeaders, type CorsPolicy } from '../helpers/cors-policy.ts';
 import { journalUrl, keptHead } from '../journal/journal-entry.ts';
 import { customerOf } from '../../lib/customers.ts';
 import { JSON_TYPE, type KeptAnswer, type ListingAnswers } from '../listings/answers.ts';

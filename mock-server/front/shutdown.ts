@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import type { Logger } from '../support/logging.ts';
+import type { Logger } from '../helpers/logging.ts';
 
 /** What the shutdown needs of a running mock (a MockServer of server-options.ts, named by shape, as it sits on a floor above). */
 export interface StoppableServer {

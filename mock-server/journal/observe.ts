@@ -4,7 +4,7 @@ import { customerOf } from '../../lib/customers.ts';
 import { flatHeaders, journalUrl, keptBody, keptHead, type KeptBody } from './journal-entry.ts';
 import type { Journal } from './journal.ts';
 import type { PageFacts } from '../../lib/dialects/types.ts';
-import type { Logger } from '../support/logging.ts';
+import type { Logger } from '../helpers/logging.ts';
 
 /**
  * Times each request and, when it has been answered, logs one line (at `info`) and records it

@@ -3,8 +3,8 @@ import { buildBetweenRequests } from '../dataset/builder.ts';
 import type { DatasetHolder } from '../dataset/holder.ts';
 import type { FaultInjector, FaultSettings } from './faults.ts';
 import type { Journal } from '../journal/journal.ts';
-import type { Logger } from '../support/logging.ts';
-import { lazily } from '../support/lazy.ts';
+import type { Logger } from '../helpers/logging.ts';
+import { lazily } from '../helpers/lazy.ts';
 import type { AdminChange } from './change-data.ts';
 import { seedOf } from '../writes/seed.ts';
 

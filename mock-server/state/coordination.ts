@@ -1,6 +1,6 @@
 import type { AdminChange } from './change-data.ts';
 import { changesDataset, type Applied, type ChangeApplier } from './changes.ts';
-import { ApiError } from '../support/errors.ts';
+import { ApiError } from '../helpers/errors.ts';
 import { mergeJournals, type JournalQuery, type MergedJournal } from '../journal/journal.ts';
 import { StateLease, type Admission, type LeaseStatus } from './state-lease.ts';
 

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { below, unit } from '../../fixtures/hash.ts';
 import { faultBody, MAX_DELAY_MS, readFaultHeaders, retryAfter } from '../../lib/fault-headers.ts';
-import { sendError } from '../support/errors.ts';
+import { sendError } from '../helpers/errors.ts';
 import { isAdminPath } from '../../lib/admin-paths.ts';
 
 // The header rules and the injected bodies are lib's (lib/fault-headers.ts): the MSW handlers follow them too.

@@ -3,7 +3,7 @@ import type { GenerateOptions } from '../../fixtures/dataset.ts';
 import { localCoordinator, type CoordinatorFactory } from './coordination.ts';
 import { FaultInjector, type FaultSettings } from './faults.ts';
 import { Journal } from '../journal/journal.ts';
-import { silentLogger, type Logger } from '../support/logging.ts';
+import { silentLogger, type Logger } from '../helpers/logging.ts';
 import { assertStateLeaseMs, DEFAULT_STATE_LEASE_MS } from './state-lease.ts';
 
 /**

@@ -3,7 +3,7 @@ import { describeIssues } from '../../lib/zod-issues.ts';
 import { datasetFromRecords, generateDataset, type Dataset } from '../../fixtures/dataset.ts';
 import type { Review, Wishlist } from '../../lib/records.ts';
 import type { DatasetHolder } from '../dataset/holder.ts';
-import { invalidRequest, quote } from '../support/errors.ts';
+import { invalidRequest, quote } from '../helpers/errors.ts';
 import type { ValidStateChange } from './change-data.ts';
 
 export type { ValidStateChange };

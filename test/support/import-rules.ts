@@ -160,7 +160,7 @@ export function importCycles(graph: ReadonlyMap<string, readonly string[]>): str
  * only units on a lower floor; two units on one floor never import each other. Type-only imports count.
  */
 export const MOCK_SERVER_FLOORS: Readonly<Record<string, number>> = {
-  support: 0, // small HTTP helpers with no knowledge of the rest: errors, json-body, logging, lazy, cors-policy
+  helpers: 0, // small HTTP helpers with no knowledge of the rest: errors, json-body, logging, lazy, cors-policy
   writes: 1, // the plugins' write routes (platform-neutral core) and the per-customer store
   dataset: 2, // the dataset holder and its builder
   journal: 2, // the bounded journal, its entries, and the observer that records requests
