@@ -2,15 +2,15 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_MAX_PAGE_SIZE, MAX_MAX_PAGE_SIZE, MIN_MAX_PAGE_SIZE, PATHS } from '../lib/api-rules.ts';
 import { createDialect, DEFAULT_DIALECT, DIALECT_NAMES, type DialectName } from '../lib/dialects/index.ts';
 import { describeDataset, type DatasetSummary } from '../fixtures/dataset.ts';
-import { corsOriginProblem, corsPolicy, describeCors } from '../mock-server/http/cors-policy.ts';
+import { corsOriginProblem, corsPolicy, describeCors } from '../mock-server/helpers/cors-policy.ts';
 import { DEFAULT_SHUTDOWN_GRACE_MS, startMockServer } from '../mock-server/server.ts';
 import { MAX_WORKERS, type MockClusterOptions } from '../mock-server/cluster/start-cluster.ts';
 import { adminAccessMode } from '../mock-server/admin/access.ts';
 import { ADMIN_WRITE_HEADER } from '../lib/admin-paths.ts';
-import { formatLatency, parseLatency, faultSettings, MAX_DELAY_MS, type LatencyRange } from '../mock-server/admin/faults.ts';
-import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_BODY_BYTES, MAX_JOURNAL_SIZE } from '../mock-server/admin/journal.ts';
-import { CLI_LOG_LEVEL, LOG_LEVELS, createLogger, type LogLevel } from '../mock-server/http/logging.ts';
-import { exitGracefullyOnSignals } from '../mock-server/http/shutdown.ts';
+import { formatLatency, parseLatency, faultSettings, MAX_DELAY_MS, type LatencyRange } from '../mock-server/state/faults.ts';
+import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_BODY_BYTES, MAX_JOURNAL_SIZE } from '../mock-server/journal/journal.ts';
+import { CLI_LOG_LEVEL, LOG_LEVELS, createLogger, type LogLevel } from '../mock-server/helpers/logging.ts';
+import { exitGracefullyOnSignals } from '../mock-server/front/shutdown.ts';
 import { MOCK_SHARE_TOKEN_SECRET } from '../mock-server/writes/share-token.ts';
 import { cannotRun } from './program.ts';
 import { startedByNpm, watchWrapper } from './wrapper-watch.ts';
@@ -54,7 +54,7 @@ function rateArg(value: string): number {
   return rate;
 }
 
-/** `--cors-origin a,b`: each an origin exactly as a browser sends it, or `*` (mock-server/http/cors-policy.ts). */
+/** `--cors-origin a,b`: each an origin exactly as a browser sends it, or `*` (mock-server/helpers/cors-policy.ts). */
 function corsOriginsArg(value: string): string[] {
   const origins = value.split(',').map((o) => o.trim()).filter(Boolean);
   if (origins.length === 0) throw new InvalidArgumentError("expected one or more origins, such as 'http://localhost:3000', or '*'.");

@@ -23,6 +23,13 @@ export const ADMIN_PATHS = {
  */
 export const ADMIN_WRITE_HEADER = 'X-Requested-By';
 
+/** Whether a request path (no query) is under the admin prefix, as Express matches it (any case). */
+export function isAdminPath(path: string): boolean {
+  if (path.length < ADMIN_PREFIX.length || path.slice(0, ADMIN_PREFIX.length).toLowerCase() !== ADMIN_PREFIX) return false;
+  const next = path[ADMIN_PREFIX.length];
+  return next === undefined || next === '/' || next === '?';
+}
+
 /** Where the mock serves the OpenAPI document of its dialect (lib/openapi/). */
 export const OPENAPI_PATH = '/openapi.json';
 
@@ -32,7 +39,7 @@ export const PROVIDER_STATES_PATH = ADMIN_PATHS.providerStates;
 /**
  * The header with which a run names itself on its provider-state calls (the kit's `verify` and
  * `check --vary-dataset` send it): the mock lets one run at a time hold its provider state, from
- * its first setup to its release (mock-server/admin/state-lease.ts).
+ * its first setup to its release (mock-server/state/state-lease.ts).
  */
 export const STATE_RUN_HEADER = 'x-provider-state-run';
 

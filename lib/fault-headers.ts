@@ -1,6 +1,6 @@
 /**
  * The per-request fault headers (`x-mock-delay: <ms>`, `x-mock-status: <4xx|5xx>`) and the
- * bodies of injected errors: the rules the HTTP mock (mock-server/admin/faults.ts) and the MSW
+ * bodies of injected errors: the rules the HTTP mock (mock-server/state/faults.ts) and the MSW
  * handlers (msw/) both follow, so a frontend meets the same faults in either. Pure: no
  * Node built-ins, no I/O.
  */

@@ -5,7 +5,7 @@ export { PROVIDER_STATES_PATH, STATE_LEASE_HEADER, STATE_RUN_HEADER } from './ad
 /**
  * The provider-state vocabulary of the contracts: every state an interaction is given,
  * with its parameters, and the body of the state-change call. A provider that wants to be
- * verified implements each of them (the mock server does, in mock-server/admin/provider-states.ts);
+ * verified implements each of them (the mock server does, in mock-server/state/provider-states.ts);
  * the README lists them.
  *
  * A state describes the whole data set the interaction relies on: "reviews exist

@@ -4,6 +4,7 @@
  */
 export { startMockServer, resolveDataset, type MockServer, type MockServerOptions } from './server.ts';
 export type { MockCluster, MockClusterOptions } from './cluster/start-cluster.ts';
-export { createApp, type AppOptions } from './http/app.ts';
+export { createApp, type AppOptions } from './front/app.ts';
 export { DatasetHolder } from './dataset/holder.ts';
-export { providerStatesRouter, pactStateHandlers, applyStateChange } from './admin/provider-states.ts';
+export { providerStatesRouter } from './admin/provider-states.ts';
+export { pactStateHandlers, applyStateChange } from './state/provider-states.ts';

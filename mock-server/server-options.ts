@@ -2,10 +2,10 @@ import type { Server } from 'node:http';
 import type { Express } from 'express';
 import type { DialectName } from '../lib/dialects/index.ts';
 import type { Dataset, GenerateOptions } from '../fixtures/dataset.ts';
-import type { Ops } from './admin/routes.ts';
-import type { FaultSettings } from './admin/faults.ts';
+import type { Ops } from './state/ops.ts';
+import type { FaultSettings } from './state/faults.ts';
 import type { DatasetHolder } from './dataset/holder.ts';
-import type { Logger } from './http/logging.ts';
+import type { Logger } from './helpers/logging.ts';
 
 /**
  * What `startMockServer` takes and gives (server.ts), apart from the server itself, so that the
@@ -53,7 +53,7 @@ export interface MockServerOptions extends GenerateOptions {
   shareTokenSecret?: string;
   /**
    * Answer kept answers in front of Express (default true): same status, headers and bytes,
-   * a fraction of the CPU (mock-server/listings/fast-path.ts). `false` sends every request through Express.
+   * a fraction of the CPU (mock-server/front/fast-path.ts). `false` sends every request through Express.
    */
   fastPath?: boolean;
   /** Fault and latency injection from the start (default: off; changeable through the admin API). */

@@ -52,7 +52,7 @@ function respond({ status, body }: ListingAnswer, extraHeaders: Record<string, s
   return new HttpResponse(body, { status, headers: body === null ? extraHeaders : { 'Content-Type': JSON_TYPE, ...extraHeaders } });
 }
 
-/** A fault asked for by the request's headers, as mock-server/admin/faults.ts injects it; undefined when none. */
+/** A fault asked for by the request's headers, as mock-server/state/faults.ts injects it; undefined when none. */
 async function headerFault(headers: ListingRequest['headers']): Promise<HttpResponse<string> | undefined> {
   let asked;
   try {

@@ -4,11 +4,12 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { generateDataset } from '../fixtures/index.ts';
-import { adminAccessMode, adminGuard, isAdminPath, isLoopbackHost } from '../mock-server/admin/access.ts';
-import { createOps } from '../mock-server/admin/routes.ts';
-import { createApp } from '../mock-server/http/app.ts';
+import { adminAccessMode, adminGuard, isLoopbackHost } from '../mock-server/admin/access.ts';
+import { isAdminPath } from '../lib/admin-paths.ts';
+import { createOps } from '../mock-server/state/ops.ts';
+import { createApp } from '../mock-server/front/app.ts';
 import { DatasetHolder } from '../mock-server/dataset/holder.ts';
-import { Journal } from '../mock-server/admin/journal.ts';
+import { Journal } from '../mock-server/journal/journal.ts';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
 import { get } from './support/http.ts';
 

@@ -4,7 +4,7 @@ import { DEFAULT_REVIEW_ORDER } from '../lib/api-rules.ts';
 import { strictRecordSchemas } from '../lib/records.ts';
 import type { Dataset } from '../fixtures/index.ts';
 import { PROVIDER_STATES_PATH } from '../lib/provider-states.ts';
-import { pactStateHandlers, STATE_DATASETS } from '../mock-server/admin/provider-states.ts';
+import { pactStateHandlers, STATE_DATASETS } from '../mock-server/state/provider-states.ts';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
 
 // The provider states: pure datasets with exactly what each state promises (and valid

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACT_DIR } from '../contracts/pacts.ts';
 import { describeMismatch, verifyProviders, type ProviderResult } from '../contracts/verify.ts';
 import { PROVIDER_STATES_PATH } from '../lib/provider-states.ts';
-import { pactStateHandlers } from '../mock-server/admin/provider-states.ts';
+import { pactStateHandlers } from '../mock-server/state/provider-states.ts';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
 import { BREAKAGES, startBrokenProvider, type BrokenProvider, type Envelope } from './support/pact-broken-providers.ts';
 

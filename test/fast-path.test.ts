@@ -1,5 +1,5 @@
 /**
- * The fast path (mock-server/listings/fast-path.ts) changes nothing a client can see: every valid and
+ * The fast path (mock-server/front/fast-path.ts) changes nothing a client can see: every valid and
  * hostile request of the suites, sent to a server with the fast path and to one without, gets the
  * same status, headers (bar Date) and bytes: in both dialects, with and without explicit CORS
  * origins, for GET, HEAD and conditional requests. Each request is sent twice, so the second one
@@ -14,7 +14,7 @@ import { hostileRequests } from './support/hostile-requests.ts';
 import { requestBytes, sendRaw, type RawRequest, type RawResponse } from './support/raw-http.ts';
 import { get } from './support/http.ts';
 import cors from 'cors';
-import { corsHeaders, corsOptions, corsPolicy } from '../mock-server/http/cors-policy.ts';
+import { corsHeaders, corsOptions, corsPolicy } from '../mock-server/helpers/cors-policy.ts';
 
 const DATA = { seed: 11, reviews: 120, products: 5, wishlists: 12, maxItems: 15 } as const;
 const ORIGIN = 'http://shop.test';

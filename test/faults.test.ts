@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { FaultInjector, NO_FAULTS, faultBody, faultSettings, parseLatency } from '../mock-server/admin/faults.ts';
+import { FaultInjector, NO_FAULTS, faultBody, faultSettings, parseLatency } from '../mock-server/state/faults.ts';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
 import { get } from './support/http.ts';
 

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_PAGE_SIZE, REVIEW_ORDER_VALUES } from '../lib/api-rules.ts';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
-import { MAX_HEADER_BYTES, MAX_URL_LENGTH } from '../mock-server/http/request-guards.ts';
+import { MAX_HEADER_BYTES, MAX_URL_LENGTH } from '../mock-server/front/request-guards.ts';
 import { requestBytes, sendRaw, type RawRequest, type RawResponse } from './support/raw-http.ts';
 import { hostileId, hostileRequests } from './support/hostile-requests.ts';
 

@@ -14,8 +14,8 @@ import {
   journalMemoryBound,
   journalProblem,
   MAX_JOURNAL_SIZE,
-} from '../mock-server/admin/journal.ts';
-import { REDACTED } from '../mock-server/admin/journal-entry.ts';
+} from '../mock-server/journal/journal.ts';
+import { REDACTED } from '../mock-server/journal/journal-entry.ts';
 import { customerOf } from '../lib/customers.ts';
 import { exactRequest, get } from './support/http.ts';
 import { requestBytes, sendRaw } from './support/raw-http.ts';

@@ -1,5 +1,5 @@
 /**
- * The modules a running mock loads on first use (mock-server/http/lazy.ts) are loaded again after a
+ * The modules a running mock loads on first use (mock-server/helpers/lazy.ts) are loaded again after a
  * failed load: a mock started from dist/ whose files go missing for a while (dist/ deleted and
  * rebuilt) answers 500 meanwhile, and as usual once they are back.
  */
@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lazily } from '../mock-server/http/lazy.ts';
+import { lazily } from '../mock-server/helpers/lazy.ts';
 import { startServe, type ServeProcess } from './support/cli-process.ts';
 import { get } from './support/http.ts';
 
@@ -54,7 +54,9 @@ describe('a mock started from a compiled copy, whose lazily loaded modules go mi
   const json = (method: string, body: unknown): RequestInit => ({ method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const cases: Array<{ module: string; path: string; init?: RequestInit }> = [
     { module: 'listings/openapi.js', path: '/openapi.json' },
-    { module: 'admin/provider-states.js', path: '/__admin/provider-states', init: json('POST', { state: 'no reviews exist', action: 'teardown' }) },
+    // The provider-state door first, by a GET that needs only the door; then the states, which its first change loads.
+    { module: 'admin/provider-states.js', path: '/__admin/provider-states' },
+    { module: 'state/provider-states.js', path: '/__admin/provider-states', init: json('POST', { state: 'no reviews exist', action: 'teardown' }) },
     { module: 'admin/schemas.js', path: '/__admin/dataset', init: json('POST', { seed: 2 }) },
   ];
 

@@ -12,9 +12,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDataset } from '../fixtures/dataset.ts';
 import { DatasetHolder } from '../mock-server/dataset/holder.ts';
-import { createApp } from '../mock-server/http/app.ts';
-import { createOps, type Ops } from '../mock-server/admin/routes.ts';
-import { Journal } from '../mock-server/admin/journal.ts';
+import { createApp } from '../mock-server/front/app.ts';
+import { createOps, type Ops } from '../mock-server/state/ops.ts';
+import { Journal } from '../mock-server/journal/journal.ts';
 
 interface Served {
   server: Server;

@@ -16,7 +16,7 @@ import type { DialectName } from '../lib/dialects/index.ts';
 import { DELAY_HEADER, STATUS_HEADER } from '../lib/fault-headers.ts';
 import { generateDataset } from '../fixtures/dataset.ts';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
-import { faultSettings } from '../mock-server/admin/faults.ts';
+import { faultSettings } from '../mock-server/state/faults.ts';
 import { createListingHandlers, createStoreHandlers } from '../msw/index.ts';
 import { listingRequests, type ListingRequestSpec } from './support/listing-requests.ts';
 import { caseRequest, caseValues, saveFromAnswer, WRITE_CASES, type Json, type WriteCase } from './support/write-cases.ts';

@@ -12,7 +12,7 @@ import { STATE_LEASE_HEADER, STATE_RUN_HEADER } from '../lib/admin-paths.ts';
 import { StateRun } from '../client/state-run.ts';
 import { runListingProperties } from '../properties/runner.ts';
 import { DatasetHolder } from '../mock-server/dataset/holder.ts';
-import { StateLease } from '../mock-server/admin/state-lease.ts';
+import { StateLease } from '../mock-server/state/state-lease.ts';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
 import { get } from './support/http.ts';
 import { runCli, type CliRun } from './support/cli-process.ts';

@@ -130,3 +130,18 @@ export interface Dialect {
 
 export const DIALECT_NAMES = ['spec', 'alphabite'] as const;
 export type DialectName = (typeof DIALECT_NAMES)[number];
+
+/**
+ * What the page numbers of an answer were made from, kept by reference (no copy, no string per
+ * request): the journal makes them into its `page` when it is read (mock-server/journal/journal-entry.ts).
+ */
+export interface PageFacts {
+  /** The dialect's rule that made the envelope's page numbers (lib/paging.ts). */
+  rule: PageRule;
+  /** Records that matched the request, before paging. */
+  matching: number;
+  /** The records listed: a window, or all of them. */
+  window: ListingQuery['window'];
+  /** The envelope as the dialect built it, its records array empty. */
+  envelope: Record<string, unknown>;
+}

@@ -46,7 +46,7 @@ export type OpenApiDocument = {
   components: { schemas: Record<string, JsonSchema>; headers: Record<string, unknown>; securitySchemes: Record<string, JsonSchema> };
 };
 
-/** Answers of the mock's HTTP layer on any path (mock-server/http/request-guards.ts), in either dialect. */
+/** Answers of the mock's HTTP layer on any path (mock-server/front/request-guards.ts), in either dialect. */
 const HTTP_LAYER_RESPONSES: ResponseDoc[] = [
   { status: 414, description: '`invalid_data`: the URL is longer than the mock accepts.', body: { name: 'Error', schema: errorBodySchema } },
   { status: 417, description: '`invalid_data`: an `Expect` header other than `100-continue`.', body: { name: 'Error', schema: errorBodySchema } },

@@ -1,7 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { ADMIN_PREFIX, ADMIN_WRITE_HEADER } from '../../lib/admin-paths.ts';
-import { routeNotFound, sendError } from '../http/errors.ts';
+import { ADMIN_WRITE_HEADER } from '../../lib/admin-paths.ts';
+import { routeNotFound, sendError } from '../helpers/errors.ts';
+import type { AdminAccessOptions } from '../state/ops.ts';
+
+export type { AdminAccessOptions };
 
 /**
  * Who may use the admin API (everything under ADMIN_PREFIX, including the Pact
@@ -11,7 +14,7 @@ import { routeNotFound, sendError } from '../http/errors.ts';
  * - without one, on any other host (0.0.0.0, a LAN address): nobody; the admin API is off.
  *
  * A browser on this machine is a loopback client too, and any page it opens could call the
- * mock. So, besides: the admin API sends no CORS headers (app.ts), so a page of another origin
+ * mock. So, besides: the admin API sends no CORS headers (front/app.ts), so a page of another origin
  * can neither read an answer nor pass a preflight (the guard refuses every one); and on
  * loopback without a token,
  * - a request must name this machine in `Host` (a loopback name, `*.localhost`, or the host
@@ -24,13 +27,6 @@ import { routeNotFound, sendError } from '../http/errors.ts';
  * a header no page sends cross-origin without a preflight. The one admin request that needs no
  * token is the dashboard's page (`GET /__admin/`, dashboard.ts), which holds no data.
  */
-
-export interface AdminAccessOptions {
-  /** The bearer token the admin API requires; none means loopback only. */
-  token?: string | undefined;
-  /** The host the server listens on; unknown (undefined) is treated as loopback. */
-  host?: string | undefined;
-}
 
 export type AdminAccessMode = 'token' | 'loopback' | 'off';
 
@@ -67,13 +63,6 @@ function isScriptedChange(req: Request): boolean {
   if (typeof type === 'string' && type.split(';', 1)[0]?.trim().toLowerCase() === 'application/json') return true;
   const marker = req.headers[ADMIN_WRITE_HEADER.toLowerCase()];
   return typeof marker === 'string' && marker.trim() !== '';
-}
-
-/** Whether a request path (no query) is under the admin prefix, as Express matches it (any case). */
-export function isAdminPath(path: string): boolean {
-  if (path.length < ADMIN_PREFIX.length || path.slice(0, ADMIN_PREFIX.length).toLowerCase() !== ADMIN_PREFIX) return false;
-  const next = path[ADMIN_PREFIX.length];
-  return next === undefined || next === '/' || next === '?';
 }
 
 /** Whether an admin request (its path relative to /__admin) asks for the dashboard's page (dashboard.ts). */

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { lazily } from '../http/lazy.ts';
+import { lazily } from '../helpers/lazy.ts';
 
 /**
  * `GET /__admin/` (and `/__admin`): the dashboard (dashboard-page.ts), loaded on its first request.

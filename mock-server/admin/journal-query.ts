@@ -1,5 +1,5 @@
 import { integerParam, QueryError, quote, strictQuery, type QueryPairs } from '../../lib/query.ts';
-import type { JournalQuery } from './journal.ts';
+import type { JournalQuery } from '../journal/journal.ts';
 
 /**
  * The query of `GET /__admin/journal`: `limit`, `since` (a cursor the journal gave), `path`

@@ -1,22 +1,21 @@
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { Router, type Request } from 'express';
 import { DEFAULT_SEED, DEFAULT_SIZES } from '../../fixtures/generate.ts';
 import type { GenerateOptions } from '../../fixtures/dataset.ts';
 import { ADMIN_PREFIX } from '../../lib/admin-paths.ts';
-import { adminAccessMode, adminGuard, type AdminAccessOptions } from './access.ts';
-import { ChangeApplier } from './changes.ts';
-import { localCoordinator, type Coordinator, type CoordinatorFactory } from './coordination.ts';
+import { adminAccessMode, adminGuard } from './access.ts';
+import type { Ops } from '../state/ops.ts';
+import type { Coordinator } from '../state/coordination.ts';
 import type { DatasetHolder } from '../dataset/holder.ts';
-import { invalidRequest } from '../http/errors.ts';
-import { FaultInjector, faultSettings, mergedFaultSettings, type FaultSettings } from './faults.ts';
-import { Journal } from './journal.ts';
+import { invalidRequest } from '../helpers/errors.ts';
+import { faultSettings, mergedFaultSettings } from '../state/faults.ts';
 import { journalQuery } from './journal-query.ts';
 import { serveDashboard } from './dashboard.ts';
-import { silentLogger, type Logger } from '../http/logging.ts';
-import { jsonBody } from '../http/json-body.ts';
-import { adminSchemasModule } from '../http/lazy.ts';
-import { assertStateLeaseMs, DEFAULT_STATE_LEASE_MS } from './state-lease.ts';
-import { observeRequests, type RequestObserver } from '../http/observe.ts';
+import { jsonBody } from '../helpers/json-body.ts';
+import { lazily } from '../helpers/lazy.ts';
 import { queryPairs } from '../../lib/query.ts';
+
+/** The admin bodies' schemas (zod), loaded on the first change that needs them. */
+const adminSchemasModule = lazily(() => import('./schemas.ts'));
 
 /**
  * The admin API, under ADMIN_PREFIX (`/__admin`), and the operational pieces it drives:
@@ -28,94 +27,23 @@ import { queryPairs } from '../../lib/query.ts';
  *   POST   /__admin/dataset    reseed or resize: { seed?, reviews?, products?, wishlists?, maxItems? }
  *   GET    /__admin/journal    recent requests (?limit, since, path, status, customer), oldest first; DELETE clears it
  *   GET    /__admin/faults     fault settings; PUT changes those its body names (the rest are kept); DELETE turns them all off
- *   POST   /__admin/provider-states (and GET, DELETE): Pact's provider states, mounted by app.ts
- *          (provider-states.ts, loaded on first use), under the lease of state-lease.ts
+ *   POST   /__admin/provider-states (and GET, DELETE): Pact's provider states, mounted by front/app.ts
+ *          (provider-states.ts, loaded on first use), under the lease of state/state-lease.ts
  *
  * Everything under the prefix (provider states too) passes the access guard (access.ts) first.
  * Admin requests are never delayed or failed by fault injection, and not journaled.
  *
  * A change is validated here, once (a bad one is answered 400 and goes nowhere), then
- * applied through the server's coordinator (coordination.ts): in a cluster, every worker
+ * applied through the server's coordinator (state/coordination.ts): in a cluster, every worker
  * has applied it before the answer, and the journal and config speak for all of them.
  */
 
-/** The operational state of one server: faults, journal, logger, admin access. */
-export interface Ops {
-  readonly faults: FaultInjector;
-  readonly journal: Journal;
-  readonly logger: Logger;
-  readonly access: AdminAccessOptions;
-  /** Facts about the server for `GET /__admin/config` (host, port, ...); the server fills them in. */
-  readonly info: Record<string, unknown>;
-  /** After how long without a state change a run's hold on the provider state lapses (state-lease.ts). */
-  readonly stateLeaseMs: number;
-  readonly startedAt: number;
-  /** Requests the fast path in front of Express answered (mock-server/listings/fast-path.ts). */
-  readonly stats: { fastPathAnswers: number };
-  /** How changes reach every process that serves (default: this one only). */
-  readonly coordinate: CoordinatorFactory;
-}
-
-export interface OpsOptions {
-  faults?: FaultSettings;
-  /** The seed of fault draws when the fault settings name none (default: the dataset's, else 1). */
-  faultSeed?: number;
-  journalSize?: number;
-  /** Bytes kept of each journaled body (default: journal.ts's `defaultJournalBodyBytes`; 0: none). */
-  journalBodyBytes?: number;
-  logger?: Logger;
-  access?: AdminAccessOptions;
-  /** How the initial dataset was generated, if it was (its seed is the default seed of fault draws). */
-  generation?: GenerateOptions;
-  /** After how long without a state change a run's hold on the provider state lapses (default 30 s). */
-  stateLeaseMs?: number;
-  info?: Record<string, unknown>;
-  /**
-   * The coordinator of a cluster worker (cluster-member.ts); default: this process alone.
-   * Given one, the journal also stamps its entries, so that the workers' can be merged.
-   */
-  coordinate?: CoordinatorFactory;
-}
-
-export function createOps(options: OpsOptions = {}): Ops {
-  const stateLeaseMs = options.stateLeaseMs ?? DEFAULT_STATE_LEASE_MS;
-  assertStateLeaseMs(stateLeaseMs);
-  return {
-    faults: new FaultInjector(options.faultSeed ?? options.generation?.seed ?? DEFAULT_SEED, options.faults),
-    journal: new Journal({
-      ...(options.journalSize !== undefined ? { capacity: options.journalSize } : {}),
-      ...(options.journalBodyBytes !== undefined ? { bodyBytes: options.journalBodyBytes } : {}),
-      stamped: options.coordinate !== undefined,
-      secrets: { token: options.access?.token },
-    }),
-    logger: options.logger ?? silentLogger,
-    access: options.access ?? {},
-    info: { ...options.info },
-    stateLeaseMs,
-    startedAt: Date.now(),
-    stats: { fastPathAnswers: 0 },
-    coordinate: options.coordinate ?? localCoordinator,
-  };
-}
-
-/** What the operational pieces add to an app (app.ts mounts them; see `opsHandlers`). */
-export interface OpsHandlers {
-  /** Through which the other admin doors (provider states) apply changes. */
-  coordinator: Coordinator;
-  /** Journal and logs, for every request before it is answered (undefined when both are off). */
-  observe: RequestObserver | undefined;
-  /** The admin guard and routes, to mount at ADMIN_PREFIX before any other /__admin route. */
-  admin: Router;
-  /** Fault injection, for every request after observation (it leaves admin paths alone). */
-  faults: RequestHandler;
-}
-
-export function opsHandlers(holder: DatasetHolder, ops: Ops): OpsHandlers {
-  const coordinator = ops.coordinate(new ChangeApplier(holder, ops));
+/** The admin API of a server, to mount at ADMIN_PREFIX before any other /__admin route: the access guard (access.ts), then the routes. */
+export function adminApi(holder: DatasetHolder, ops: Ops, coordinator: Coordinator): Router {
   const admin = Router();
   admin.use(adminGuard(ops.access));
   admin.use(adminRoutes(holder, ops, coordinator));
-  return { coordinator, observe: observeRequests(ops.journal, ops.logger), admin, faults: ops.faults.middleware() };
+  return admin;
 }
 
 /** The customer a reset names (`{ "customer": "<id>" }`), or undefined for the whole reset (no body, `{}`). */
@@ -221,7 +149,7 @@ function adminRoutes(holder: DatasetHolder, ops: Ops, coordinator: Coordinator):
   router.put('/faults', json, async (req, res) => {
     noQuery(req);
     if (req.body === undefined) throw invalidRequest('the fault settings must be a JSON object sent with Content-Type: application/json');
-    // A merge: what the body leaves out keeps its value (faults.ts, mergedFaultSettings).
+    // A merge: what the body leaves out keeps its value (state/faults.ts, mergedFaultSettings).
     const change = (await adminSchemasModule()).parseFaultSettings(req.body);
     await coordinator.apply({ kind: 'faults', settings: mergedFaultSettings(ops.faults.settings, change) });
     res.json(await faultState());

@@ -1,14 +1,14 @@
 /**
  * The bodies the admin API takes, checked with zod: `POST /__admin/dataset` and
- * `PUT /__admin/faults`. Loaded by admin.ts on the first such request, so that a mock that never
+ * `PUT /__admin/faults`. Loaded by routes.ts on the first such request, so that a mock that never
  * gets one never loads zod.
  */
 import { z } from 'zod';
 import { SIZE_LIMITS, describeSizeLimit, type DatasetSizes } from '../../fixtures/generate.ts';
 import { MAX_DELAY_MS } from '../../lib/fault-headers.ts';
 import { describeIssues } from '../../lib/zod-issues.ts';
-import { invalidRequest } from '../http/errors.ts';
-import { parseLatency } from './faults.ts';
+import { invalidRequest } from '../helpers/errors.ts';
+import { parseLatency } from '../state/faults.ts';
 
 const sizeField = (key: keyof DatasetSizes) => {
   const accepted = `must be a whole number ${describeSizeLimit(key)}`;

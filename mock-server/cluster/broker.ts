@@ -1,10 +1,10 @@
 import type { Worker } from 'node:cluster';
-import type { AdminChange } from '../admin/change-data.ts';
-import { changesDataset } from '../admin/changes.ts';
+import type { AdminChange } from '../state/change-data.ts';
+import { changesDataset } from '../state/changes.ts';
 import { isCoordination, type AskReply, type BrokerMessage, type MemberMessage, type Task, type TaskResult } from './messages.ts';
-import { combineApplied, NOTHING_APPLIED } from '../admin/coordination.ts';
-import type { JournalQuery, JournalSnapshot } from '../admin/journal.ts';
-import { DEFAULT_STATE_LEASE_MS, StateLease } from '../admin/state-lease.ts';
+import { combineApplied, NOTHING_APPLIED } from '../state/coordination.ts';
+import type { JournalQuery, JournalSnapshot } from '../journal/journal.ts';
+import { DEFAULT_STATE_LEASE_MS, StateLease } from '../state/state-lease.ts';
 
 /**
  * The primary's side of a cluster's coordination (workers: cluster-member.ts).

@@ -1,7 +1,7 @@
-import type { ChangeApplier } from '../admin/changes.ts';
+import type { ChangeApplier } from '../state/changes.ts';
 import { isCoordination, type Ask, type AskReply, type BrokerMessage, type MemberMessage, type Task, type TaskResult } from './messages.ts';
-import { leaseConflictError, supersededError, type CoordinatorFactory } from '../admin/coordination.ts';
-import { mergeJournals } from '../admin/journal.ts';
+import { leaseConflictError, supersededError, type CoordinatorFactory } from '../state/coordination.ts';
+import { mergeJournals } from '../journal/journal.ts';
 
 /**
  * The coordinator of a cluster worker: the admin API's changes and questions go to the

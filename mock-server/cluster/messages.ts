@@ -1,7 +1,7 @@
-import type { AdminChange } from '../admin/change-data.ts';
-import type { Applied } from '../admin/changes.ts';
-import type { JournalQuery, JournalSnapshot } from '../admin/journal.ts';
-import type { LeaseStatus } from '../admin/state-lease.ts';
+import type { AdminChange } from '../state/change-data.ts';
+import type { Applied } from '../state/changes.ts';
+import type { JournalQuery, JournalSnapshot } from '../journal/journal.ts';
+import type { LeaseStatus } from '../state/state-lease.ts';
 
 /**
  * The messages of a cluster's coordination (node:cluster IPC, JSON), between the workers

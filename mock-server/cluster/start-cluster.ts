@@ -2,7 +2,7 @@ import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
 import type { DatasetSummary } from '../../fixtures/dataset.ts';
 import { ClusterBroker } from './broker.ts';
-import type { LogLevel } from '../http/logging.ts';
+import type { LogLevel } from '../helpers/logging.ts';
 import { DEFAULT_SHUTDOWN_GRACE_MS, type MockServerOptions } from '../server-options.ts';
 
 /**

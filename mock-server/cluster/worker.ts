@@ -7,8 +7,8 @@
 import { adminAccessMode } from '../admin/access.ts';
 import { SHUTDOWN_MESSAGE, WORKER_OPTIONS_ENV, type MockClusterOptions, type WorkerMessage } from './start-cluster.ts';
 import { clusterMember } from './member.ts';
-import { createLogger } from '../http/logging.ts';
-import { startInProcess } from '../server.ts';
+import { createLogger } from '../helpers/logging.ts';
+import { startInProcess } from '../process.ts';
 
 const send = (message: WorkerMessage) => process.send?.(message);
 

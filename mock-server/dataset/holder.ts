@@ -15,7 +15,7 @@ import { WriteStore } from '../writes/store.ts';
 export class DatasetHolder {
   /**
    * What customers wrote over the dataset (the alphabite dialect's write routes, docs/writes.md). The
-   * admin API's dataset changes forget it (mock-server/admin/changes.ts); `replace`, `reset` and the
+   * admin API's dataset changes forget it (mock-server/state/changes.ts); `replace`, `reset` and the
    * provider-state swaps called directly leave it to the caller.
    */
   readonly writes = new WriteStore();

@@ -7,7 +7,7 @@ import type { DatasetHolder } from '../dataset/holder.ts';
 import { boundedMemo } from './memo.ts';
 import { buildBetweenRequests } from '../dataset/builder.ts';
 import { answerListing, answerRead, PageBodies, readListing, type ListingAnswer, type PageFacts } from './page-bodies.ts';
-import { notePage } from '../http/observe.ts';
+import { notePage } from '../journal/observe.ts';
 import { toBody, type Body } from './response-body.ts';
 import { customerOf } from '../../lib/customers.ts';
 import type { CustomerWrites } from '../writes/store.ts';

@@ -1,8 +1,10 @@
 import { pageSlice } from '../../lib/paging.ts';
 import { MAX_ANSWER_CHARS, MAX_ANSWER_RECORDS } from '../../lib/api-rules.ts';
-import { isRefusal, refusal, type Dialect, type EndpointRules, type EnvelopeInput, type ListingOrder, type PageRule, type ListingQuery, type ListingRequest, type RatingAggregate, type Refusal } from '../../lib/dialects/index.ts';
+import { isRefusal, refusal, type Dialect, type EndpointRules, type EnvelopeInput, type ListingOrder, type ListingQuery, type ListingRequest, type RatingAggregate, type Refusal } from '../../lib/dialects/index.ts';
 import type { Dataset, RecordedJson } from '../../fixtures/dataset.ts';
 import type { Steps } from '../../fixtures/steps.ts';
+import type { PageFacts } from '../../lib/dialects/types.ts';
+export type { PageFacts };
 import { boundedMemo, memoized, type Memo } from './memo.ts';
 import { seedOf } from '../writes/seed.ts';
 import type { CustomerWrites, OwnReview, VirtualList } from '../writes/store.ts';
@@ -63,21 +65,6 @@ function pageTooLarge(rules: EndpointRules, query: ListingQuery, problem: string
     return tooLarge(`${problem}; this route lists every matching review and ignores limit and offset (docs/dialects.md): narrow it with product_ids or rating, or page through one product's reviews on /store/reviews/product/{id} with limit and offset`);
   }
   return tooLarge(`${problem}: ask for ${rules.paging.size}=${Math.max(1, fit)} or less (from ${rules.paging.start}=${query.window.start})`);
-}
-
-/**
- * What the page numbers of an answer were made from, kept by reference (no copy, no string per
- * request): the journal makes them into its `page` when it is read (mock-server/admin/journal-view.ts).
- */
-export interface PageFacts {
-  /** The dialect's rule that made the envelope's page numbers (lib/paging.ts). */
-  rule: PageRule;
-  /** Records that matched the request, before paging. */
-  matching: number;
-  /** The records listed: a window, or all of them. */
-  window: ListingQuery['window'];
-  /** The envelope as the dialect built it, its records array empty. */
-  envelope: Record<string, unknown>;
 }
 
 /** The envelope's JSON (records array empty); its page facts go to `facts`, when given. */

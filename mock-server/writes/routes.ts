@@ -2,7 +2,7 @@
  * The write routes (and the non-listing reads) of @alphabite/medusa-wishlist 0.7.4 and
  * @alphabite/medusa-reviews 0.7.2, as functions from a request to an answer or to a command that
  * changes a customer's state (applied in order by the store, store.ts). Platform-neutral: the HTTP
- * mock (mock-server/http/writes.ts) and the MSW handlers answer with it. Each step is where the
+ * mock (mock-server/front/writes.ts) and the MSW handlers answer with it. Each step is where the
  * plugins have it (notes/alphabite-writes.md): body parser, publishable key, the route's
  * authentication, its validation, then the handler.
  */

@@ -4,7 +4,7 @@
  * Platform-neutral: the MSW handlers keep one too.
  *
  * Every change is a command (types.ts) applied by `apply`, in an order every process agrees on (a
- * cluster's primary orders them; mock-server/admin/coordination.ts), with the time stamped once by
+ * cluster's primary orders them; mock-server/state/coordination.ts), with the time stamped once by
  * whoever sent it: ids come from a counter kept here, so every process makes the same bytes. Bounded
  * (WRITE_LIMITS): past a bound a write is a 400 `not_allowed` that says which bound and what to do, and
  * changes nothing. Every record a customer's writes hold counts against the bounds of characters

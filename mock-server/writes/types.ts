@@ -1,5 +1,5 @@
 /**
- * The write routes' request and answer, platform-neutral: the HTTP mock (mock-server/http/writes.ts)
+ * The write routes' request and answer, platform-neutral: the HTTP mock (mock-server/front/writes.ts)
  * and the MSW handlers (msw/) build the same request and send the same answer.
  */
 import type { QueryPairs } from '../../lib/query.ts';
@@ -84,7 +84,7 @@ export interface ReviewRow {
 
 /**
  * A write, as plain data (it crosses processes: every worker of a cluster applies the same
- * commands in the same order, mock-server/admin/coordination.ts). What it needs from the dataset
+ * commands in the same order, mock-server/state/coordination.ts). What it needs from the dataset
  * (a variant) is resolved before it is sent, by the process that received the request.
  */
 export type WriteCommand =

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { DEFAULT_MAX_PAGE_SIZE, REVIEW_ORDER_VALUES } from '../../lib/api-rules.ts';
-import { MAX_HEADER_BYTES, MAX_URL_LENGTH } from '../../mock-server/http/request-guards.ts';
+import { MAX_HEADER_BYTES, MAX_URL_LENGTH } from '../../mock-server/front/request-guards.ts';
 import type { RawRequest } from './raw-http.ts';
 
 /** The wishlist the generated 4.4 requests list (a real one, so that only the poison is wrong). */

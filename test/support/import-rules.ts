@@ -13,6 +13,9 @@
  * `lib/` is the protocol layer: pure, zod only, no Node built-ins (it must run in a browser).
  * The contracts and the property suite check *any* implementation, so they never load the
  * mock server, Express or the data generator.
+ *
+ * Inside mock-server/, floors (MOCK_SERVER_FLOORS, checkFloors): each folder, and each file at its
+ * top, may import only units on a floor below its own, so that every arrow points down.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -150,4 +153,55 @@ export function importCycles(graph: ReadonlyMap<string, readonly string[]>): str
   };
   for (const file of graph.keys()) if (!index.has(file)) visit(file);
   return cycles;
+}
+
+/**
+ * The floors of mock-server/ (docs/architecture.md): a unit (a folder, or a file at the top) may import
+ * only units on a lower floor; two units on one floor never import each other. Type-only imports count.
+ */
+export const MOCK_SERVER_FLOORS: Readonly<Record<string, number>> = {
+  helpers: 0, // small HTTP helpers with no knowledge of the rest: errors, json-body, logging, lazy, cors-policy
+  writes: 1, // the plugins' write routes (platform-neutral core) and the per-customer store
+  dataset: 2, // the dataset holder and its builder
+  journal: 2, // the bounded journal, its entries, and the observer that records requests
+  listings: 3, // the four listings' answers
+  state: 3, // what changes at run time: faults, dataset changes, provider states, lease, coordination, Ops
+  backend: 4, // (issue 28) the overlay and the validating proxy
+  admin: 5, // the admin HTTP API and the dashboard: reads and changes state/, reads journal/
+  front: 6, // assembles one process's HTTP front: app, guards, write routes, fast path, shutdown
+  'server-options.ts': 7,
+  'process.ts': 8, // one server in this process
+  cluster: 9, // several processes on one port
+  'server.ts': 10, // startMockServer: checks the options, picks process.ts or the cluster
+  'index.ts': 11, // the package entry
+};
+
+/** The unit of a file of mock-server/ (`mock-server/x/y.ts` -> `x`, `mock-server/y.ts` -> `y.ts`), or undefined outside it. */
+function unitOf(file: string): string | undefined {
+  const parts = file.split('/');
+  return parts[0] === 'mock-server' && parts.length >= 2 ? parts[1] : undefined;
+}
+
+/** The floor violations of one file of mock-server/ (`file` relative to `root`) given its source. */
+export function checkFloorsOfFile(root: string, file: string, source: string, floors: Readonly<Record<string, number>> = MOCK_SERVER_FLOORS): ImportViolation[] {
+  const unit = unitOf(file);
+  if (unit === undefined) return [];
+  const floor = floors[unit];
+  if (floor === undefined) return [{ file, specifier: '', reason: `mock-server/${unit} has no floor: place it in MOCK_SERVER_FLOORS (test/support/import-rules.ts) and docs/architecture.md` }];
+  const out: ImportViolation[] = [];
+  for (const specifier of importsOf(source)) {
+    if (!specifier.startsWith('.')) continue;
+    const target = relative(root, resolve(root, dirname(file), specifier)).split(sep).join('/');
+    const other = unitOf(target);
+    if (other === undefined || other === unit) continue;
+    const below = floors[other];
+    if (below === undefined) out.push({ file, specifier, reason: `mock-server/${other} has no floor` });
+    else if (below >= floor) out.push({ file, specifier, reason: `${unit} (floor ${floor}) may import only units below it; ${other} is on floor ${below}` });
+  }
+  return out;
+}
+
+/** Every floor violation in mock-server/. */
+export function checkFloors(root: string, floors: Readonly<Record<string, number>> = MOCK_SERVER_FLOORS): ImportViolation[] {
+  return sourcesUnder(root, 'mock-server').flatMap((file) => checkFloorsOfFile(root, file, readFileSync(join(root, file), 'utf8'), floors));
 }

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { pactStateHandlers } from '../../mock-server/admin/provider-states.ts';
+import { pactStateHandlers } from '../../mock-server/state/provider-states.ts';
 import { startMockServer } from '../../mock-server/server.ts';
 
 /**

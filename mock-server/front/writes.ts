@@ -1,5 +1,5 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import type { Coordinator } from '../admin/coordination.ts';
+import type { Coordinator } from '../state/coordination.ts';
 import type { ListingAnswers } from '../listings/answers.ts';
 import { REVIEW_BODY_LIMIT, type RawBody } from '../writes/medusa-body.ts';
 import { isPluginPath, routeWrite, specWriteRefusal, type WriteContext } from '../writes/routes.ts';
@@ -10,7 +10,7 @@ import { REASON_HEADER } from '../../lib/write-reason.ts';
 
 /**
  * The write routes over HTTP: a thin Express adapter around the platform-neutral core
- * (mock-server/writes/routes.ts). A write goes through the coordinator (mock-server/admin/coordination.ts),
+ * (mock-server/writes/routes.ts). A write goes through the coordinator (mock-server/state/coordination.ts),
  * like an admin change: every process of a cluster applies it in the same order, with the time
  * stamped here, and this process answers with what its own store answered. Mounted after the
  * listings, so a listing never reaches it; a request it does not know goes on to the 404.
@@ -28,7 +28,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 function send(res: Response, answer: WriteAnswer & { headers?: Record<string, string> }): void {
   res.status(answer.status);
   for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
-  // Set before the answer goes out: the journal records the headers as sent (observe.ts).
+  // Set before the answer goes out: the journal records the headers as sent (journal/observe.ts).
   if (answer.reason !== undefined) res.setHeader(REASON_HEADER, answer.reason);
   if (answer.body === null) res.end();
   else res.type(JSON_TYPE).send(answer.body);

@@ -1,10 +1,10 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import fresh from 'fresh';
-import type { Ops } from '../admin/routes.ts';
-import { corsHeaders, type CorsPolicy } from '../http/cors-policy.ts';
-import { journalUrl, keptHead } from '../admin/journal-entry.ts';
+import type { Ops } from '../state/ops.ts';
+import { corsHeaders, type CorsPolicy } from '../helpers/cors-policy.ts';
+import { journalUrl, keptHead } from '../journal/journal-entry.ts';
 import { customerOf } from '../../lib/customers.ts';
-import { JSON_TYPE, type KeptAnswer, type ListingAnswers } from './answers.ts';
+import { JSON_TYPE, type KeptAnswer, type ListingAnswers } from '../listings/answers.ts';
 
 /**
  * In front of the Express app, at the `http.Server` level: a GET or HEAD whose answer is already

@@ -1,7 +1,7 @@
 import type { AdminChange } from './change-data.ts';
 import { changesDataset, type Applied, type ChangeApplier } from './changes.ts';
-import { ApiError } from '../http/errors.ts';
-import { mergeJournals, type JournalQuery, type MergedJournal } from './journal.ts';
+import { ApiError } from '../helpers/errors.ts';
+import { mergeJournals, type JournalQuery, type MergedJournal } from '../journal/journal.ts';
 import { StateLease, type Admission, type LeaseStatus } from './state-lease.ts';
 
 /**

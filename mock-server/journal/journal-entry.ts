@@ -1,7 +1,7 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import { customerOf } from '../../lib/customers.ts';
 import { queryPairs, type QueryPairs } from '../../lib/query.ts';
-import type { PageFacts } from '../listings/page-bodies.ts';
+import type { PageFacts } from '../../lib/dialects/types.ts';
 
 /**
  * One request of the journal (journal.ts): what is kept when it is answered, and what the admin

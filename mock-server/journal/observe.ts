@@ -1,15 +1,14 @@
 import type { Request, Response } from 'express';
-import { PROVIDER_STATES_PATH } from '../../lib/admin-paths.ts';
+import { isAdminPath, PROVIDER_STATES_PATH } from '../../lib/admin-paths.ts';
 import { customerOf } from '../../lib/customers.ts';
-import { isAdminPath } from '../admin/access.ts';
-import { flatHeaders, journalUrl, keptBody, keptHead, type KeptBody } from '../admin/journal-entry.ts';
-import type { Journal } from '../admin/journal.ts';
-import type { PageFacts } from '../listings/page-bodies.ts';
-import type { Logger } from './logging.ts';
+import { flatHeaders, journalUrl, keptBody, keptHead, type KeptBody } from './journal-entry.ts';
+import type { Journal } from './journal.ts';
+import type { PageFacts } from '../../lib/dialects/types.ts';
+import type { Logger } from '../helpers/logging.ts';
 
 /**
  * Times each request and, when it has been answered, logs one line (at `info`) and records it
- * in the journal, with its headers and body and the answer's (admin/journal-entry.ts). Admin
+ * in the journal, with its headers and body and the answer's (journal-entry.ts). Admin
  * requests are logged but not journaled, so reading the journal does not push out what it is
  * read for; Pact's provider-state changes that succeed are (`POST` and `DELETE` on
  * /__admin/provider-states), as they change what the listings answer. Answers undefined, so that

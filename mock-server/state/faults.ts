@@ -2,8 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { below, unit } from '../../fixtures/hash.ts';
 import { faultBody, MAX_DELAY_MS, readFaultHeaders, retryAfter } from '../../lib/fault-headers.ts';
-import { sendError } from '../http/errors.ts';
-import { isAdminPath } from './access.ts';
+import { sendError } from '../helpers/errors.ts';
+import { isAdminPath } from '../../lib/admin-paths.ts';
 
 // The header rules and the injected bodies are lib's (lib/fault-headers.ts): the MSW handlers follow them too.
 export { DELAY_HEADER, MAX_DELAY_MS, STATUS_HEADER, faultBody } from '../../lib/fault-headers.ts';
@@ -42,7 +42,7 @@ export interface FaultSettings {
 
 export const NO_FAULTS: FaultSettings = Object.freeze({ latency: null, errorRate: 0, errorStatus: 500, headers: false, seed: null });
 
-/** Any subset of the settings (the body of `PUT /__admin/faults` once validated: schemas.ts). */
+/** Any subset of the settings (the body of `PUT /__admin/faults` once validated: admin/schemas.ts). */
 export type PartialFaultSettings = { [K in keyof FaultSettings]?: FaultSettings[K] | undefined };
 
 /** Complete settings from a partial, validated input. */

@@ -1,20 +1,27 @@
-import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import cors from 'cors';
 import { DEFAULT_MAX_PAGE_SIZE } from '../../lib/api-rules.ts';
 import { createDialect, DEFAULT_DIALECT, type DialectName } from '../../lib/dialects/index.ts';
 import type { DatasetHolder } from '../dataset/holder.ts';
-import { errorHandler, routeNotFound } from './errors.ts';
+import { errorHandler, routeNotFound } from '../helpers/errors.ts';
 import { ListingAnswers, mountListings } from '../listings/answers.ts';
-import { ADMIN_PREFIX, OPENAPI_PATH } from '../../lib/admin-paths.ts';
-import { createOps, opsHandlers, type Ops } from '../admin/routes.ts';
-import { isAdminPath } from '../admin/access.ts';
-import type { Coordinator } from '../admin/coordination.ts';
-import { lazily, openApiModule, providerStatesModule } from './lazy.ts';
+import { ADMIN_PREFIX, isAdminPath, OPENAPI_PATH } from '../../lib/admin-paths.ts';
+import { adminApi } from '../admin/routes.ts';
+import { ChangeApplier } from '../state/changes.ts';
+import { observeRequests, type RequestObserver } from '../journal/observe.ts';
+import { createOps, type Ops } from '../state/ops.ts';
+import type { Coordinator } from '../state/coordination.ts';
+import { lazily } from '../helpers/lazy.ts';
 import type { StateDoor } from '../admin/provider-states.ts';
-import { corsHeaderSetter, corsOptions, corsPolicy } from './cors-policy.ts';
+import { corsHeaderSetter, corsOptions, corsPolicy } from '../helpers/cors-policy.ts';
 import { preflightOnly } from './request-guards.ts';
 import { writeRoutes } from './writes.ts';
 import { MOCK_SHARE_TOKEN_SECRET, wishlistSettings } from '../writes/routes.ts';
+
+/** The provider-state door (zod validation, the states' datasets), loaded on first use. */
+const providerStatesModule = lazily(() => import('../admin/provider-states.ts'));
+/** The OpenAPI document and its route (zod's JSON Schema output), loaded on first use. */
+const openApiModule = lazily(() => import('../listings/openapi.ts'));
 
 export interface AppOptions {
   /** The largest `limit` / `take` accepted (default 1000; the spec dialect's bound). */
@@ -23,13 +30,13 @@ export interface AppOptions {
   dialect?: DialectName;
   /** The alphabite dialect's publishable keys: another key is refused (default: any key is taken). */
   publishableKeys?: readonly string[];
-  /** The kept answers, when a fast path in front of the app shares them (server.ts). */
+  /** The kept answers, when a fast path in front of the app shares them (process.ts). */
   answers?: ListingAnswers;
   /** Origins allowed by CORS; default any (`*`, without credentials). Explicit origins may send credentials. */
   corsOrigin?: string | string[];
   /** Told about unexpected faults (the answer is the documented 500 either way). */
   onFault?: (error: unknown) => void;
-  /** Faults, journal, logger and admin access (mock-server/admin/routes.ts); default: all off, admin on loopback. */
+  /** Faults, journal, logger and admin access (mock-server/state/ops.ts); default: all off, admin on loopback. */
   ops?: Ops;
   /** The alphabite dialect's wishlist setting `allow_multiple_wishlists` (default false, as a fresh install; docs/writes.md). */
   allowMultipleWishlists?: boolean;
@@ -53,7 +60,7 @@ export function createApp(holder: DatasetHolder, options: AppOptions = {}): Expr
   // Preflights through the `cors` package; actual answers get the same headers from corsHeaders,
   // computed once per request without the package's per-request option copying. Neither
   // under /__admin: no web page of another origin may read it, and its preflights go to the
-  // admin guard (access.ts), which refuses them.
+  // admin guard (admin/access.ts), which refuses them.
   const policy = corsPolicy(options.corsOrigin);
   // In the alphabite dialect the plugins' write routes are answered too: their preflights allow POST, PUT and DELETE.
   const answersWrites = (options.answers?.dialect.name ?? options.dialect ?? DEFAULT_DIALECT) === 'alphabite';
@@ -84,7 +91,7 @@ export function createApp(holder: DatasetHolder, options: AppOptions = {}): Expr
   // Pact's state-change endpoint (POST, GET and DELETE /__admin/provider-states); any /__admin guard must be
   // mounted before it. Applied through the coordinator, under its lease (one run at a time): in a cluster,
   // by every worker before the answer. Loaded on the first POST, or /__admin request, that gets this far
-  // (mock-server/admin/provider-states.ts validates with zod, which nothing on a mock's start-up path needs);
+  // (mock-server/admin/provider-states.ts and state/provider-states.ts validate with zod, which nothing on a mock's start-up path needs);
   // the router matches the path as if mounted here.
   const states = lazily(async () => (await providerStatesModule()).providerStatesRouter(holder, stateDoor(coordinator)));
   app.use((req, res, next) => {
@@ -94,6 +101,23 @@ export function createApp(holder: DatasetHolder, options: AppOptions = {}): Expr
   app.use(routeNotFound);
   app.use(errorHandler(options.onFault ?? ((error: unknown) => ops.logger.error({ err: error }, 'unexpected fault'))));
   return app;
+}
+
+/** What the operational pieces add to an app (createApp mounts them). */
+interface OpsHandlers {
+  /** Through which the other admin doors (provider states) apply changes. */
+  coordinator: Coordinator;
+  /** Journal and logs, for every request before it is answered (undefined when both are off). */
+  observe: RequestObserver | undefined;
+  /** The admin guard and routes, to mount at ADMIN_PREFIX before any other /__admin route. */
+  admin: Router;
+  /** Fault injection, for every request after observation (it leaves admin paths alone). */
+  faults: RequestHandler;
+}
+
+function opsHandlers(holder: DatasetHolder, ops: Ops): OpsHandlers {
+  const coordinator = ops.coordinate(new ChangeApplier(holder, ops));
+  return { coordinator, observe: observeRequests(ops.journal, ops.logger), admin: adminApi(holder, ops, coordinator), faults: ops.faults.middleware() };
 }
 
 /** The provider-state door of a server: its changes go through the coordinator, which keeps the lease. */

@@ -1,6 +1,8 @@
 /**
- * Modules a running mock loads on the first request that needs them, not at start-up (each pulls
- * in zod or more, for requests many runs never make), in one place, each through `lazily`.
+ * How a running mock loads a module on the first request that needs it, not at start-up (each such
+ * module pulls in zod or more, for requests many runs never make): through `lazily`, beside its user
+ * (admin/routes.ts: the admin bodies' schemas; state/changes.ts and front/app.ts: the provider states;
+ * front/app.ts: the OpenAPI document).
  *
  * A load that fails is not kept: the next request tries again. So a mock started from `dist/`
  * whose files go missing for a while (`dist/` deleted and rebuilt by hand) answers the documented 500
@@ -20,9 +22,3 @@ export function lazily<T>(load: () => Promise<T>): () => Promise<T> {
     }));
 }
 
-/** The provider states (mock-server/admin/provider-states.ts: zod validation, the states' datasets). */
-export const providerStatesModule = lazily(() => import('../admin/provider-states.ts'));
-/** The OpenAPI document and its route (zod's JSON Schema output). */
-export const openApiModule = lazily(() => import('../listings/openapi.ts'));
-/** The admin bodies' schemas (zod). */
-export const adminSchemasModule = lazily(() => import('../admin/schemas.ts'));

@@ -2,8 +2,8 @@ import { STATUS_CODES, type IncomingMessage, type RequestListener, type Server, 
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { ErrorBody } from './errors.ts';
-import { routeNotFound } from './errors.ts';
+import type { ErrorBody } from '../helpers/errors.ts';
+import { routeNotFound } from '../helpers/errors.ts';
 
 /**
  * What a hostile or broken client meets before Express: every refusal is a documented

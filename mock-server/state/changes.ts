@@ -2,15 +2,18 @@ import { generateDatasetInSteps, type GenerateOptions } from '../../fixtures/dat
 import { buildBetweenRequests } from '../dataset/builder.ts';
 import type { DatasetHolder } from '../dataset/holder.ts';
 import type { FaultInjector, FaultSettings } from './faults.ts';
-import type { Journal } from './journal.ts';
-import type { Logger } from '../http/logging.ts';
-import { providerStatesModule } from '../http/lazy.ts';
+import type { Journal } from '../journal/journal.ts';
+import type { Logger } from '../helpers/logging.ts';
+import { lazily } from '../helpers/lazy.ts';
 import type { AdminChange } from './change-data.ts';
 import { seedOf } from '../writes/seed.ts';
 
 export type { AdminChange };
 
-/** The parts of a server's operational state (routes.ts `Ops`) that changes act on. */
+/** The provider states' datasets (zod validation), loaded on the first provider-state change. */
+const providerStatesModule = lazily(() => import('./provider-states.ts'));
+
+/** The parts of a server's operational state (ops.ts `Ops`) that changes act on. */
 export interface ChangedOps {
   readonly faults: FaultInjector;
   readonly journal: Journal;

@@ -1,5 +1,11 @@
-import type { Logger } from './logging.ts';
-import type { MockServer } from '../server.ts';
+import type { Server } from 'node:http';
+import type { Logger } from '../helpers/logging.ts';
+
+/** What the shutdown needs of a running mock (a MockServer of server-options.ts, named by shape, as it sits on a floor above). */
+export interface StoppableServer {
+  readonly server: Pick<Server, 'closeAllConnections'>;
+  close(): Promise<void>;
+}
 
 /** Stops the server as the first SIGTERM would; `cause` is logged (e.g. "the npm process that started it ended"). */
 export type StopServe = (cause: string) => void;
@@ -12,7 +18,7 @@ export type StopServe = (cause: string) => void;
  * a signal of this process (cli/wrapper-watch.ts: the npm process or the shell that started it
  * was signalled or went away), with the same exit code.
  */
-export function exitGracefullyOnSignals(mock: MockServer, logger: Logger, exit: (code: number) => void = (code) => process.exit(code)): StopServe {
+export function exitGracefullyOnSignals(mock: StoppableServer, logger: Logger, exit: (code: number) => void = (code) => process.exit(code)): StopServe {
   let stopping = false;
   const stop = (why: { signal: NodeJS.Signals } | { cause: string }) => {
     if (stopping) {

@@ -1,0 +1,138 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DEFAULT_MAX_PAGE_SIZE } from '../lib/api-rules.ts';
+import { DEFAULT_DIALECT, type DialectName } from '../lib/dialects/index.ts';
+import { generateDataset, servingProblem, type Dataset, type GenerateOptions } from '../fixtures/dataset.ts';
+import { createApp, listingAnswers } from './front/app.ts';
+import { corsPolicy } from './helpers/cors-policy.ts';
+import { withFastPath } from './front/fast-path.ts';
+import { createOps } from './state/ops.ts';
+import { guardRequests, installServerGuards, MAX_HEADER_BYTES } from './front/request-guards.ts';
+import { DatasetHolder, generationOf } from './dataset/holder.ts';
+import { DEFAULT_SHUTDOWN_GRACE_MS, type MockServer, type MockServerOptions } from './server-options.ts';
+import type { CoordinatorFactory } from './state/coordination.ts';
+
+/**
+ * One mock server in this process, from options already checked (server.ts `startMockServer`
+ * checks them, then starts this or a cluster of workers, each of which starts this).
+ */
+
+/** The dataset the options ask for: a given one, a fixtures file, or generated from the seed. */
+export async function resolveDataset(options: MockServerOptions): Promise<Dataset> {
+  // Loaded only for a file: its validation (zod) is not on the start-up path of a generated dataset.
+  const given = options.dataset ?? (options.fixtures ? await (await import('../fixtures/file.ts')).loadFixturesFile(options.fixtures) : undefined);
+  if (!given) return generateDataset(options);
+  const problem = servingProblem(given);
+  if (problem) throw new RangeError(`Cannot serve ${options.dataset ? 'the dataset given' : `fixtures file ${options.fixtures}`}: ${problem}`);
+  return given;
+}
+
+/**
+ * One server in this process. `coordinate`: how its admin changes reach the other workers
+ * of a cluster (cluster/worker.ts gives it); by default this server is on its own.
+ */
+export async function startInProcess(options: MockServerOptions, coordinate?: CoordinatorFactory): Promise<MockServer> {
+  const dataset = assertServable(await resolveDataset(options), options.dialect ?? DEFAULT_DIALECT);
+  const holder = new DatasetHolder(dataset, withMaxItems(generationOf(dataset.summary), options.maxItems));
+  const host = options.host ?? '127.0.0.1';
+  const ops = createOps({
+    generation: holder.initialGeneration,
+    ...(options.stateLeaseMs !== undefined ? { stateLeaseMs: options.stateLeaseMs } : {}),
+    access: { token: options.adminToken, host },
+    ...(options.faults ? { faults: options.faults } : {}),
+    ...(options.faultSeed !== undefined ? { faultSeed: options.faultSeed } : {}),
+    ...(options.journalSize !== undefined ? { journalSize: options.journalSize } : {}),
+    ...(options.journalBodyBytes !== undefined ? { journalBodyBytes: options.journalBodyBytes } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
+    ...(coordinate ? { coordinate } : {}),
+  });
+  const answers = listingAnswers(holder, {
+    dialect: options.dialect ?? DEFAULT_DIALECT,
+    maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE,
+    ...(options.publishableKeys ? { publishableKeys: options.publishableKeys } : {}),
+  });
+  const app = createApp(holder, {
+    ops,
+    answers,
+    ...(options.allowMultipleWishlists !== undefined ? { allowMultipleWishlists: options.allowMultipleWishlists } : {}),
+    ...(options.shareTokenSecret !== undefined ? { shareTokenSecret: options.shareTokenSecret } : {}),
+    ...(options.corsOrigin !== undefined ? { corsOrigin: options.corsOrigin } : {}),
+  });
+  const listener = options.fastPath === false ? app : withFastPath(app, { answers, cors: corsPolicy(options.corsOrigin), ops });
+  // requireHostHeader off: guardRequests answers a missing Host with JSON instead of Node's empty 400.
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false }, guardRequests(listener));
+  installServerGuards(server);
+  await listen(server, options.port ?? 0, host);
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  Object.assign(ops.info, { url, host, port, maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE, corsOrigin: options.corsOrigin ?? '*', dialect: options.dialect ?? DEFAULT_DIALECT });
+  return {
+    url,
+    port,
+    host,
+    dataset: holder,
+    app,
+    server,
+    ops,
+    close: () => closeServer(server, options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS),
+  };
+}
+
+/** Publishable keys are non-empty strings, and only the alphabite dialect reads them: refused up front otherwise. */
+export function assertPublishableKeys(keys: readonly string[] | undefined, dialect: DialectName): void {
+  if (keys === undefined) return;
+  if (!Array.isArray(keys) || keys.some((key) => typeof key !== 'string' || !/^[\x21-\x7e]{1,256}$/.test(key))) {
+    throw new TypeError('each publishable key must be 1 to 256 visible ASCII characters, without spaces');
+  }
+  if (keys.length > 0 && dialect !== 'alphabite') throw new TypeError('publishable keys are read by the alphabite dialect only: the spec dialect takes no key (use --dialect alphabite)');
+}
+
+/** A recording (`fixtures --from`) holds records as one dialect shows them: only that dialect can serve them. */
+function assertServable(dataset: Dataset, dialect: DialectName): Dataset {
+  const recordedIn = dataset.recorded?.dialect;
+  if (recordedIn !== undefined && recordedIn !== dialect) {
+    throw new Error(`${dataset.summary.file ?? 'the dataset'} was recorded from a backend speaking the ${recordedIn} dialect: serve it with --dialect ${recordedIn} (its records are kept as that backend returned them)`);
+  }
+  return dataset;
+}
+
+/** The summary does not record maxItems; the options that made the dataset do. */
+function withMaxItems(generation: GenerateOptions | undefined, maxItems: number | undefined): GenerateOptions | undefined {
+  return generation && maxItems !== undefined ? { ...generation, maxItems } : generation;
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') reject(new Error(`Port ${port} on ${host} is already in use: stop what uses it, or choose another with --port (0 picks a free one)`));
+      else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') reject(new Error(`Cannot listen on host ${host}: ${error.code}`));
+      else if (error.code === 'EACCES') reject(new Error(`Not allowed to listen on port ${port} of ${host} (EACCES)`));
+      else reject(error);
+    };
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+}
+
+
+/**
+ * Stops accepting connections, lets requests in flight finish (closing each keep-alive
+ * connection as soon as it is idle), and after `graceMs` cuts whatever is left.
+ */
+function closeServer(server: Server, graceMs: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (!server.listening) return resolve();
+    const idle = setInterval(() => server.closeIdleConnections(), 50);
+    const cut = setTimeout(() => server.closeAllConnections(), graceMs);
+    server.close((error) => {
+      clearInterval(idle);
+      clearTimeout(cut);
+      if (error) reject(error);
+      else resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
