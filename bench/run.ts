@@ -11,6 +11,7 @@ import { parseBenchOptions, USAGE, type BenchOptions } from './lib/options.ts';
 import { cpuCount, freePort, hasTaskset, pinSelf, startServer, stopServer, treeCpuSeconds, treeRssMiB, type RunningServer } from './lib/processes.ts';
 import { runLoad, type LoadResult } from './lib/load.ts';
 import { hasWrk, runWrk } from './lib/wrk.ts';
+import { randomPagePaths } from './lib/random-pages.ts';
 import { writePeerConfigs, REVIEWS_PATH, type PeerConfigFiles } from './lib/peer-configs.ts';
 import { PEERS, ensurePeersInstalled, installedVersion, PEER_PACKAGES, type PeerDefinition } from './lib/peers.ts';
 import { median } from './lib/stats.ts';
@@ -63,15 +64,6 @@ function oursCommand(args: string[]): { command: string; args: string[] } {
 async function startOurs(name: string, port: number, args: string[], core: number | undefined, readyPath: string): Promise<RunningServer> {
   const { command, args: argv } = oursCommand(['--port', String(port), ...args]);
   return startServer({ name, command, args: argv, port, core, readyPath, logFile: join(WORK, `${name}.log`), cwd: ROOT });
-}
-
-/** A small deterministic generator, so the random-page runs send the same sequence every time. */
-function lcg(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 0x100000000;
-  };
 }
 
 async function main(): Promise<void> {
@@ -213,14 +205,7 @@ async function main(): Promise<void> {
   }
   const largest = Math.max(...options.sizes);
   // Each random target draws the same sequence from its own generator: this build and the older commit get the same pages.
-  const randomPaths = () => {
-    const random = lcg(20_240_101);
-    const orders = ['created_at', '-created_at', 'updated_at', '-updated_at', 'rating', '-rating'];
-    return () => {
-      const offset = Math.floor(random() * (largest - PAGE_SIZE));
-      return `${REVIEWS_PATH}?limit=${PAGE_SIZE}&offset=${offset}&order=${orders[Math.floor(random() * orders.length)]}`;
-    };
-  };
+  const randomPaths = () => randomPagePaths(largest, PAGE_SIZE);
   const randomId = `random-${largest}`;
   targets.push({
     id: randomId,

@@ -5,6 +5,7 @@ import { mockoonEnvironment, openapiDocument, pactFile, wiremockMapping, REVIEWS
 import { parseWrk } from '../bench/lib/wrk.ts';
 import { checkTargets, renderResults, renderSvg, startupTargets, type Measured } from '../bench/lib/report.ts';
 import { parseBenchOptions } from '../bench/lib/options.ts';
+import { randomPagePaths } from '../bench/lib/random-pages.ts';
 
 describe('statistics', () => {
   it('percentile is nearest-rank on ascending data; median averages the middle pair', () => {
@@ -146,5 +147,17 @@ describe('report', () => {
     expect(() => parseBenchOptions(['--rounds', '-1'])).toThrow();
     expect(() => parseBenchOptions(['--sizes', '5'])).toThrow(/at least 10/);
     expect(() => parseBenchOptions(['--bogus'])).toThrow();
+  });
+});
+
+describe('the random uncached page', () => {
+  it('every generator sends the same pages in the same order (the bench, the older commit beside it, bench/gc-counts.ts)', () => {
+    const first = randomPagePaths(1_000_000, 10);
+    const second = randomPagePaths(1_000_000, 10);
+    expect([first(), first()]).toEqual([
+      '/store/products/reviews?limit=10&offset=336332&order=-updated_at',
+      '/store/products/reviews?limit=10&offset=407222&order=-updated_at',
+    ]);
+    expect(second()).toBe('/store/products/reviews?limit=10&offset=336332&order=-updated_at');
   });
 });

@@ -14,7 +14,7 @@ export function hasWrk(): boolean {
 }
 
 /** A Lua table of the paths a run cycles through (a random run: 20,000 of them, drawn once). */
-function script(paths: string[]): string {
+export function wrkScript(paths: string[]): string {
   const list = paths.map((p) => `  ${JSON.stringify(p)},`).join('\n');
   return `local paths = {\n${list}\n}\nlocal n = 0\nrequest = function()\n  n = n % #paths + 1\n  return wrk.format("GET", paths[n])\nend\n`;
 }
@@ -51,7 +51,7 @@ export function parseWrk(output: string, durationSec: number): LoadResult {
 export async function runWrk(options: LoadOptions, workDir: string): Promise<LoadResult> {
   const paths = options.randomPath ? Array.from({ length: 20_000 }, () => (options.randomPath as () => string)()) : options.paths;
   const file = join(workDir, `wrk-${process.pid}.lua`);
-  writeFileSync(file, script(paths));
+  writeFileSync(file, wrkScript(paths));
   const command = `wrk -t1 -c${options.connections} -d${options.durationSec}s --latency -s ${file} ${options.url}; times`;
   const output = await new Promise<string>((resolve, reject) => {
     const child = spawn('bash', ['-c', command], { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -1,0 +1,27 @@
+/**
+ * The random uncached page's sequence: `?limit=<size>&offset=<random>&order=<random>` on the reviews
+ * listing, drawn from a small deterministic generator, so that every build (this one, an older commit,
+ * the GC counter) is sent the same pages in the same order.
+ */
+import { REVIEWS_PATH } from './peer-configs.ts';
+
+const SEED = 20_240_101;
+const ORDERS = ['created_at', '-created_at', 'updated_at', '-updated_at', 'rating', '-rating'];
+
+/** A small deterministic generator (a 32-bit LCG), values in [0, 1). */
+function lcg(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 0x100000000;
+  };
+}
+
+/** A fresh generator of random page paths over `reviews` reviews: each call draws the next path. */
+export function randomPagePaths(reviews: number, pageSize: number): () => string {
+  const random = lcg(SEED);
+  return () => {
+    const offset = Math.floor(random() * (reviews - pageSize));
+    return `${REVIEWS_PATH}?limit=${pageSize}&offset=${offset}&order=${ORDERS[Math.floor(random() * ORDERS.length)]}`;
+  };
+}
