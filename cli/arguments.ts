@@ -1,5 +1,5 @@
 import { InvalidArgumentError, Option } from 'commander';
-import { DEFAULT_MAX_BODY_BYTES, MAX_MAX_BODY_BYTES, MIN_MAX_BODY_BYTES, parseSize, sizeText } from '../client/http.ts';
+import { DEFAULT_MAX_BODY_BYTES, MAX_MAX_BODY_BYTES, MIN_MAX_BODY_BYTES, parseSize, sizeText } from '../client/sizes.ts';
 import { parseHeaders } from '../lib/http.ts';
 
 /*

@@ -88,12 +88,13 @@ describe('each part loads only what it needs', () => {
     for (const heavy of ['express', 'fast-check', '@pact-foundation/pact']) expect(called.packages).toContain(heavy);
   });
 
-  it("serve, and every other command's --help, never load Pact", async () => {
+  it("serve, and every other command's --help, never load Pact; serve loads no HTTP client (undici is check's, verify's and fixtures --from's)", async () => {
     const bin = join(root, 'bin', 'store-listing-kit.js');
     const serve = await packagesLoadedBy(`process.argv = [process.argv[0], ${JSON.stringify(bin)}, 'serve', '--help']; await import(${JSON.stringify(bin)});`);
     expect(serve.output).toContain('Usage: store-listing-kit serve');
     expect(serve.packages).toContain('express');
     expect(serve.packages).not.toContain('@pact-foundation/pact');
+    expect(serve.packages).not.toContain('undici');
     for (const command of ['verify', 'check', 'fixtures']) {
       const help = await packagesLoadedBy(`process.argv = [process.argv[0], ${JSON.stringify(bin)}, '${command}', '--help']; await import(${JSON.stringify(bin)});`);
       expect(help.output).toContain(`Usage: store-listing-kit ${command}`);
