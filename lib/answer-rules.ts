@@ -48,6 +48,11 @@ export interface RuleViolation {
   note?: string;
 }
 
+/** The verdict on one answer: the rules it broke (none: it held every rule checked). */
+export interface AnswerCheck {
+  violations: readonly RuleViolation[];
+}
+
 /** A listing answer and the request it answers. */
 export interface ListingAnswer {
   endpoint: EndpointName;

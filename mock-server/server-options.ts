@@ -6,6 +6,8 @@ import type { Ops } from './state/ops.ts';
 import type { FaultSettings } from './state/faults.ts';
 import type { DatasetHolder } from './dataset/holder.ts';
 import type { Logger } from './helpers/logging.ts';
+import type { CatalogueInput } from '../fixtures/catalogue.ts';
+import type { BackendAnswerHook } from './backend/hooks.ts';
 
 /**
  * What `startMockServer` takes and gives (server.ts), apart from the server itself, so that the
@@ -78,6 +80,20 @@ export interface MockServerOptions extends GenerateOptions {
    * state down (default 30 000 ms; docs/operations.md, "Provider states and reseeds").
    */
   stateLeaseMs?: number;
+  /**
+   * (issue 28) Every request the mock does not answer goes to this backend and back unchanged
+   * (`serve --backend`): http(s) URL, no credentials. In the alphabite dialect its store API's
+   * catalogue is what reviews and wishlist items point at.
+   */
+  backend?: string;
+  /** How long the backend may take to send an answer's head (default 30 000 ms): then a 504. */
+  backendTimeoutMs?: number;
+  /** `serve` (default): the mock's routes, the rest to `backend`. `proxy`: only /__admin is the mock's; every other request goes to `backend`. */
+  mode?: 'serve' | 'proxy';
+  /** Products and variants for reviews and wishlist items instead of generated ones (or the backend's). */
+  catalogue?: CatalogueInput;
+  /** Told of every passed-through answer (the validating proxy checks the listings' with it). */
+  onBackendAnswer?: BackendAnswerHook;
 }
 
 export interface MockServer {

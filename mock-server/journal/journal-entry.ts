@@ -2,6 +2,7 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import { customerOf } from '../../lib/customers.ts';
 import { queryPairs, type QueryPairs } from '../../lib/query.ts';
 import type { PageFacts } from '../../lib/dialects/types.ts';
+import type { AnswerCheck } from '../../lib/answer-rules.ts';
 
 /**
  * One request of the journal (journal.ts): what is kept when it is answered, and what the admin
@@ -49,6 +50,12 @@ export interface RecordedRequest {
   responseBody?: KeptBody;
   /** A listing answer's: what its page numbers were made from (listings/page-bodies.ts). */
   page?: PageFacts | undefined;
+  /** Set when the backend answered (`serve --backend`, `proxy`): absent, the mock did. */
+  answeredBy?: 'backend';
+  /** The backend's part: from the request sent to its answer's head (ms), or why it failed. */
+  backend?: { ms: number; error?: string };
+  /** The validating proxy's verdict on a listing answer it checked (backend/check.ts). */
+  check?: AnswerCheck;
 }
 
 /** A body as kept: its first bytes (at most the journal's cap) and its whole length. */
