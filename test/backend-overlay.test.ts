@@ -356,6 +356,18 @@ describe('a mock in front of a backend', () => {
     await until(() => aborted.includes('/hooked/die'), 'the abort');
   });
 
+  it('a client that goes during an answer: the backend\'s answer is dropped too, the hook aborted', async () => {
+    const cutBefore = backend.cut;
+    const abort = new AbortController();
+    const answer = await fetch(`${mock.url}/hooked/stream`, { signal: abort.signal });
+    const reader = answer.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe('chunk-1;');
+    abort.abort();
+    await until(() => aborted.includes('/hooked/stream'), 'the abort');
+    await until(() => backend.cut > cutBefore, 'the backend answer cut');
+    backend.release();
+  });
+
   it('the mock\'s own routes (every write case, with case, slash and escape variants, any method) never reach the backend', async () => {
     const before = backend.hits.length;
     const seen = new Set<string>();
