@@ -471,4 +471,24 @@ describe('the dashboard of a mock in front of a backend (issue 28): who answered
       await tab.close();
     }
   });
+
+  it('says how many rules a very broken answer broke, and that the first ones are shown', async () => {
+    const broken = '/store/products/reviews?limit=1000';
+    const violations = Array.from({ length: 1000 }, (_, i) => ({ rule: 'record-shape' as const, message: `record rev_${i}: Required`, field: `data[${i}].rating`, expected: 'Required', actual: 'x'.repeat(200) }));
+    fronted.ops.journal.record(passedThrough(broken, { check: { violations } }));
+    const { tab, errors } = await open(fronted.url);
+    try {
+      await tab.waitForSelector(rowFor(broken), { timeout: 15_000 });
+      expect(await tab.textContent(`${rowFor(broken)} .badge.checked`)).toBe('\u2717 1000 violations');
+      await tab.click(rowFor(broken));
+      expect(await tab.textContent('#detail aside.violations h3')).toBe('1000 rules broken');
+      const shown = (await tab.$$('#detail aside.violations .violation')).length;
+      expect(shown).toBeGreaterThan(10);
+      expect(shown).toBeLessThan(1000);
+      expect(await tab.textContent('#detail aside.violations .kept')).toBe(`The first ${shown} shown: the journal keeps them within its body cap (--journal-body-bytes).`);
+      expect(errors).toEqual([]);
+    } finally {
+      await tab.close();
+    }
+  });
 });
