@@ -434,7 +434,7 @@ const SCRIPT = String.raw`
   function setValue(id, value) { $(id).value = value === null || value === undefined ? '' : String(value); }
   function renderConfig(config) {
     var server = config.server || {};
-    $('server-facts').textContent = (server.url || '') + ' · dialect ' + (server.dialect || '?') + (server.backend ? ' · backend ' + server.backend : '') + ' · ' + server.workers + (server.workers === 1 ? ' process' : ' workers') + ' · admin: ' + config.admin.access;
+    $('server-facts').textContent = (server.url || '') + ' · dialect ' + (server.dialect || '?') + (server.backend ? (server.mode === 'proxy' ? ' · validating proxy of ' : ' · backend ') + server.backend : '') + ' · ' + server.workers + (server.workers === 1 ? ' process' : ' workers') + ' · admin: ' + config.admin.access;
     var dataset = config.dataset;
     var current = dataset.current;
     var facts = $('dataset-facts');
