@@ -529,6 +529,12 @@ export function checkListingAnswer(dialect: DialectName, answer: ListingAnswer, 
   return once(dialect === 'alphabite' ? checkAlphabiteAnswer(answer) : checkSpecAnswer(answer, options.strict ?? false));
 }
 
+/** Every rule `checkListingAnswer` may apply in a dialect (the spec's record-shape with strict only). */
+export function dialectRules(dialect: DialectName, options: AnswerCheckOptions = {}): AnswerRule[] {
+  if (dialect === 'alphabite') return ['data-envelope', 'clamped-page-numbers', 'echo-size-and-start', 'records-within-count', 'record-shape'];
+  return ['envelope-shape', 'echo-size-and-start', 'page-length', 'total-pages', 'current-page', 'next-and-prev-page', 'records-within-count', ...(options.strict ? (['record-shape'] as const) : [])];
+}
+
 /**
  * The rules `checkListingAnswer` applies to this answer (those it does not report held on it): none
  * for a status other than 200; only the dialect's envelope rule for a body that is no envelope (not

@@ -167,12 +167,16 @@ export function answerChecker(options: AnswerCheckerOptions): BackendAnswerHook 
         if (received > max) chunks = [];
         else chunks.push(chunk);
       },
-      async end() {
-        if (done) return undefined;
+      end() {
+        if (done) return Promise.resolve(undefined);
         done = true;
-        const { applied, violations } = await judge();
-        verdicts.record({ method: exchange.method, path: exchange.url, endpoint: target.endpoint, applied, violations });
-        return { violations };
+        // Tracked until recorded: the proxy's reports wait for every answer whose body has ended.
+        return verdicts.track(
+          judge().then(({ applied, violations }) => {
+            verdicts.record({ method: exchange.method, path: exchange.url, endpoint: target.endpoint, applied, violations });
+            return { violations };
+          }),
+        );
       },
       abort() {
         done = true;

@@ -96,6 +96,7 @@ export class Verdicts {
   readonly violations: FoundViolation[] = [];
   readonly #tallies = new Map<string, RuleTally>();
   readonly #listeners: Array<(violation: FoundViolation) => void> = [];
+  readonly #pending = new Set<Promise<unknown>>();
 
   constructor(private readonly maxKept = MAX_KEPT_VIOLATIONS) {}
 
@@ -128,6 +129,19 @@ export class Verdicts {
       for (const listener of this.#listeners) listener(found);
     }
     for (const rule of answer.applied) if (!broken.has(rule)) this.#tally(answer.endpoint, rule).held += 1;
+  }
+
+  /** Keeps `check` (an answer being judged) in view until it settles: see `settled`. */
+  track<T>(check: Promise<T>): Promise<T> {
+    this.#pending.add(check);
+    const forget = () => this.#pending.delete(check);
+    check.then(forget, forget);
+    return check;
+  }
+
+  /** Resolves once every answer being judged has its verdict (the server has stopped: none starts after). */
+  async settled(): Promise<void> {
+    while (this.#pending.size > 0) await Promise.allSettled([...this.#pending]);
   }
 
   /** How each rule fared on each listing it was applied to (or broken on). */
