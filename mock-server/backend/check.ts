@@ -58,11 +58,17 @@ export function listingOfPath(path: string): ListingTarget | undefined {
   return undefined;
 }
 
-/** The request target's path (the part before the query). */
-const pathOf = (url: string) => {
+/** The request target's path (the part before the query; an absolute-form target's path). */
+function pathOf(url: string): string {
   const at = url.indexOf('?');
-  return at < 0 ? url : url.slice(0, at);
-};
+  const target = at < 0 ? url : url.slice(0, at);
+  if (target.startsWith('/')) return target;
+  try {
+    return new URL(target).pathname;
+  } catch {
+    return target;
+  }
+}
 
 /** The envelope rule of a dialect: what a body that is not a listing envelope breaks. */
 const envelopeRule = (dialect: DialectName): AnswerRule => (dialect === 'alphabite' ? 'data-envelope' : 'envelope-shape');
