@@ -156,6 +156,41 @@ describe('in front of serve --dialect alphabite (4.1 as the published plugin ans
     expect(await xpathString(xml, 'string(//testcase[@name="data-envelope (4.3 GET /store/wishlists)"]/skipped/@message)')).toMatch(/no answer checked exercised this rule/);
   }, 60_000);
 
+  it('a second signal cuts a request still in flight and exits at once with the verdict so far, reports written', async () => {
+    // A backend that passes the listings on and holds GET /store/carts until the test ends.
+    let held: (() => void) | undefined;
+    const heldRequest = new Promise<void>((resolve) => (held = resolve));
+    const holding = createServer((req, res) => {
+      if (req.url === '/store/carts') return held!();
+      void fetch(`${serve.url}${req.url}`, { headers: { 'x-publishable-api-key': KEY } }).then(async (upstream) => {
+        res.writeHead(upstream.status, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(Buffer.from(await upstream.arrayBuffer()));
+      });
+    });
+    await new Promise<void>((resolve) => holding.listen(0, '127.0.0.1', resolve));
+    try {
+      const json = join(dir, 'cut', 'proxy.json');
+      const junit = join(dir, 'cut', 'proxy.xml');
+      const proxy = await startProxy(['--backend', `http://127.0.0.1:${(holding.address() as AddressInfo).port}`, '--json', json, '--junit', junit, '--log-level', 'info']);
+      await (await fetch(`${proxy.url}/store/products/reviews`, { headers: { 'x-publishable-api-key': KEY } })).arrayBuffer();
+      const inFlight = fetch(`${proxy.url}/store/carts`).catch((error: unknown) => error);
+      await heldRequest;
+      proxy.child.kill('SIGTERM');
+      // The first signal is taken (it waits for the request held), then the second cuts.
+      await until(() => proxy.stdout().includes('shutting down'));
+      expect(existsSync(json)).toBe(false);
+      proxy.child.kill('SIGTERM');
+      expect(await proxy.exited).toBe(1);
+      expect(await inFlight).toBeInstanceOf(Error);
+      expect(readJson(json)).toMatchObject({ checked: 1, violationCount: 2 });
+      expect(await junitProblems(readFileSync(junit, 'utf8'))).toEqual([]);
+      expect(proxy.stdout()).toContain('checked 1 answer of the four listings: 2 violations\n');
+    } finally {
+      holding.closeAllConnections();
+      await new Promise((resolve) => holding.close(resolve));
+    }
+  }, 60_000);
+
   it('gzip answers are checked as the client gets them (the client gets the backend\'s bytes)', async () => {
     // A backend that gzips the plugins' answers (Medusa behind compression middleware).
     const gzipping = createServer((req, res) => {
@@ -183,6 +218,11 @@ describe('in front of serve --dialect alphabite (4.1 as the published plugin ans
     }
   }, 60_000);
 });
+
+/** Resolves once `condition` holds (polled; the test's own timeout bounds it). */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
+}
 
 /** A GET whose answer is read as the bytes sent (fetch would decompress them). */
 function rawGet(url: string, headers: Record<string, string>): Promise<{ encoding: string | undefined; body: Buffer }> {
