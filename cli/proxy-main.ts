@@ -1,5 +1,9 @@
 import { baseProgram, endQuietlyWhenTheReaderLeaves, keepTheVerdictWhenTheReaderLeaves } from './program.ts';
 import { registerProxyCommand } from './proxy.ts';
+import { hideDependencyDeprecation } from './warnings.ts';
+
+// http-proxy (the proxy library) calls util._extend: cli/warnings.ts.
+hideDependencyDeprecation('DEP0060');
 
 /**
  * `store-listing-kit proxy …` on its own: the same command as in cli/main.ts, without loading the

@@ -1,4 +1,4 @@
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
 import { dialectRules } from '../lib/answer-rules.ts';
 import { PATHS } from '../lib/api-rules.ts';
 import { DIALECT_NAMES, type DialectName } from '../lib/dialects/index.ts';
@@ -10,11 +10,11 @@ import { exitGracefullyOnSignals } from '../mock-server/front/shutdown.ts';
 import { CLI_LOG_LEVEL, LOG_LEVELS, createLogger, type LogLevel } from '../mock-server/helpers/logging.ts';
 import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from '../mock-server/journal/journal.ts';
 import { DEFAULT_SHUTDOWN_GRACE_MS, MAX_BACKEND_TIMEOUT_MS, startMockServer } from '../mock-server/server.ts';
-import { httpUrl, integerIn } from './arguments.ts';
+import { integerIn } from './arguments.ts';
 import { cannotRun, EXIT } from './program.ts';
 import { closingLine, proxyJsonReport, proxyJunitReport, type ProxyRun } from './proxy-reports.ts';
 import { claimReportPaths, ReportPathError, writeReport } from './report-files.ts';
-import { adminBanner, DEFAULT_HOST, DEFAULT_PORT, tokenArg } from './serve.ts';
+import { adminBanner, backendArg, DEFAULT_HOST, DEFAULT_PORT, tokenArg } from './serve.ts';
 import { watchWrapperFromNow } from './wrapper-watch.ts';
 
 /**
@@ -41,14 +41,6 @@ interface ProxyFlags {
   shutdownGrace: number;
 }
 
-/** `--backend <url>`: an http(s) URL without credentials (the proxy would pass them on with every request). */
-function backendArg(value: string): string {
-  const url = httpUrl(value);
-  const parsed = new URL(url);
-  if (parsed.username !== '' || parsed.password !== '') throw new InvalidArgumentError(`'${value}' holds credentials (user:password@): the proxy would pass them on with every request; give the backend its credentials another way.`);
-  return url;
-}
-
 export function registerProxyCommand(program: Command): void {
   program
     .command('proxy')
@@ -69,7 +61,7 @@ export function registerProxyCommand(program: Command): void {
     .addOption(new Option('--journal-size <n>', 'recent requests kept for GET /__admin/journal and the dashboard (0: none)').argParser(integerIn(0, MAX_JOURNAL_SIZE)).default(DEFAULT_JOURNAL_SIZE))
     .addOption(new Option('--admin-token <token>', 'bearer token for /__admin (required for it on a non-loopback --host)').env('MOCK_ADMIN_TOKEN').argParser(tokenArg))
     .addOption(new Option('--log-level <level>', 'pino log level; info logs one line per request').choices(LOG_LEVELS).env('LOG_LEVEL').default(CLI_LOG_LEVEL))
-    .addOption(new Option('--backend-timeout <ms>', "how long the backend may take to send an answer's head: then a 504").argParser(integerIn(1, MAX_BACKEND_TIMEOUT_MS)).default(DEFAULT_BACKEND_TIMEOUT_MS))
+    .addOption(new Option('--backend-timeout <ms>', "how long the backend may stay silent before an answer's head (then 504) or while sending it (then the connection is cut)").argParser(integerIn(1, MAX_BACKEND_TIMEOUT_MS)).default(DEFAULT_BACKEND_TIMEOUT_MS))
     .addOption(new Option('--shutdown-grace <ms>', 'on SIGINT/SIGTERM, how long requests in flight may take to finish').argParser(integerIn(0, 600_000)).default(DEFAULT_SHUTDOWN_GRACE_MS))
     .action(runProxy);
 }
@@ -136,7 +128,7 @@ function banner(flags: ProxyFlags, url: string, admin: string): string[] {
   const reports = [flags.json && `--json ${flags.json}`, flags.junit && `--junit ${flags.junit}`].filter(Boolean);
   return [
     `store-listing-kit validating proxy listening on ${url}`,
-    `backend: ${flags.backend}: every request but /__admin goes there and back unchanged (keep-alive; answer heads within ${flags.backendTimeout} ms, else 504)`,
+    `backend: ${flags.backend}: every request but /__admin goes there and back unchanged (kept alive; --backend-timeout ${flags.backendTimeout} ms)`,
     `dialect: ${flags.dialect}${strict(flags)}: rules ${dialectRules(flags.dialect, { strict: flags.strict ?? false }).join(', ')} (docs/dialects.md)`,
     'checked: every GET answered 200 on the four listings, as it streams:',
     ...Object.values(PATHS).map((path) => `  GET ${url}${path}`),

@@ -317,6 +317,6 @@ describe('a backend that cannot be reached, and a run that cannot start', () => 
     expect(missing.stderr).toContain("error: required option '--backend <url>' not specified");
     const credentials = await runCli(['proxy', '--backend', 'http://user:secret@127.0.0.1:1', '--port', '0'], 30_000);
     expect(credentials.code).toBe(2);
-    expect(credentials.stderr).toContain('holds credentials');
+    expect(credentials.stderr).toContain('must not hold credentials');
   }, 60_000);
 });

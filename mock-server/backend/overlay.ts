@@ -86,6 +86,13 @@ export function createOverlay(options: OverlayOptions): Overlay {
       target,
       agent,
       {
+        start(req: IncomingMessage) {
+          // Counted from here, not before: a 'data' listener added before the library pipes the body would let chunks flow past it.
+          const exchange = exchanges.get(req);
+          if (exchange && observing && req.headers['content-length'] === undefined && req.headers['transfer-encoding'] !== undefined) {
+            req.on('data', (chunk: Buffer) => (exchange.requestBytes += chunk.length));
+          }
+        },
         request(proxyReq: ClientRequest, req: IncomingMessage) {
           const exchange = exchanges.get(req);
           if (!exchange) return;
@@ -101,7 +108,8 @@ export function createOverlay(options: OverlayOptions): Overlay {
           if (!exchange) return;
           exchange.proxyRes = proxyRes;
           exchange.backendMs = round(performance.now() - (exchange.sentAt || exchange.started));
-          if (journal.capacity > 0 && journal.bodyBytes > 0 && !holdsTokens(req.url as string)) exchange.tap = new AnswerTap(journal.bodyBytes);
+          // The journal keeps the answer's first bytes (none of an /auth answer, which holds tokens) and counts the rest.
+          if (journal.capacity > 0) exchange.tap = new AnswerTap(holdsTokens(req.url as string) ? 0 : journal.bodyBytes);
           if (onBackendAnswer) exchange.sink = openSink(onBackendAnswer, req, proxyRes, exchange.backendMs, logger);
           const { tap, sink } = exchange;
           if (tap || sink) {
@@ -145,7 +153,6 @@ export function createOverlay(options: OverlayOptions): Overlay {
         durationMs,
         responseHeaders: proxyRes ? proxyRes.rawHeaders : (exchange.own?.headers ?? []),
         responseBody: exchange.tap ?? (exchange.own ? { bytes: exchange.own.text, length: Buffer.byteLength(exchange.own.text) } : undefined),
-        responseBytes: Number(proxyRes?.headers['content-length'] ?? 0) || 0,
         backend: exchange.error === undefined ? { ms } : { ms, error: exchange.error },
         check,
       });
@@ -189,7 +196,6 @@ export function createOverlay(options: OverlayOptions): Overlay {
       if (!observing) return proxy(req, res);
       const length = req.headers['content-length'];
       if (length !== undefined) exchange.requestBytes = Number(length) || 0;
-      else if (req.headers['transfer-encoding'] !== undefined) req.on('data', (chunk: Buffer) => (exchange.requestBytes += chunk.length));
       res.once('close', () => finish(req, res, exchange));
       proxy(req, res);
     },
