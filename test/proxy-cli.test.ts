@@ -61,6 +61,13 @@ function startProxy(args: string[], timeoutMs = 20_000): Promise<ProxyProcess> {
   });
 }
 
+/** What GET /__admin/journal shows of an entry, the parts read here. */
+interface JournalView {
+  url: string;
+  answeredBy: 'mock' | 'backend';
+  check: { checked: true; found: number; violations: Array<{ rule: string }> } | null;
+}
+
 interface JsonReport {
   checked: number;
   violationCount: number;
@@ -109,6 +116,16 @@ describe('in front of serve --dialect alphabite (4.1 as the published plugin ans
     expect(proxy.stdout()).toContain(`admin: dashboard and API at ${proxy.url}/__admin/`);
     expect(proxy.stdout()).toMatch(/^dialect: alphabite: rules data-envelope, /m);
     await sdkListCalls({ baseUrl: proxy.url, productId, wishlistId });
+    // The journal marks each checked answer with its verdict (the dashboard reads the same entries).
+    const journal = async (query: string) => ((await (await fetch(`${proxy.url}/__admin/journal${query}`)).json()) as { entries: JournalView[] }).entries;
+    // An entry is noted once its answer's check has its verdict, just after the client has the answer.
+    let checked = await journal('?by=backend');
+    while (checked.length < 5) checked = await new Promise((resolve) => setTimeout(resolve, 20)).then(() => journal('?by=backend'));
+    expect(checked).toHaveLength(5);
+    for (const entry of checked) expect(entry).toMatchObject({ answeredBy: 'backend', check: { checked: true } });
+    const broken = await journal('?violations=1');
+    expect(broken.map((e) => e.url).sort()).toEqual(['/store/products/reviews', '/store/products/reviews?limit=5&offset=0']);
+    expect(broken.flatMap((e) => e.check!.violations.map((v) => v.rule)).sort()).toEqual(['echo-size-and-start', 'records-within-count', 'records-within-count']);
     proxy.child.kill('SIGTERM');
     expect(await proxy.exited).toBe(1);
 
