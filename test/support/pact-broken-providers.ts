@@ -37,12 +37,31 @@ export const BREAKAGES = {
   },
   /** The reviews envelope echoing `limit` 20 whatever was asked (the contract asks for 5). */
   limitAlways20: (body: Envelope) => ('limit' in body ? { ...body, limit: 20 } : body),
+  /** A listing's last record dropped (count and page numbers as they were): a bug a baseline must not hide. */
+  dropsLastRecord: (body: Envelope) => {
+    const key = Array.isArray(body.reviews) ? 'reviews' : 'data';
+    const records = body[key];
+    return Array.isArray(records) && records.length ? { ...body, [key]: records.slice(0, -1) } : body;
+  },
+  /** Record ids without their prefix (`01ABC...` for `rev_01ABC...`): every record of every page breaks the same rule. */
+  idsWithoutPrefix: (body: Envelope) => {
+    const key = Array.isArray(body.reviews) ? 'reviews' : 'data';
+    const records = body[key];
+    if (!Array.isArray(records)) return body;
+    return { ...body, [key]: records.map((r: unknown) => (typeof r === 'object' && r !== null && typeof (r as Envelope).id === 'string' ? { ...(r as Envelope), id: ((r as Envelope).id as string).replace(/^[a-z]+_/, '') } : r)) };
+  },
   /** The wishlist envelope without `skip` and `take`. */
   skipTakeNotEchoed: (body: Envelope) => {
     const { skip: _skip, take: _take, ...rest } = body;
     return rest;
   },
 } satisfies Record<string, (body: Envelope) => Envelope>;
+
+/** Several breakages at once, applied in order. */
+export const together =
+  (...rewrites: Array<(body: Envelope) => Envelope>) =>
+  (body: Envelope): Envelope =>
+    rewrites.reduce((b, rewrite) => rewrite(b), body);
 
 export async function startBrokenProvider(rewrite: (body: Envelope) => Envelope): Promise<BrokenProvider> {
   const backing = await startMockServer({ seed: 1 });
