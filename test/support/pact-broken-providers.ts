@@ -63,15 +63,22 @@ export const together =
   (body: Envelope): Envelope =>
     rewrites.reduce((b, rewrite) => rewrite(b), body);
 
-export async function startBrokenProvider(rewrite: (body: Envelope) => Envelope): Promise<BrokenProvider> {
-  const backing = await startMockServer({ seed: 1 });
+/** Request headers not passed on to the mock (the proxy's own connection's). */
+const HOP_BY_HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'accept-encoding']);
+
+const passedOn = (headers: Record<string, string | string[] | undefined>) =>
+  Object.fromEntries(Object.entries(headers).filter((e): e is [string, string] => typeof e[1] === 'string' && !HOP_BY_HOP.has(e[0])));
+
+/** `dialect`: the mock's (default spec); the alphabite one wants a publishable key and a bearer token, passed on. */
+export async function startBrokenProvider(rewrite: (body: Envelope) => Envelope, options: { dialect?: 'spec' | 'alphabite' } = {}): Promise<BrokenProvider> {
+  const backing = await startMockServer({ seed: 1, ...(options.dialect ? { dialect: options.dialect } : {}) });
   const app = express();
   app.use(express.raw({ type: () => true, limit: '1mb' }));
   // Every request goes to the real mock; a JSON envelope comes back rewritten, anything else as it was.
   app.use(async (req, res) => {
     const upstream = await fetch(`${backing.url}${req.originalUrl}`, {
       method: req.method,
-      headers: { 'content-type': req.get('content-type') ?? 'application/json' },
+      headers: { ...(options.dialect === 'alphabite' ? passedOn(req.headers) : {}), 'content-type': req.get('content-type') ?? 'application/json' },
       ...(req.method === 'GET' || req.method === 'HEAD' ? {} : { body: new Uint8Array(req.body as Buffer) }),
     });
     const text = await upstream.text();
