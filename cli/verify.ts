@@ -74,7 +74,7 @@ const interactionName = (o: InteractionOutcome) => `${o.states.length ? `Given $
 /** A failing interaction, once: each kind of mismatch once, its failed state changes, why it was not verified. */
 function failureLines(o: InteractionOutcome): string[] {
   const lines = [`    - ${interactionName(o)}`];
-  for (const d of o.distinct.slice(0, MAX_KINDS)) lines.push(`        ${shorten(d.detail)}${d.alike ? ` (and ${plural(d.alike, 'more like it')})` : ''}`);
+  for (const d of o.distinct.slice(0, MAX_KINDS)) lines.push(`        ${shorten(d.detail)}${d.alike ? ` (and ${d.alike} more like it)` : ''}`);
   if (o.distinct.length > MAX_KINDS) lines.push(`        ... and ${plural(o.distinct.length - MAX_KINDS, 'more kind')} of mismatch (all of them: --json <file>)`);
   for (const e of o.stateErrors) lines.push(`        state change ${shorten(e)}`);
   if (o.error) lines.push(`        ${shorten(o.error.split('\n')[0]!)}`);

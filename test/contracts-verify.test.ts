@@ -206,7 +206,7 @@ describe('store-listing-kit verify (the CLI)', () => {
       rmSync(dir, { recursive: true, force: true });
       await broken.close();
     }
-  });
+  }, 120_000);
 
   it('exits 2 with a clear message for options that cannot work', async () => {
     const run = await verifyCli(['--provider-base-url', mock.url, '--publish']);
