@@ -98,10 +98,14 @@ export function verifySummary(results: readonly ProviderResult[], dialect: Diale
       lines.push(`  PASS ${r.provider}: ${passed} of ${plural(all.length, 'interaction')} passed${extra} (the pacts of ${r.consumer})`);
       continue;
     }
+    if (r.error && r.mismatches.length === 0 && !r.stateErrors?.length) {
+      // Not replayed, or Pact failed without a verdict: one reason for every interaction, said once.
+      lines.push(`  FAIL ${r.provider}: ${shorten(r.error.split('\n')[0]!)}`, `    ${failed.length} of ${plural(all.length, 'interaction')} not verified (the pacts of ${r.consumer})`);
+      continue;
+    }
     lines.push(`  FAIL ${r.provider}: ${failed.length} of ${plural(all.length, 'interaction')} failed${extra} (the pacts of ${r.consumer})`);
     for (const o of failed) lines.push(...failureLines(o));
     for (const e of r.unclaimedStateErrors ?? []) lines.push(`    - state change ${shorten(e)}`);
-    if (r.error && failed.length === 0) lines.push(`    ${shorten(r.error.split('\n')[0]!)}`);
   }
   const failing = results.reduce((n, r) => n + r.interactions.filter((o) => o.status === 'failed').length, 0);
   const total = results.reduce((n, r) => n + r.interactions.length, 0);
