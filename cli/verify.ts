@@ -148,7 +148,7 @@ export function registerVerifyCommand(program: Command): void {
     .addOption(new Option('--provider-version <version>', 'provider version to publish the results for (e.g. the git sha)').env('PACT_PROVIDER_VERSION'))
     .addOption(new Option('--provider-branch <branch>', 'provider branch to publish the results for').env('PACT_PROVIDER_BRANCH'))
     .addOption(new Option('--build-url <url>', 'link to the CI build, published with the results').env('PACT_BUILD_URL'))
-    .addOption(new Option('--log-level <level>', "Pact's log level").choices(['trace', 'debug', 'info', 'warn', 'error']).default('warn'))
+    .addOption(new Option('--log-level <level>', "Pact's log level (its logs come with its report: --verbose, --pact-log)").choices(['trace', 'debug', 'info', 'warn', 'error']).default('warn'))
     .addOption(new Option('--timeout <ms>', 'per-request timeout in milliseconds').argParser(positiveInteger))
     .addOption(maxBodyOption("the kit's own requests (the checks before the replay): "))
     .addOption(
