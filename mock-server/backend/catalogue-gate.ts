@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { PUBLISHABLE_KEY_HEADER } from '../../lib/dialects/alphabite.ts';
-import { isPluginPath } from '../writes/routes.ts';
+import { ownsRequest } from './ownership.ts';
 import type { BackendCatalogue } from './catalogue.ts';
 
 /**
@@ -17,7 +17,7 @@ export function withCatalogueGate(listener: RequestListener, catalogue: BackendC
   return (req: IncomingMessage, res: ServerResponse) => {
     if (catalogue.loaded) return listener(req, res);
     const key = req.headers[PUBLISHABLE_KEY_HEADER];
-    if (typeof key !== 'string' || key === '' || !isPluginPath(pathOf(req.url ?? '/'))) return listener(req, res);
+    if (typeof key !== 'string' || key === '' || !ownedNotAdmin(req)) return listener(req, res);
     catalogue.load(key).then(
       () => listener(req, res),
       (error: unknown) => badGateway(res, error instanceof Error ? error.message : String(error)),
@@ -25,9 +25,11 @@ export function withCatalogueGate(listener: RequestListener, catalogue: BackendC
   };
 }
 
-function pathOf(url: string): string {
-  const query = url.indexOf('?');
-  return query < 0 ? url : url.slice(0, query);
+/** The mock's own requests (backend/ownership.ts) but the admin API's: the plugins' routes (any case or escape) and /openapi.json. */
+function ownedNotAdmin(req: IncomingMessage): boolean {
+  const method = req.method as string;
+  const url = req.url as string;
+  return ownsRequest('serve', method, url) && !ownsRequest('proxy', method, url);
 }
 
 /** Medusa's error shape (the key order of lib/fault-headers.ts's UNKNOWN_ERROR_BODY), status 502. */
