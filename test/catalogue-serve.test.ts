@@ -214,6 +214,10 @@ describe('the catalogue of a backend (alphabite dialect)', () => {
     expect(config.status).toBe(200);
     expect(await adminPost(mock.url, '/__admin/dataset', { seed: 2 })).toMatchObject({ status: 409, json: { type: 'conflict' } });
     expect(backend.requests).toEqual([]);
+    // A request that is the backend's (the overlay passes it) reads no catalogue, key or not.
+    expect((await send(mock.url, 'GET', '/store/regions')).status).toBe(404);
+    expect(backend.requests.map((r) => r.url)).toEqual(['/store/regions']);
+    backend.requests.length = 0;
 
     const [a, b] = await Promise.all([send(mock.url, 'GET', '/store/products/reviews?limit=100'), send(mock.url, 'GET', '/store/wishlists?limit=3', { token: 'bob' })]);
     expect(a.status, a.text).toBe(200);
@@ -233,7 +237,8 @@ describe('the catalogue of a backend (alphabite dialect)', () => {
     const backend = await backendOf();
     backend.failing = true;
     const mock = await mockOf({ dialect: 'alphabite', backend: backend.url });
-    const failed = await send(mock.url, 'GET', '/store/products/reviews');
+    // (In any case: the mock's routes as the overlay judges them.)
+    const failed = await send(mock.url, 'GET', '/STORE/Products/reviews');
     expect(failed.status).toBe(502);
     expect(Object.keys(failed.json)).toEqual(['type', 'message']);
     expect(failed.json.type).toBe('unknown_error');
