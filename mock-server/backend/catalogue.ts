@@ -79,8 +79,6 @@ export class BackendCatalogue {
   #key: string | undefined;
   #rereading: Promise<void> | undefined;
   #lastReread = Number.NEGATIVE_INFINITY;
-  /** Reads made: the first, and the re-reads for unknown variants. */
-  reads = 0;
 
   constructor(
     readonly holder: DatasetHolder,
@@ -110,7 +108,6 @@ export class BackendCatalogue {
   }
 
   async #firstRead(key: string): Promise<void> {
-    this.reads += 1;
     const catalogue = await this.#read(this.backend, key);
     const dataset = generateDataset(this.#generation, catalogue);
     const generation = { ...generationOf(dataset.summary), ...(this.#generation.maxItems !== undefined ? { maxItems: this.#generation.maxItems } : {}) };
@@ -140,7 +137,6 @@ export class BackendCatalogue {
   }
 
   async #reread(key: string): Promise<void> {
-    this.reads += 1;
     try {
       const catalogue = await this.#read(this.backend, key);
       this.holder.updateCatalogue(catalogue);
