@@ -86,6 +86,13 @@ export function createOverlay(options: OverlayOptions): Overlay {
       target,
       agent,
       {
+        start(req: IncomingMessage) {
+          // Counted from here, not before: a 'data' listener added before the library pipes the body would let chunks flow past it.
+          const exchange = exchanges.get(req);
+          if (exchange && observing && req.headers['content-length'] === undefined && req.headers['transfer-encoding'] !== undefined) {
+            req.on('data', (chunk: Buffer) => (exchange.requestBytes += chunk.length));
+          }
+        },
         request(proxyReq: ClientRequest, req: IncomingMessage) {
           const exchange = exchanges.get(req);
           if (!exchange) return;
@@ -189,7 +196,6 @@ export function createOverlay(options: OverlayOptions): Overlay {
       if (!observing) return proxy(req, res);
       const length = req.headers['content-length'];
       if (length !== undefined) exchange.requestBytes = Number(length) || 0;
-      else if (req.headers['transfer-encoding'] !== undefined) req.on('data', (chunk: Buffer) => (exchange.requestBytes += chunk.length));
       res.once('close', () => finish(req, res, exchange));
       proxy(req, res);
     },
