@@ -233,6 +233,19 @@ describe('the catalogue of a backend (alphabite dialect)', () => {
     expect(backend.requests).toHaveLength(1);
   });
 
+  it('a provider state set up before the read is torn down to the dataset over the catalogue', async () => {
+    const backend = await backendOf();
+    const mock = await mockOf({ ...SIZES, dialect: 'alphabite', backend: backend.url });
+    expect((await adminPost(mock.url, '/__admin/provider-states', { state: 'reviews exist', params: { count: 4 } })).status).toBe(200);
+    expect(mock.dataset.current.reviews.count).toBe(4);
+    // The read, meanwhile, keeps the state served, and becomes what its teardown serves again.
+    expect((await send(mock.url, 'GET', '/store/wishlists', { token: 'erin' })).status).toBe(200);
+    expect(backend.requests).toHaveLength(1);
+    expect(mock.dataset.current.reviews.count).toBe(4);
+    expect((await adminPost(mock.url, '/__admin/provider-states', { state: 'reviews exist', action: 'teardown' })).status).toBe(200);
+    expect(mock.dataset.current.summary).toMatchObject({ reviews: 120, catalogue: { from: backend.url, products: 6, variants: 12 } });
+  });
+
   it('a failed read answers 502 in Medusa\'s shape naming the backend; the next request reads again', async () => {
     const backend = await backendOf();
     backend.failing = true;
