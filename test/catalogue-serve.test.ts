@@ -289,9 +289,26 @@ describe('the catalogue of a backend (alphabite dialect)', () => {
     expect(backend.requests).toHaveLength(2);
     expect(CATALOGUE_REREAD_MS).toBe(60_000);
 
-    // A reseed generates over the catalogue as last read: the later product is in it.
+  });
+
+  it('a reseed reads the catalogue again and generates over it as it is now; a failed read keeps the one read before', async () => {
+    const backend = await backendOf(fakeProducts(4, 2));
+    const mock = await mockOf({ ...SIZES, dialect: 'alphabite', backend: backend.url, publishableKeys: [KEY] });
+    const before = datasetDigest(mock.dataset.current, false);
+    // The same catalogue and seed: the same data.
+    expect((await adminPost(mock.url, '/__admin/dataset', { seed: SIZES.seed })).status).toBe(200);
+    expect(datasetDigest(mock.dataset.current, false)).toBe(before);
+    expect(backend.requests).toHaveLength(2);
+
+    backend.products.push(...fakeProducts(2, 1, 'LATER'));
     const reseeded = await adminPost(mock.url, '/__admin/dataset', { seed: 4 });
-    expect(reseeded.json.current.catalogue).toEqual({ from: backend.url, products: 5, variants: 9 });
+    expect(reseeded.json.current.catalogue).toEqual({ from: backend.url, products: 6, variants: 10 });
+    expect([...reviewedProducts(mock.dataset.current)].some((id) => id.startsWith('prod_LATER'))).toBe(true);
+
+    backend.failing = true;
+    const kept = await adminPost(mock.url, '/__admin/dataset', { seed: 5 });
+    expect(kept.status, kept.text).toBe(200);
+    expect(kept.json.current).toMatchObject({ seed: 5, catalogue: { from: backend.url, products: 6, variants: 10 } });
   });
 
   it('an unknown variant makes the first re-read, and stays unknown', async () => {

@@ -14,9 +14,9 @@ import type { VariantJson } from '../writes/types.ts';
  *
  * The catalogue is read once, with `--publishable-key` before the server listens, or else with the
  * key of the first request to the plugins' routes that carries one (backend/catalogue-gate.ts holds
- * such requests until it is read). It is kept for the server's life: a reseed generates over it
- * again. A variant it does not have (one created on the backend after the read) makes `add-item`
- * read it again, at most once every CATALOGUE_REREAD_MS, and look again.
+ * such requests until it is read). It is kept for the server's life, and read again for a reseed
+ * (which generates over it as it is then) and when `add-item` names a variant it does not have (one
+ * created on the backend after the read): then at most once every CATALOGUE_REREAD_MS.
  *
  * The reader (fixtures/medusa-catalogue.ts, with zod) and the kit's bounded HTTP client (client/,
  * undici) are loaded on the first read, so a mock without a backend loads neither.
@@ -90,6 +90,7 @@ export class BackendCatalogue {
     this.#now = options.now ?? Date.now;
     this.#generation = options.generation;
     holder.awaitCatalogue(backend);
+    holder.rereadCatalogue = () => (this.#key === undefined ? Promise.resolve() : this.#reread(this.#key));
   }
 
   /** The catalogue has been read and the dataset generated over it is served. */
@@ -140,7 +141,7 @@ export class BackendCatalogue {
     try {
       const catalogue = await this.#read(this.backend, key);
       this.holder.updateCatalogue(catalogue);
-      this.#logger.info({ backend: this.backend, products: catalogue.count, variants: catalogue.variantTotal }, 'catalogue read again from the backend (a variant it did not have)');
+      this.#logger.info({ backend: this.backend, products: catalogue.count, variants: catalogue.variantTotal }, 'catalogue read again from the backend');
     } catch (error) {
       this.#logger.warn({ backend: this.backend, err: error }, 'the catalogue could not be read again; the one read before is kept');
     }
