@@ -1,7 +1,6 @@
 import { GivenCatalogue } from '../../fixtures/catalogue.ts';
 import { generateDataset, type GenerateOptions } from '../../fixtures/dataset.ts';
-import type { DatasetHolder } from '../dataset/holder.ts';
-import { generationOf } from '../dataset/holder.ts';
+import { generationOf, type DatasetHolder } from '../dataset/holder.ts';
 import { lazily } from '../helpers/lazy.ts';
 import { silentLogger, type Logger } from '../helpers/logging.ts';
 import { variantJson } from '../writes/seed.ts';
@@ -59,7 +58,7 @@ export function backendCatalogueReader(timeoutMs = DEFAULT_READ_TIMEOUT_MS): Cat
 
 export interface BackendCatalogueOptions {
   /** The seed and sizes of the dataset generated over the catalogue (its `products` are the catalogue's). */
-  generation: Omit<GenerateOptions, 'products'> & { maxItems?: number };
+  generation: Omit<GenerateOptions, 'products'>;
   /** How the catalogue is read (default: backendCatalogueReader()). */
   read?: CatalogueReader;
   logger?: Logger;
