@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import { badGatewayBody, gatewayTimeoutBody, type ErrorBody } from '../helpers/errors.ts';
 import type { Logger } from '../helpers/logging.ts';
 import type { Journal } from '../journal/journal.ts';
-import { pathOf } from '../journal/journal-entry.ts';
+import { keptBody, pathOf } from '../journal/journal-entry.ts';
 import { AnswerTap, holdsTokens, notePassedThrough } from '../journal/passed-through.ts';
 import type { BackendAnswerHook, BodySink } from './hooks.ts';
 import { backendAgent, DEFAULT_BACKEND_TIMEOUT_MS, proxyListener, proxyOptions } from './proxy-options.ts';
@@ -71,7 +71,10 @@ export function createOverlay(options: OverlayOptions): Overlay {
   const logs = logger.isLevelEnabled('info');
   const observing = logs || journal.capacity > 0 || onBackendAnswer !== undefined;
   const agent = backendAgent(target);
-  const exchanges = new WeakMap<IncomingMessage, Exchange>();
+  // The exchanges in flight, by request: a Map, deleted from when the answer is out. (A WeakMap's
+  // entries are ephemerons, which every young-generation collection must trace: measured, they cost
+  // the passed-through request several times what the map saves.)
+  const exchanges = new Map<IncomingMessage, Exchange>();
 
   const answerOwn = (req: IncomingMessage, res: ServerResponse, status: number, body: ErrorBody, exchange: Exchange | undefined) => {
     const text = JSON.stringify(body);
@@ -127,7 +130,7 @@ export function createOverlay(options: OverlayOptions): Overlay {
           const method = req.method as string;
           const path = pathOf(req.url as string);
           if (exchange?.timedOut) answerOwn(req, res, 504, gatewayTimeoutBody(label, method, path, timeoutMs), exchange);
-          else answerOwn(req, res, 502, badGatewayBody(label, method, path, error.message || String((error as NodeJS.ErrnoException).code ?? 'error')), exchange);
+          else answerOwn(req, res, 502, badGatewayBody(label, method, path, causeOf(error)), exchange);
         },
       },
       timeoutMs,
@@ -138,8 +141,13 @@ export function createOverlay(options: OverlayOptions): Overlay {
     const durationMs = round(performance.now() - exchange.started);
     const { proxyRes, sink } = exchange;
     const complete = res.writableFinished && (proxyRes === undefined || proxyRes.complete);
+    // Nothing was sent (the client went first): recorded as nginx does, 499 "client closed request".
+    const status = res.headersSent ? res.statusCode : 499;
     const ms = exchange.backendMs ?? (exchange.sentAt ? round(performance.now() - exchange.sentAt) : 0);
-    if (!complete && exchange.error === undefined) exchange.error = proxyRes ? 'the answer did not complete' : 'the client went before the answer';
+    if (!complete && exchange.error === undefined) {
+      if (!proxyRes) exchange.error = 'the client went before the answer';
+      else exchange.error = exchange.timedOut ? `the answer stalled for ${timeoutMs} ms` : 'the answer did not complete';
+    }
     const note = (check?: Awaited<ReturnType<BodySink['end']>>) =>
       notePassedThrough(journal, logger, logs, {
         arrivedMs: exchange.arrivedMs,
@@ -149,10 +157,10 @@ export function createOverlay(options: OverlayOptions): Overlay {
         rawHeaders: req.rawHeaders,
         headers: req.headers,
         requestBytes: exchange.requestBytes,
-        status: res.statusCode,
+        status,
         durationMs,
         responseHeaders: proxyRes ? proxyRes.rawHeaders : (exchange.own?.headers ?? []),
-        responseBody: exchange.tap ?? (exchange.own ? { bytes: exchange.own.text, length: Buffer.byteLength(exchange.own.text) } : undefined),
+        responseBody: exchange.tap ?? (exchange.own ? keptBody(exchange.own.text, journal.bodyBytes) : undefined),
         backend: exchange.error === undefined ? { ms } : { ms, error: exchange.error },
         check,
       });
@@ -193,10 +201,16 @@ export function createOverlay(options: OverlayOptions): Overlay {
         requestBytes: 0,
       };
       exchanges.set(req, exchange);
-      if (!observing) return proxy(req, res);
+      if (!observing) {
+        res.once('close', () => exchanges.delete(req));
+        return proxy(req, res);
+      }
       const length = req.headers['content-length'];
       if (length !== undefined) exchange.requestBytes = Number(length) || 0;
-      res.once('close', () => finish(req, res, exchange));
+      res.once('close', () => {
+        exchanges.delete(req);
+        finish(req, res, exchange);
+      });
       proxy(req, res);
     },
     close() {
@@ -207,8 +221,17 @@ export function createOverlay(options: OverlayOptions): Overlay {
 
 /** Why an exchange failed, for the journal and the log. */
 function describe(error: Error, timedOut: boolean, timeoutMs: number): string {
-  if (timedOut) return `no answer within ${timeoutMs} ms`;
-  return error.message || String((error as NodeJS.ErrnoException).code ?? 'error');
+  return timedOut ? `no answer within ${timeoutMs} ms` : causeOf(error);
+}
+
+/**
+ * An error's own words: `connect ECONNREFUSED 127.0.0.1:9100`. A host name with several addresses
+ * (`localhost`: ::1 and 127.0.0.1) fails with an AggregateError without a message: its errors' words.
+ */
+function causeOf(error: Error): string {
+  const inner = (error as Partial<AggregateError>).errors;
+  if (Array.isArray(inner) && inner.length > 0) return inner.map((e: unknown) => (e instanceof Error ? causeOf(e) : String(e))).join('; ');
+  return error.message || String((error as NodeJS.ErrnoException).code ?? 'unknown error');
 }
 
 /** Asks the hook for a sink at the answer's head; a hook that throws watches nothing (and is logged). */
