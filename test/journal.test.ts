@@ -15,8 +15,11 @@ import {
   journalProblem,
   MAX_JOURNAL_SIZE,
 } from '../mock-server/journal/journal.ts';
-import { REDACTED } from '../mock-server/journal/journal-entry.ts';
+import { MAX_VIOLATION_VALUE, REDACTED, type RecordedRequest } from '../mock-server/journal/journal-entry.ts';
+import type { RuleViolation } from '../lib/answer-rules.ts';
 import { customerOf } from '../lib/customers.ts';
+import { startFakeBackend, type FakeBackend } from './support/fake-backend.ts';
+import type { BackendAnswerHook } from '../mock-server/backend/hooks.ts';
 import { exactRequest, get } from './support/http.ts';
 import { requestBytes, sendRaw } from './support/raw-http.ts';
 
@@ -232,6 +235,227 @@ describe('journal entries', () => {
       expect(answer.status, query).toBe(400);
       expect(answer.contentType).toContain('application/json');
       expect(answer.json, query).toMatchObject({ type: 'invalid_data', message: expect.stringContaining(`'${name}'`) });
+    }
+  });
+});
+
+/** A request as the overlay or the validating proxy records it, made by hand (no backend needed). */
+const recorded = (url: string, more: Partial<RecordedRequest> = {}): RecordedRequest => ({
+  arrivedMs: Date.UTC(2026, 0, 2, 3, 4, 5),
+  method: 'GET',
+  url,
+  status: 200,
+  durationMs: 14.2,
+  requestHeaders: ['Host', 'shop.example'],
+  ...more,
+});
+
+/** Broken rules as lib/answer-rules.ts reports them: a field that must be absent, one that was, one without a field. */
+const VIOLATIONS: RuleViolation[] = [
+  { rule: 'clamped-page-numbers', message: 'nextPage as the plugins compute it (lib/paging.ts clampedPageNumbers)', field: 'nextPage', expected: 2, actual: 3, note: 'count 30, skip 0, take 10' },
+  { rule: 'envelope-shape', message: "in the wishlist envelope 'prevPage' is absent when there is none, never null", field: 'prevPage', expected: undefined, actual: null },
+  { rule: 'envelope-shape', message: "the reviews envelope always has 'nextPage' (null when there is none)", field: 'nextPage', expected: 'an integer or null', actual: undefined },
+  { rule: 'record-shape', message: 'the response body must be a JSON object', expected: 'a JSON object', actual: [] },
+];
+
+describe('entries answered by the backend, and checked (issue 28)', () => {
+  it('show who answered: the mock (no backend, unchecked), or the backend with its time or its error', () => {
+    const j = new Journal({ capacity: 5 });
+    j.record(recorded('/store/products/reviews?limit=2'));
+    j.record(recorded('/store/products', { answeredBy: 'backend', backend: { ms: 12.3 } }));
+    j.record(recorded('/store/carts', { answeredBy: 'backend', status: 502, backend: { ms: 3000, error: 'the backend did not answer within 3000 ms' } }));
+    const [mock, backend, failed] = j.entries();
+    expect(mock).toMatchObject({ answeredBy: 'mock', backend: null, check: null });
+    expect(backend).toMatchObject({ answeredBy: 'backend', backend: { ms: 12.3, error: null }, check: null, durationMs: 14.2 });
+    expect(failed).toMatchObject({ answeredBy: 'backend', status: 502, backend: { ms: 3000, error: 'the backend did not answer within 3000 ms' }, check: null });
+  });
+
+  it("show a checked answer's verdict: checked, and each broken rule with its field, what was expected and what came", () => {
+    const j = new Journal({ capacity: 5 });
+    j.record(recorded('/store/reviews?limit=10', { answeredBy: 'backend', backend: { ms: 5 }, check: { violations: VIOLATIONS } }));
+    j.record(recorded('/store/products/prod_1/reviews', { answeredBy: 'backend', backend: { ms: 4 }, check: { violations: [] } }));
+    const [broken, held] = j.entries();
+    expect(broken!.check).toStrictEqual({
+      checked: true,
+      found: 4,
+      violations: [
+        { rule: 'clamped-page-numbers', message: VIOLATIONS[0]!.message, field: 'nextPage', expected: 2, actual: 3, note: 'count 30, skip 0, take 10' },
+        // A value that must be absent, or was, has no key: null stays null.
+        { rule: 'envelope-shape', message: VIOLATIONS[1]!.message, field: 'prevPage', actual: null, note: null },
+        { rule: 'envelope-shape', message: VIOLATIONS[2]!.message, field: 'nextPage', expected: 'an integer or null', note: null },
+        { rule: 'record-shape', message: VIOLATIONS[3]!.message, field: null, expected: 'a JSON object', actual: [], note: null },
+      ],
+    });
+    expect(held!.check).toStrictEqual({ checked: true, found: 0, violations: [] });
+  });
+
+  it('keep an expected or actual value whose JSON is long (a whole body) cut, as they keep a long message, and a short one whole', () => {
+    const j = new Journal({ capacity: 1 });
+    const body = { data: Array.from({ length: 200 }, (_, i) => ({ id: `rev_${i}` })) };
+    const message = `record ${JSON.stringify(body)}: Required`;
+    j.record(recorded('/store/reviews', { answeredBy: 'backend', backend: { ms: 1 }, check: { violations: [{ rule: 'data-envelope', message, expected: { short: [1, 2] }, actual: body }] } }));
+    const [violation] = j.entries()[0]!.check!.violations;
+    expect(violation!.expected).toEqual({ short: [1, 2] });
+    expect(violation!.actual).toBe(`${JSON.stringify(body).slice(0, MAX_VIOLATION_VALUE)}...`);
+    expect(violation!.message).toBe(`${message.slice(0, MAX_VIOLATION_VALUE)}...`);
+    // A recorder's violation without a message (its types say it has one) is kept, not a failure.
+    j.record(recorded('/store/reviews', { answeredBy: 'backend', backend: { ms: 1 }, check: { violations: [{ rule: 'data-envelope', expected: 1, actual: 2 } as unknown as RuleViolation] } }));
+    expect(j.entries()[0]!.check!.violations).toEqual([{ rule: 'data-envelope', message: '', field: null, expected: 1, actual: 2, note: null }]);
+  });
+
+  it("keep the first violations of a very broken answer within the request body's share of the cap, and count them all", () => {
+    // A page of 1,000 broken records breaks record-shape 1,000 times; each kept violation costs about 300 bytes here.
+    const violations: RuleViolation[] = Array.from({ length: 1000 }, (_, i) => ({ rule: 'record-shape', message: `record rev_${i}: Required`, field: `data[${i}].rating`, expected: 'Required', actual: 'x'.repeat(100) }));
+    const check = { violations };
+    const kept = (bodyBytes: number) => {
+      const j = new Journal({ capacity: 1, bodyBytes });
+      j.record(recorded('/store/reviews?limit=1000', { answeredBy: 'backend', backend: { ms: 1 }, check }));
+      return j.entries()[0]!.check!;
+    };
+    const some = kept(4096);
+    expect(some.found).toBe(1000);
+    expect(some.violations.length).toBeGreaterThan(5);
+    expect(some.violations.length).toBeLessThan(20);
+    expect(some.violations.map((v) => v.field)).toEqual(violations.slice(0, some.violations.length).map((v) => v.field));
+    expect(kept(1024 * 1024).violations).toHaveLength(1000);
+    expect(kept(0)).toStrictEqual({ checked: true, found: 1000, violations: [] });
+    // What was recorded is not changed: the proxy's own report keeps them all.
+    expect(check.violations).toHaveLength(1000);
+    // With no violation kept (no body bytes), the entry is still one whose check found some.
+    const j = new Journal({ capacity: 2, bodyBytes: 0 });
+    j.record(recorded('/store/reviews?limit=1000', { answeredBy: 'backend', backend: { ms: 1 }, check }));
+    j.record(recorded('/store/reviews?limit=1', { answeredBy: 'backend', backend: { ms: 1 }, check: { violations: [] } }));
+    expect(j.snapshot({ limit: 2, violations: true }).entries.map((e) => e.entry.url)).toEqual(['/store/reviews?limit=1000']);
+  });
+
+  it('are the same after JSON, as a worker sends its journal to the primary (node:cluster IPC) and the admin API answers it', () => {
+    const j = new Journal({ capacity: 4, stamped: true });
+    j.record(recorded('/store/reviews?limit=10', { answeredBy: 'backend', backend: { ms: 5.5, error: 'socket hang up' }, check: { violations: VIOLATIONS } }), 1);
+    j.record(recorded('/store/wishlists'), 2);
+    const snapshot = j.snapshot({ limit: 4 });
+    const wire = JSON.parse(JSON.stringify(snapshot)) as typeof snapshot;
+    for (const [i, { entry }] of snapshot.entries.entries()) {
+      const sent = wire.entries[i]!.entry;
+      expect(sent.answeredBy).toBe(entry.answeredBy);
+      expect(sent.backend).toStrictEqual(entry.backend);
+      expect(sent.check).toStrictEqual(entry.check);
+    }
+    expect(wire.entries.map(({ entry }) => entry.answeredBy)).toEqual(['backend', 'mock']);
+  });
+
+  describe('filters by=mock|backend and violations=1', () => {
+    let mock: MockServer;
+    beforeAll(async () => {
+      mock = await startMockServer({ seed: 1, reviews: 10, wishlists: 2, adminToken: TOKEN });
+    });
+    afterAll(() => mock.close());
+
+    it('pick the entries the mock answered, those the backend did, and those whose check found a rule broken, with the other filters', async () => {
+      await clear(mock);
+      expect((await exactRequest(mock.url, '/store/products/reviews?limit=1')).status).toBe(200);
+      mock.ops.journal.record(recorded('/store/products?limit=2', { answeredBy: 'backend', backend: { ms: 8 } }));
+      mock.ops.journal.record(recorded('/store/reviews?limit=10', { answeredBy: 'backend', backend: { ms: 9 }, check: { violations: VIOLATIONS.slice(0, 1) } }));
+      mock.ops.journal.record(recorded('/store/reviews?limit=20', { answeredBy: 'backend', backend: { ms: 7 }, check: { violations: [] } }));
+      mock.ops.journal.record(recorded('/store/carts', { answeredBy: 'backend', status: 502, backend: { ms: 0.4, error: 'connect ECONNREFUSED 127.0.0.1:1' } }));
+      const urls = async (query: string) => (await journal(mock, query)).entries.map((e: { url: string }) => e.url);
+      expect(await urls('?by=mock')).toEqual(['/store/products/reviews?limit=1']);
+      expect(await urls('?by=backend')).toEqual(['/store/products?limit=2', '/store/reviews?limit=10', '/store/reviews?limit=20', '/store/carts']);
+      expect(await urls('?violations=1')).toEqual(['/store/reviews?limit=10']);
+      expect(await urls('?by=mock&violations=1')).toEqual([]);
+      expect(await urls('?by=backend&status=5xx')).toEqual(['/store/carts']);
+      expect(await urls('?by=backend&path=/store/reviews&limit=1')).toEqual(['/store/reviews?limit=20']);
+
+      const { entries } = await journal(mock);
+      expect(entries.map((e: { answeredBy: string }) => e.answeredBy)).toEqual(['mock', 'backend', 'backend', 'backend', 'backend']);
+      expect(entries[0]).toMatchObject({ backend: null, check: null });
+      expect(entries[2].check).toEqual({ checked: true, found: 1, violations: [{ rule: 'clamped-page-numbers', message: VIOLATIONS[0]!.message, field: 'nextPage', expected: 2, actual: 3, note: 'count 30, skip 0, take 10' }] });
+      expect(entries[4].backend).toEqual({ ms: 0.4, error: 'connect ECONNREFUSED 127.0.0.1:1' });
+    });
+
+    it('refuse a bad value with the documented JSON 400 that names the filter', async () => {
+      for (const [query, name] of [
+        ['?by=proxy', 'by'],
+        ['?by=Backend', 'by'],
+        ['?by=', 'by'],
+        ['?by=mock&by=backend', 'by'],
+        ['?violations=0', 'violations'],
+        ['?violations=true', 'violations'],
+        ['?violations=', 'violations'],
+        ['?violations=1&violations=1', 'violations'],
+      ] as const) {
+        const answer = await get(mock.url, `/__admin/journal${query}`, { headers: ADMIN });
+        expect(answer.status, query).toBe(400);
+        expect(answer.contentType).toContain('application/json');
+        expect(answer.json, query).toMatchObject({ type: 'invalid_data', message: expect.stringContaining(`'${name}'`) });
+      }
+    });
+  });
+});
+
+describe('entries of serve --backend, as the overlay records them', () => {
+  let backend: FakeBackend;
+  let mock: MockServer;
+  beforeAll(async () => {
+    backend = await startFakeBackend();
+    mock = await startMockServer({ seed: 1, reviews: 10, wishlists: 2, dialect: 'alphabite', backend: backend.url });
+  });
+  afterAll(async () => {
+    await mock.close();
+    await backend.close();
+  });
+
+  it("say which the mock answered and which the backend did, with the backend's time, and filter by them", async () => {
+    await clear(mock);
+    expect((await exactRequest(mock.url, '/store/products?limit=2', { 'x-publishable-api-key': 'pk_test' })).status).toBe(200);
+    expect((await exactRequest(mock.url, '/store/products/reviews?limit=2', { 'x-publishable-api-key': 'pk_test' })).status).toBe(200);
+    expect((await exactRequest(mock.url, '/status/204')).status).toBe(204);
+    const { entries } = await journal(mock);
+    expect(entries.map((e: { url: string; answeredBy: string }) => `${e.answeredBy} ${e.url}`)).toEqual(['backend /store/products?limit=2', 'mock /store/products/reviews?limit=2', 'backend /status/204']);
+    for (const entry of [entries[0], entries[2]]) {
+      expect(entry.backend).toEqual({ ms: expect.any(Number), error: null });
+      expect(entry.backend.ms).toBeGreaterThanOrEqual(0);
+      expect(entry.backend.ms).toBeLessThanOrEqual(entry.durationMs);
+      expect(entry.check).toBeNull();
+    }
+    expect(entries[1]).toMatchObject({ backend: null, check: null });
+    expect(entries[1].page).not.toBeNull();
+    const urls = async (query: string) => (await journal(mock, query)).entries.map((e: { url: string }) => e.url);
+    expect(await urls('?by=backend')).toEqual(['/store/products?limit=2', '/status/204']);
+    expect(await urls('?by=mock')).toEqual(['/store/products/reviews?limit=2']);
+    expect(await urls('?by=backend&status=2xx&path=/status')).toEqual(['/status/204']);
+  });
+});
+
+describe("entries of the validating proxy's mode: the verdict of the onBackendAnswer hook on the entry", () => {
+  it('shows the check the sink gave at the end of the answer, and filters by it', async () => {
+    const backend = await startFakeBackend();
+    const bodies = new Map<string, number>();
+    // A checker made for the test: every answer under /store/wishlists breaks one rule; the others hold.
+    const onBackendAnswer: BackendAnswerHook = (exchange) => {
+      let bytes = 0;
+      return {
+        write: (chunk) => void (bytes += chunk.length),
+        end: async () => {
+          bodies.set(exchange.url, bytes);
+          return { violations: exchange.url.startsWith('/store/wishlists') ? [{ rule: 'data-envelope', message: "the plugins' envelope always has 'count', a number", field: 'count', expected: 'a number', actual: undefined }] : [] };
+        },
+        abort: () => undefined,
+      };
+    };
+    const proxy = await startMockServer({ mode: 'proxy', backend: backend.url, onBackendAnswer });
+    try {
+      for (const path of ['/store/wishlists?limit=2', '/store/products/reviews?limit=2', '/status/204']) await exactRequest(proxy.url, path);
+      const { entries } = (await get(proxy.url, '/__admin/journal')).json as { entries: Array<Record<string, any>> };
+      expect(entries.map((e) => `${e.answeredBy} ${e.url}`)).toEqual(['backend /store/wishlists?limit=2', 'backend /store/products/reviews?limit=2', 'backend /status/204']);
+      expect(entries[0]!.check).toEqual({ checked: true, found: 1, violations: [{ rule: 'data-envelope', message: "the plugins' envelope always has 'count', a number", field: 'count', expected: 'a number', note: null }] });
+      expect(entries[1]!.check).toEqual({ checked: true, found: 0, violations: [] });
+      expect(entries[0]!.response.body.bytes).toBe(bodies.get('/store/wishlists?limit=2'));
+      const urls = async (query: string) => ((await get(proxy.url, `/__admin/journal${query}`)).json as { entries: Array<{ url: string }> }).entries.map((e) => e.url);
+      expect(await urls('?violations=1')).toEqual(['/store/wishlists?limit=2']);
+      expect(await urls('?by=mock')).toEqual([]);
+    } finally {
+      await proxy.close();
+      await backend.close();
     }
   });
 });

@@ -2,7 +2,7 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import { customerOf } from '../../lib/customers.ts';
 import { queryPairs, type QueryPairs } from '../../lib/query.ts';
 import type { PageFacts } from '../../lib/dialects/types.ts';
-import type { AnswerCheck } from '../../lib/answer-rules.ts';
+import type { AnswerCheck, RuleViolation } from '../../lib/answer-rules.ts';
 
 /**
  * One request of the journal (journal.ts): what is kept when it is answered, and what the admin
@@ -100,6 +100,55 @@ export interface PageView {
  */
 export type HeaderView = Record<string, string | string[]>;
 
+/** Who answered a request: the mock itself, or the backend it passed the request to (`serve --backend`, `proxy`). */
+export type AnsweredBy = 'mock' | 'backend';
+
+/** A passed-through request's backend part, as the journal shows it. */
+export interface BackendView {
+  /** From the request sent to the backend to its answer's head, in milliseconds (0.1 ms precision). */
+  ms: number;
+  /** Why the backend gave no answer (unreachable, timed out, cut off), or null. */
+  error: string | null;
+}
+
+/**
+ * A text of a broken rule (message, field, note), or the JSON of its expected or actual value,
+ * longer than this many characters is kept as its first ones, as a string ending in `...`.
+ */
+export const MAX_VIOLATION_VALUE = 1024;
+/** What a kept violation costs besides its texts and values (its object, the strings' headers), roughly. */
+const VIOLATION_OVERHEAD = 128;
+
+/** One rule a checked answer broke (lib/answer-rules.ts `RuleViolation`), as the journal shows it. */
+export interface ViolationView {
+  rule: string;
+  message: string;
+  /** Where in the answer (`nextPage`, `data[3].rating`, `Content-Type`), or null. */
+  field: string | null;
+  /**
+   * What the rule expects there and what the answer holds, as JSON values. A key left out means
+   * absent: `expected` missing, the field must be absent; `actual` missing, it was.
+   */
+  expected?: unknown;
+  actual?: unknown;
+  /** How the expectation was computed, or null. */
+  note: string | null;
+}
+
+/** The validating proxy's verdict on an answer it checked: `violations` empty when it held every rule. */
+export interface CheckView {
+  checked: true;
+  /** How many rules the answer broke (one per broken record for `record-shape`). */
+  found: number;
+  /** The first of them, as many as the journal keeps (see `keptCheck`): all, but for a very broken answer. */
+  violations: ViolationView[];
+}
+
+/** A check as the journal keeps it (`keptCheck`): its first violations, cut, and how many there were. */
+export interface KeptCheck extends AnswerCheck {
+  found: number;
+}
+
 /** One request as `GET /__admin/journal` shows it. */
 export interface JournalEntry {
   /** Its number in the journal of the process that answered it (from 1; never reused, not even after a clear). */
@@ -119,6 +168,11 @@ export interface JournalEntry {
   request: { headers: HeaderView; headersCut: boolean; body: BodyView | null };
   response: { headers: HeaderView; body: BodyView | null };
   page: PageView | null;
+  /** Who answered: the mock, or the backend (then `backend` says how long it took, or why it failed). */
+  answeredBy: AnsweredBy;
+  backend: BackendView | null;
+  /** For an answer the validating proxy checked, what it found; null when unchecked. */
+  check: CheckView | null;
 }
 
 /** `url` as journaled. */
@@ -237,6 +291,90 @@ function pageView(page: PageFacts | undefined): PageView | null {
   };
 }
 
+/** A text of a violation, cut; a recorder's missing or odd one is made a string (the journal never fails on what it is given). */
+function cutText(value: unknown): string {
+  const text = typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
+  return text.length > MAX_VIOLATION_VALUE ? `${text.slice(0, MAX_VIOLATION_VALUE)}...` : text;
+}
+
+/** The JSON text of a value (undefined: absent), or its String when it has none (a function, a BigInt, a cycle). */
+function jsonOf(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** A value to keep: itself (by reference) when its JSON is short, else the first MAX_VIOLATION_VALUE characters of that JSON; and what it costs. */
+function keptValue(value: unknown): { value: unknown; size: number } {
+  const text = jsonOf(value);
+  if (text === undefined) return { value, size: 0 };
+  return text.length > MAX_VIOLATION_VALUE ? { value: cutText(text), size: MAX_VIOLATION_VALUE + 3 } : { value, size: text.length };
+}
+
+/**
+ * What the journal keeps of a check (Journal.record): the violations in order, each with its texts
+ * and values cut at MAX_VIOLATION_VALUE characters, as many as fit in `budget` bytes, and how many
+ * were found. A broken answer's `actual` may be a large part of its body (the whole body, when it
+ * is not an envelope), and a page of broken records breaks `record-shape` once per record: what the
+ * journal holds stays within its memory bound (the budget is the request body's share: a checked
+ * request is a GET, which has none). The run's whole report is the proxy's (`--json`, `--junit`).
+ */
+export function keptCheck(check: AnswerCheck, budget: number): KeptCheck {
+  const violations: RuleViolation[] = [];
+  let used = 0;
+  for (const violation of check.violations) {
+    const expected = keptValue(violation.expected);
+    const actual = keptValue(violation.actual);
+    const kept: RuleViolation = {
+      rule: cutText(violation.rule) as RuleViolation['rule'],
+      message: cutText(violation.message),
+      ...(violation.field === undefined ? {} : { field: cutText(violation.field) }),
+      expected: expected.value,
+      actual: actual.value,
+      ...(violation.note === undefined ? {} : { note: cutText(violation.note) }),
+    };
+    used += VIOLATION_OVERHEAD + kept.rule.length + kept.message.length + (kept.field?.length ?? 0) + (kept.note?.length ?? 0) + expected.size + actual.size;
+    if (used > budget) break;
+    violations.push(kept);
+  }
+  return { violations, found: check.violations.length };
+}
+
+/** A value as its JSON gives it back, so that the view is the same after JSON (the admin API's answer, a worker's IPC message). */
+function shownValue(value: unknown): unknown {
+  const text = jsonOf(value);
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+function violationView(violation: RuleViolation): ViolationView {
+  const expected = shownValue(violation.expected);
+  const actual = shownValue(violation.actual);
+  return {
+    rule: violation.rule,
+    message: violation.message,
+    field: violation.field ?? null,
+    // Left out when absent (undefined), as JSON would leave them out.
+    ...(expected === undefined ? {} : { expected }),
+    ...(actual === undefined ? {} : { actual }),
+    note: violation.note ?? null,
+  };
+}
+
+/** How many rules a checked answer broke: all that were found, kept or not. */
+export const violationsFound = (check: AnswerCheck): number => (check as Partial<KeptCheck>).found ?? check.violations.length;
+
+function checkView(check: AnswerCheck | undefined): CheckView | null {
+  return check ? { checked: true, found: violationsFound(check), violations: check.violations.map(violationView) } : null;
+}
+
 /** A recorded request as the admin API shows it: headers redacted, bodies as text, query, customer and page arithmetic made now. */
 export function entryView(entry: RecordedRequest, seq: number, options: { secrets: Secrets; worker?: number | undefined }): JournalEntry {
   const { secrets } = options;
@@ -256,5 +394,8 @@ export function entryView(entry: RecordedRequest, seq: number, options: { secret
     request: { headers: headerView(entry.requestHeaders, secrets), headersCut: entry.headersCut ?? false, body: bodyView(entry.requestBody) },
     response: { headers: headerView(entry.responseHeaders, secrets), body: bodyView(entry.responseBody) },
     page: pageView(entry.page),
+    answeredBy: entry.answeredBy ?? 'mock',
+    backend: entry.backend ? { ms: entry.backend.ms, error: entry.backend.error ?? null } : null,
+    check: checkView(entry.check),
   };
 }

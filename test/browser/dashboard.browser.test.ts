@@ -5,16 +5,23 @@
  * the page fail the next listing; a reseed from the page changes the data, and reset brings it
  * back; markup in a request or answer is shown as text, never run; every control is reached with
  * Tab; with --admin-token the page asks for the token and sends it as a bearer header only.
- * Saves the screenshot docs/operations.md shows (docs/images/dashboard.png: the whole page at 1280 px wide).
+ * Issue 28: each request says who answered it (the mock, or the backend with its time or error) and
+ * what the validating proxy's check found, and the page filters by them. Saves the screenshot
+ * docs/operations.md shows (docs/images/dashboard.png: the whole page at 1280 px wide, of a mock in
+ * front of a small storefront backend).
  * Names that are JavaScript's own (`__proto__`, `constructor`) are shown as sent and keep the history per customer
  * working (issue 27); an answer's `x-store-listing-kit-reason` shows beside its status; the history column is
  * readable at 1280 px.
  */
 import { existsSync, mkdirSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from '../../mock-server/server.ts';
+import type { RecordedRequest } from '../../mock-server/journal/journal-entry.ts';
+import type { BackendAnswerHook } from '../../mock-server/backend/hooks.ts';
 import { exactRequest } from '../support/http.ts';
 import { requestBytes, sendRaw } from '../support/raw-http.ts';
 
@@ -95,8 +102,6 @@ describe('the dashboard', () => {
       const page = await tab.$$eval('#detail aside.page dt', (dts) => Object.fromEntries(dts.map((dt) => [dt.textContent, dt.nextElementSibling?.textContent])));
       expect(page).toMatchObject({ rule: 'reviewsPageMeta', matching: '60', 'page size': '5', start: '10', count: '60', totalPages: '12', currentPage: '3', nextPage: '4', prevPage: '2' });
       expect(await tab.textContent('#detail aside.page')).toContain('floor(offset / limit)');
-      mkdirSync(fileURLToPath(new URL('.', `file://${SCREENSHOT}`)), { recursive: true });
-      await tab.screenshot({ path: SCREENSHOT, fullPage: true });
       expect(errors).toEqual([]);
     } finally {
       await tab.close();
@@ -177,7 +182,7 @@ describe('the dashboard', () => {
         reached.add(focused.row ? 'a request' : focused.id);
         if (focused.id === 'reseed') outline = focused.outline;
       }
-      for (const control of ['filter-path', 'filter-status', 'filter-customer', 'pause', 'clear-journal', 'a request', 'fault-latency', 'fault-rate', 'fault-status', 'fault-headers', 'faults-apply', 'faults-off', 'reseed-seed', 'reseed', 'reset']) {
+      for (const control of ['filter-path', 'filter-status', 'filter-customer', 'filter-by', 'filter-violations', 'pause', 'clear-journal', 'a request', 'fault-latency', 'fault-rate', 'fault-status', 'fault-headers', 'faults-apply', 'faults-off', 'reseed-seed', 'reseed', 'reset']) {
         expect(reached, control).toContain(control);
       }
       expect(outline).toBe('solid');
@@ -351,6 +356,262 @@ describe("the dashboard, with names that are JavaScript's own and the plugins' r
       expect(listed).toEqual({ whole: true, text: long });
     } finally {
       await tab.close();
+    }
+  });
+});
+
+/** A request as the overlay (`serve --backend`) or the validating proxy records it, made by hand. */
+const passedThrough = (url: string, more: Partial<RecordedRequest> = {}): RecordedRequest => ({
+  arrivedMs: Date.now(),
+  method: 'GET',
+  url,
+  status: 200,
+  durationMs: 14.6,
+  requestHeaders: ['Host', 'shop.example', 'x-publishable-api-key', 'pk_test'],
+  responseHeaders: ['Content-Type', 'application/json; charset=utf-8'],
+  answeredBy: 'backend',
+  backend: { ms: 12.3 },
+  ...more,
+});
+
+describe('the dashboard of a mock in front of a backend (issue 28): who answered, and what the check found', () => {
+  let fronted: MockServer;
+  beforeAll(async () => {
+    fronted = await startMockServer({ seed: 1, reviews: 30, products: 3, wishlists: 2, maxItems: 3, dialect: 'alphabite' });
+  }, 60_000);
+  afterAll(() => fronted?.close());
+
+  /** The badges of each listed request, by URL. */
+  const rowBadges = (tab: Page) =>
+    tab.$$eval('#requests button[data-url]', (buttons) => buttons.map((button) => [button.getAttribute('data-url'), [...button.querySelectorAll('.badge')].map((badge) => badge.textContent)] as [string, string[]]));
+
+  it('marks each row as the mock\'s or the backend\'s (with its time, or its error), checked or not, and lists a violation\'s rule, expected and actual', async () => {
+    const { tab, errors } = await open(fronted.url);
+    try {
+      await tab.waitForFunction(() => document.querySelector('#live')?.textContent?.startsWith('live'), undefined, { timeout: 15_000 });
+      expect((await exactRequest(fronted.url, '/store/products/reviews?limit=5', { 'x-publishable-api-key': 'pk_test' })).status).toBe(200);
+      const { journal } = fronted.ops;
+      journal.record(passedThrough('/store/products?limit=4', { backend: { ms: 12.3 } }));
+      journal.record(passedThrough('/store/carts/cart_1', { status: 502, backend: { ms: 0.8, error: 'connect ECONNREFUSED 127.0.0.1:9' } }));
+      journal.record(passedThrough('/store/reviews?limit=10', { backend: { ms: 31.4 }, check: { violations: [] } }));
+      const markup = '<img src=x onerror="window.__pwned=5">';
+      journal.record(
+        passedThrough('/store/wishlists?limit=2&offset=2', {
+          backend: { ms: 9.7 },
+          check: {
+            violations: [
+              { rule: 'clamped-page-numbers', message: 'nextPage as the plugins compute it (lib/paging.ts clampedPageNumbers)', field: 'nextPage', expected: 3, actual: 4, note: 'count 9, skip 2, take 2' },
+              { rule: 'data-envelope', message: "the plugins' envelope always has 'prevPage', a number", field: 'prevPage', expected: 'a number', actual: undefined },
+              { rule: 'record-shape', message: `record wl_1: ${markup}`, field: 'data[0].name', expected: 'a string', actual: markup },
+            ],
+          },
+        }),
+      );
+      await tab.waitForSelector(rowFor('/store/wishlists?limit=2&offset=2'), { timeout: 10_000 });
+
+      const badges = new Map(await rowBadges(tab));
+      expect(badges.get('/store/products/reviews?limit=5')).toEqual(['mock']);
+      expect(badges.get('/store/products?limit=4')).toEqual(['backend 12.3 ms']);
+      expect(badges.get('/store/carts/cart_1')).toEqual(['backend failed: connect ECONNREFUSED 127.0.0.1:9']);
+      expect(badges.get('/store/reviews?limit=10')).toEqual(['backend 31.4 ms', '\u2713 checked']);
+      expect(badges.get('/store/wishlists?limit=2&offset=2')).toEqual(['backend 9.7 ms', '\u2717 3 violations']);
+      expect(await tab.getAttribute(rowFor('/store/carts/cart_1'), 'aria-label')).toContain('the backend failed after 0.8 ms: connect ECONNREFUSED 127.0.0.1:9');
+
+      await tab.click(rowFor('/store/wishlists?limit=2&offset=2'));
+      const facts = await tab.$$eval('#detail dl.detail-facts dt', (dts) => Object.fromEntries(dts.map((dt) => [dt.textContent, dt.nextElementSibling?.textContent])));
+      expect(facts).toMatchObject({ 'answered by': 'the backend, in 9.7 ms', check: 'checked: 3 rules broken' });
+      const violations = await tab.$$eval('#detail aside.violations .violation', (items) =>
+        items.map((item) => ({ rule: item.querySelector('.rule')?.textContent, ...Object.fromEntries([...item.querySelectorAll('dt')].map((dt) => [dt.textContent, dt.nextElementSibling?.textContent])) })),
+      );
+      expect(violations).toEqual([
+        { rule: 'clamped-page-numbers', field: 'nextPage', expected: '3', actual: '4', note: 'count 9, skip 2, take 2' },
+        { rule: 'data-envelope', field: 'prevPage', expected: '"a number"', actual: '(absent)' },
+        { rule: 'record-shape', field: 'data[0].name', expected: '"a string"', actual: JSON.stringify(markup) },
+      ]);
+      expect(await tab.textContent('#detail aside.violations h3')).toBe('3 rules broken');
+      // Markup in a violation is text: nothing ran, no element was made of it.
+      expect(await tab.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+      expect(await tab.$$('#detail img, #requests img')).toEqual([]);
+      // A backend's answer has no page arithmetic of the mock's: no box for it.
+      expect(await tab.$$('#detail aside.page')).toEqual([]);
+      // At 1280 px the box is whole, right under the request's facts (above its headers and bodies).
+      const layout = await tab.evaluate(() => {
+        const box = document.querySelector('#detail aside.violations') as HTMLElement;
+        const facts = document.querySelector('#detail dl.detail-facts') as HTMLElement;
+        const headers = [...document.querySelectorAll('#detail h3')].find((h3) => h3.textContent === 'Query') as HTMLElement;
+        return { within: box.scrollWidth <= box.clientWidth, belowFacts: box.getBoundingClientRect().top >= facts.getBoundingClientRect().bottom, aboveQuery: box.getBoundingClientRect().bottom <= headers.getBoundingClientRect().top };
+      });
+      expect(layout).toEqual({ within: true, belowFacts: true, aboveQuery: true });
+
+      await tab.click(rowFor('/store/carts/cart_1'));
+      expect(await tab.textContent('#detail dd.origin-fact')).toBe('the backend, which failed after 0.8 ms: connect ECONNREFUSED 127.0.0.1:9');
+      await tab.click(rowFor('/store/products/reviews?limit=5'));
+      expect(await tab.textContent('#detail dd.origin-fact')).toBe('the mock');
+      expect(await tab.$$('#detail aside.violations')).toEqual([]);
+      expect(await tab.textContent('#detail aside.page')).toContain('getPagination');
+      expect(errors).toEqual([]);
+    } finally {
+      await tab.close();
+    }
+  });
+
+  it('filters the requests: the mock\'s, the backend\'s, and those with rule violations', async () => {
+    const { tab, errors } = await open(fronted.url);
+    const shown = () => tab.$$eval('#requests button[data-url]', (buttons) => buttons.map((button) => button.getAttribute('data-url')));
+    try {
+      await tab.waitForSelector(rowFor('/store/wishlists?limit=2&offset=2'), { timeout: 15_000 });
+      await tab.selectOption('#filter-by', 'backend');
+      await tab.waitForFunction(() => document.querySelectorAll('#requests button[data-url]').length === 4, undefined, { timeout: 10_000 });
+      expect(await shown()).toEqual(['/store/wishlists?limit=2&offset=2', '/store/reviews?limit=10', '/store/carts/cart_1', '/store/products?limit=4']);
+      await tab.selectOption('#filter-by', 'mock');
+      await tab.waitForFunction(() => document.querySelectorAll('#requests button[data-url]').length === 1, undefined, { timeout: 10_000 });
+      expect(await shown()).toEqual(['/store/products/reviews?limit=5']);
+      await tab.selectOption('#filter-by', '');
+      await tab.check('#filter-violations');
+      await tab.waitForFunction(() => document.querySelectorAll('#requests button[data-url]').length === 1 && document.querySelector('#requests button')?.getAttribute('data-url')?.startsWith('/store/wishlists'), undefined, { timeout: 10_000 });
+      expect(await shown()).toEqual(['/store/wishlists?limit=2&offset=2']);
+      expect(errors).toEqual([]);
+    } finally {
+      await tab.close();
+    }
+  });
+
+  it('says how many rules a very broken answer broke, and that the first ones are shown', async () => {
+    const broken = '/store/products/reviews?limit=1000';
+    const violations = Array.from({ length: 1000 }, (_, i) => ({ rule: 'record-shape' as const, message: `record rev_${i}: Required`, field: `data[${i}].rating`, expected: 'Required', actual: 'x'.repeat(200) }));
+    fronted.ops.journal.record(passedThrough(broken, { check: { violations } }));
+    const { tab, errors } = await open(fronted.url);
+    try {
+      await tab.waitForSelector(rowFor(broken), { timeout: 15_000 });
+      expect(await tab.textContent(`${rowFor(broken)} .badge.checked`)).toBe('\u2717 1000 violations');
+      await tab.click(rowFor(broken));
+      expect(await tab.textContent('#detail aside.violations h3')).toBe('1000 rules broken');
+      const shown = (await tab.$$('#detail aside.violations .violation')).length;
+      expect(shown).toBeGreaterThan(10);
+      expect(shown).toBeLessThan(1000);
+      expect(await tab.textContent('#detail aside.violations .kept')).toBe(`The first ${shown} shown: the journal keeps them within its body cap (--journal-body-bytes).`);
+      expect(errors).toEqual([]);
+    } finally {
+      await tab.close();
+    }
+  });
+});
+
+/**
+ * A small storefront backend (node:http on port 0) with a few of Medusa's store routes: login, the
+ * customer, regions, products, carts; `/store/carts/cart_gone` cuts the connection (the overlay's 502).
+ */
+async function startStorefrontBackend(customerId: string): Promise<{ url: string; close(): Promise<void> }> {
+  const json = (res: ServerResponse, status: number, body: unknown) => {
+    const text = JSON.stringify(body);
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'x-powered-by': 'tiny-medusa' });
+    res.end(text);
+  };
+  const products = Array.from({ length: 4 }, (_, i) => ({ id: `prod_01JTEE${i}`, title: ['Linen shirt', 'Wool scarf', 'Canvas tote', 'Rain jacket'][i], handle: ['linen-shirt', 'wool-scarf', 'canvas-tote', 'rain-jacket'][i], thumbnail: `https://cdn.example/${i}.jpg` }));
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    req.resume();
+    req.on('end', () => {
+      const path = (req.url ?? '/').split('?')[0];
+      if (req.method === 'POST' && path === '/auth/customer/emailpass') return json(res, 200, { token: customerJwt(customerId) });
+      if (req.method === 'GET' && path === '/store/customers/me') return json(res, 200, { customer: { id: customerId, email: 'ada@example.com', first_name: 'Ada' } });
+      if (req.method === 'GET' && path === '/store/regions') return json(res, 200, { regions: [{ id: 'reg_01JEU', name: 'Europe', currency_code: 'eur' }], count: 1, offset: 0, limit: 50 });
+      if (req.method === 'GET' && path === '/store/products') return json(res, 200, { products, count: 12, offset: 0, limit: 4 });
+      if (req.method === 'POST' && path === '/store/carts') return json(res, 200, { cart: { id: 'cart_01JCART', region_id: 'reg_01JEU', items: [] } });
+      if (req.method === 'GET' && path === '/store/wishlists') return json(res, 200, { data: [], count: 0, take: 5, skip: 0, totalPages: 1, currentPage: 1, nextPage: 1 });
+      if (path === '/store/carts/cart_gone') return req.socket.destroy();
+      return json(res, 404, { type: 'not_found', message: `Cannot ${req.method} ${path}` });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describe('the dashboard of serve --backend (issue 28): a storefront through the mock, in front of its backend', () => {
+  it("lists the backend's answers with their time and the mock's beside them; the screenshot", async () => {
+    const customer = 'cus_01JSHOPPERADA';
+    const backend = await startStorefrontBackend(customer);
+    const mock = await startMockServer({ seed: 1, reviews: 60, products: 4, wishlists: 3, maxItems: 3, dialect: 'alphabite', allowMultipleWishlists: true, backend: backend.url });
+    const { tab, errors } = await open(mock.url);
+    try {
+      await tab.waitForFunction((url) => document.querySelector('#server-facts')?.textContent?.includes(`backend ${url}`), backend.url, { timeout: 15_000 });
+      await tab.waitForFunction(() => document.querySelector('#live')?.textContent?.startsWith('live'), undefined, { timeout: 15_000 });
+      const key = { 'x-publishable-api-key': 'pk_storefront' };
+      const json = { ...key, 'content-type': 'application/json' };
+      // A storefront's first steps: log in (the backend's), then browse, with the token the backend gave.
+      const login = await exactRequest(mock.url, '/auth/customer/emailpass', json, 'POST', JSON.stringify({ email: 'ada@example.com', password: 'secret-password' }));
+      expect(login.status).toBe(200);
+      const signedIn = { ...json, authorization: `Bearer ${JSON.parse(login.text).token as string}` };
+      for (const path of ['/store/customers/me', '/store/regions', '/store/products?limit=4']) expect((await exactRequest(mock.url, path, signedIn)).status, path).toBe(200);
+      const { reviews, wishlists } = mock.dataset.current;
+      const product = reviews.source.review(0).product_id;
+      const listing = `/store/reviews/product/${product}?limit=3&offset=3`;
+      expect((await exactRequest(mock.url, listing, key)).status).toBe(200);
+      const created = await exactRequest(mock.url, '/store/wishlists', signedIn, 'POST', JSON.stringify({ name: 'Autumn', sales_channel_id: 'sc_01JWEB' }));
+      expect(created.status, created.text).toBe(201);
+      const variant = (wishlists.source.item(0, 0) as unknown as { product_variant: { id: string } }).product_variant.id;
+      const added = await exactRequest(mock.url, `/store/wishlists/${JSON.parse(created.text).id as string}/add-item`, signedIn, 'POST', JSON.stringify({ product_variant_id: variant }));
+      expect(added.status, added.text).toBeLessThan(300);
+      expect((await exactRequest(mock.url, '/store/wishlists?limit=2', signedIn)).status).toBe(200);
+      expect((await exactRequest(mock.url, '/store/carts', signedIn, 'POST', JSON.stringify({ region_id: 'reg_01JEU' }))).status).toBe(200);
+      expect((await exactRequest(mock.url, '/store/carts/cart_gone', signedIn)).status).toBe(502);
+      await tab.waitForSelector(rowFor('/store/carts/cart_gone'), { timeout: 10_000 });
+
+      const origins = new Map(await tab.$$eval('#requests button[data-url]', (buttons) => buttons.map((button) => [button.getAttribute('data-url'), button.querySelector('.badge.origin')?.textContent ?? ''] as [string, string])));
+      for (const path of ['/auth/customer/emailpass', '/store/customers/me', '/store/regions', '/store/products?limit=4', '/store/carts']) expect(origins.get(path), path).toMatch(/^backend \d+(\.\d)? ms$/);
+      for (const path of [listing, '/store/wishlists', '/store/wishlists?limit=2']) expect(origins.get(path), path).toBe('mock');
+      expect(origins.get('/store/carts/cart_gone')).toMatch(/^backend failed: /);
+      // The customer is the backend's: the mock's wishlist is written for its actor_id.
+      await tab.waitForSelector(`#writes [data-customer="${customer}"]`, { timeout: 10_000 });
+
+      await tab.click(rowFor('/store/products?limit=4'));
+      expect(await tab.textContent('#detail dd.origin-fact')).toMatch(/^the backend, in \d+(\.\d)? ms$/);
+      expect(await tab.textContent('#detail')).toContain('Linen shirt');
+      await tab.click(rowFor(listing));
+      expect(await tab.textContent('#detail dd.origin-fact')).toBe('the mock');
+      expect(await tab.textContent('#detail aside.page')).toContain('clampedPageNumbers');
+      mkdirSync(fileURLToPath(new URL('.', `file://${SCREENSHOT}`)), { recursive: true });
+      await tab.screenshot({ path: SCREENSHOT, fullPage: true });
+      expect(errors).toEqual([]);
+    } finally {
+      await tab.close();
+      await mock.close();
+      await backend.close();
+    }
+  });
+});
+
+describe('the dashboard of the validating proxy (issue 28): a checked answer of the backend with its violation', () => {
+  it("names the proxy's backend, marks the checked answers, and shows the verdict the answer hook gave", async () => {
+    const backend = await startStorefrontBackend('cus_01JPROXY');
+    // A checker made for the test (the proxy's own is backend/check.ts): GET /store/wishlists lacks its prevPage.
+    const onBackendAnswer: BackendAnswerHook = (exchange) =>
+      exchange.method === 'GET' && exchange.url.startsWith('/store/wishlists')
+        ? { write: () => undefined, end: async () => ({ violations: [{ rule: 'data-envelope', message: "the plugins' envelope always has 'prevPage', a number", field: 'prevPage', expected: 'a number', actual: undefined }] }), abort: () => undefined }
+        : undefined;
+    const proxy = await startMockServer({ mode: 'proxy', dialect: 'alphabite', backend: backend.url, onBackendAnswer });
+    const { tab, errors } = await open(proxy.url);
+    try {
+      await tab.waitForFunction((url) => document.querySelector('#server-facts')?.textContent?.includes(`validating proxy of ${url}`), backend.url, { timeout: 15_000 });
+      expect((await exactRequest(proxy.url, '/store/regions')).status).toBe(200);
+      expect((await exactRequest(proxy.url, '/store/wishlists?limit=5')).status).toBe(200);
+      await tab.waitForSelector(rowFor('/store/wishlists?limit=5'), { timeout: 10_000 });
+      expect(await tab.$$eval(`${rowFor('/store/wishlists?limit=5')} .badge`, (b) => b.map((badge) => badge.textContent))).toEqual([expect.stringMatching(/^backend \d+(\.\d)? ms$/), '\u2717 1 violation']);
+      await tab.click(rowFor('/store/wishlists?limit=5'));
+      const violation = await tab.$$eval('#detail aside.violations dt', (dts) => Object.fromEntries(dts.map((dt) => [dt.textContent, dt.nextElementSibling?.textContent])));
+      expect(violation).toEqual({ field: 'prevPage', expected: '"a number"', actual: '(absent)' });
+      expect(await tab.textContent('#detail aside.violations .rule')).toBe('data-envelope');
+      expect(errors).toEqual([]);
+    } finally {
+      await tab.close();
+      await proxy.close();
+      await backend.close();
     }
   });
 });
