@@ -119,7 +119,7 @@ function noAnswerIn(timeoutMs: number): string {
 /** Why fetch failed; in a browser, a CORS refusal fails the same way and says nothing, so the sentence names it. */
 function unreachable(error: unknown): string {
   const said = error instanceof Error ? error.message : String(error);
-  return typeof document === 'undefined' ? said : `${said} (a browser fails so too when the backend's STORE_CORS does not allow this page's origin)`;
+  return typeof location === 'undefined' ? said : `${said} (a browser fails so too when the backend's STORE_CORS does not allow this page's origin)`;
 }
 
 export { CatalogueFetchError };

@@ -107,8 +107,9 @@ function handlers(options: StoreHandlersOptions, store: WriteStore | undefined):
   const maxPageSize = options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE;
   assertMaxPageSize(maxPageSize);
   const { catalogue } = options;
-  if (catalogue !== undefined && options.dataset) throw new TypeError('catalogue and dataset cannot be given together: a catalogue is what a generated dataset is built over, and a dataset given is built already');
-  if (catalogue !== undefined && options.products !== undefined) throw new TypeError("catalogue and products cannot be given together: with a catalogue the products are the catalogue's");
+  // The same rule, in the same words, as startMockServer's (mock-server/server.ts).
+  const other = catalogue === undefined ? undefined : options.dataset !== undefined ? 'dataset' : options.products !== undefined ? 'products' : undefined;
+  if (other) throw new TypeError(`'catalogue' and '${other}' cannot be given together: over a catalogue the dataset is generated, and its products are the catalogue's`);
   const sizes = options.dataset ? undefined : sizesProblem(options);
   if (sizes) throw new RangeError(`Cannot serve the dataset asked for: ${sizes}`);
   const dataset = options.dataset ?? generateDataset(options, catalogue);

@@ -34,9 +34,11 @@ async function failure(promise: Promise<unknown>): Promise<Error> {
 
 describe('the catalogue option', () => {
   it('refuses products and dataset beside it, and a catalogue that is not one, with one sentence', () => {
-    expect(() => createStoreHandlers({ catalogue: SHOP_CATALOGUE, products: 5 })).toThrow(new TypeError("catalogue and products cannot be given together: with a catalogue the products are the catalogue's"));
+    expect(() => createStoreHandlers({ catalogue: SHOP_CATALOGUE, products: 5 })).toThrow(
+      new TypeError("'catalogue' and 'products' cannot be given together: over a catalogue the dataset is generated, and its products are the catalogue's"),
+    );
     expect(() => createListingHandlers({ catalogue: SHOP_CATALOGUE, dataset: generateDataset() })).toThrow(
-      new TypeError('catalogue and dataset cannot be given together: a catalogue is what a generated dataset is built over, and a dataset given is built already'),
+      new TypeError("'catalogue' and 'dataset' cannot be given together: over a catalogue the dataset is generated, and its products are the catalogue's"),
     );
     expect(() => createStoreHandlers({ catalogue: { products: [{ id: 'p1', title: 'x', handle: 'x', thumbnail: null, variants: [] }] } })).toThrow(TypeError);
     expect(() => createStoreHandlers({ catalogue: { products: [{ id: 'p1', title: 'x', handle: 'x', thumbnail: null, variants: [] }] } })).toThrow(/^the catalogue's product p1: 'id' /);
