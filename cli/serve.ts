@@ -40,6 +40,7 @@ interface ServeFlags extends DatasetFlags {
   journalBodyBytes?: number;
   shutdownGrace: number;
   workers: number;
+  backend?: string;
 }
 
 function latencyArg(value: string): LatencyRange {
@@ -113,7 +114,8 @@ export function registerServeCommand(program: Command): void {
         '--share-token-secret <secret>',
         `with --dialect alphabite: the wishlist plugin's option shareTokenSecret, which signs the share tokens and verifies them on import (default '${MOCK_SHARE_TOKEN_SECRET}'; '' emulates the option left out: share answers 500, import 401; docs/writes.md)`,
       ),
-    );
+    )
+    .addOption(new Option('--backend <url>', "a Medusa backend: with --dialect alphabite, reviews and wishlist items are of its catalogue (GET /store/products, read with the first --publishable-key before listening, or else with the key of the first request to the plugins' routes)"));
   for (const option of datasetOptions()) command.addOption(option);
   command.action(async (flags: ServeFlags, cmd: Command) => {
     // commander reports a conflict only for options given on the command line; defaults never conflict.
@@ -121,6 +123,10 @@ export function registerServeCommand(program: Command): void {
     if (flags.allowMultipleWishlists && flags.dialect !== 'alphabite') cannotRun('--allow-multiple-wishlists is a setting of the wishlist plugin, read by the alphabite dialect only: add --dialect alphabite');
     if (flags.shareTokenSecret !== undefined && flags.dialect !== 'alphabite') cannotRun('--share-token-secret is an option of the wishlist plugin, read by the alphabite dialect only: add --dialect alphabite');
     if (flags.publishableKey && flags.dialect !== 'alphabite') cannotRun(`--publishable-key is read by the alphabite dialect only (the ${flags.dialect} dialect takes no key): add --dialect alphabite`);
+    // In the alphabite dialect a backend's catalogue gives the products (mock-server/backend/catalogue.ts).
+    const backendCatalogue = flags.backend !== undefined && flags.dialect === 'alphabite' && !flags.fixtures;
+    if (backendCatalogue && cmd.getOptionValueSource('products') === 'cli') cannotRun(`--products cannot go with --backend in the alphabite dialect: the products are those of the backend's catalogue (${flags.backend})`);
+    if (backendCatalogue) delete fromFlags.products;
     const logger = createLogger(flags.logLevel);
     const faults = faultSettings({ latency: flags.latency ?? null, errorRate: flags.errorRate, errorStatus: flags.errorStatus, headers: flags.faultHeaders });
     const serverOptions = {
@@ -139,6 +145,7 @@ export function registerServeCommand(program: Command): void {
       ...(flags.publishableKey ? { publishableKeys: flags.publishableKey } : {}),
       ...(flags.allowMultipleWishlists ? { allowMultipleWishlists: true } : {}),
       ...(flags.shareTokenSecret !== undefined ? { shareTokenSecret: flags.shareTokenSecret } : {}),
+      ...(flags.backend !== undefined ? { backend: flags.backend } : {}),
     };
     // Watched from before the start: a signal the wrapper caught while the server started is not lost.
     const wrapper = watchWrapperFromNow();
@@ -148,6 +155,7 @@ export function registerServeCommand(program: Command): void {
       heading: `store-listing-kit mock server listening on ${mock.url}`,
       url: mock.url,
       summary: mock.dataset.current.summary,
+      catalogue: catalogueBanner(mock.dataset.current.summary, mock.dataset.awaitedCatalogue, flags.backend, flags.dialect),
       dialect: flags.dialect,
       publishableKeys: flags.publishableKey,
       cors: serverOptions.corsOrigin,
@@ -159,12 +167,24 @@ export function registerServeCommand(program: Command): void {
   });
 }
 
+/**
+ * The banner's line on the catalogue: a given or backend's one (how large, from where), one still to
+ * be read from a backend, or the generated one beside a backend in the spec dialect; none otherwise.
+ */
+function catalogueBanner(summary: DatasetSummary, awaited: string | undefined, backend: string | undefined, dialect: DialectName): string | undefined {
+  if (summary.catalogue) return `${summary.catalogue.products} products, ${summary.catalogue.variants} variants from ${summary.catalogue.from}`;
+  if (awaited !== undefined) return `from ${awaited}, read with the publishable key of the first request to the plugins' routes, which waits for it (the dataset is empty until then)`;
+  if (backend !== undefined && dialect !== 'alphabite') return "generated from the seed (the spec dialect takes no publishable key, so the backend's catalogue is not read)";
+  return undefined;
+}
+
 /** The start-up banner: where, what data, which dialect, the endpoints, CORS, admin and faults. */
-function banner(facts: { heading: string; url: string; summary: DatasetSummary; dialect: DialectName; publishableKeys: string[] | undefined; cors: string | string[] | undefined; admin: string; faults: string }): string[] {
+function banner(facts: { heading: string; url: string; summary: DatasetSummary; catalogue?: string | undefined; dialect: DialectName; publishableKeys: string[] | undefined; cors: string | string[] | undefined; admin: string; faults: string }): string[] {
   const keys = facts.publishableKeys;
   return [
     facts.heading,
     `dataset: ${describeDataset(facts.summary)}`,
+    ...(facts.catalogue !== undefined ? [`catalogue: ${facts.catalogue}`] : []),
     `dialect: ${facts.dialect}: ${createDialect(facts.dialect, { maxPageSize: DEFAULT_MAX_PAGE_SIZE }).summary}`,
     ...(keys ? [`publishable keys: ${keys.length} known (${keys.join(', ')}); any other key is refused`] : []),
     ...Object.values(PATHS).map((path) => `  GET ${facts.url}${path}`),
