@@ -269,8 +269,7 @@ describe('MSW store handlers vs the HTTP mock over a given catalogue (alphabite)
   let mock: MockServer;
   const msw = setupServer(...createStoreHandlers({ ...options, catalogue: SHOP_CATALOGUE, baseUrl: ORIGIN }));
   beforeAll(async () => {
-    // TODO(lead): startMockServer({ ...options, catalogue: SHOP_CATALOGUE }) once h28-catalogue's server option is merged.
-    mock = await startMockServer({ ...options, dataset });
+    mock = await startMockServer({ ...options, catalogue: SHOP_CATALOGUE });
     msw.listen(BYPASS);
   });
   afterAll(async () => {

@@ -158,8 +158,7 @@ describe('the MSW store handlers in Chromium over a catalogue', () => {
   it('given to the page: the listings and add-item of its variants answer as the HTTP mock over the same catalogue', async () => {
     const options = { ...sizes, dialect: 'alphabite' as const, catalogue: SHOP_CATALOGUE };
     const dataset = generateDataset(sizes, SHOP_CATALOGUE);
-    // TODO(lead): startMockServer({ ...sizes, dialect: 'alphabite', catalogue: SHOP_CATALOGUE }) once h28-catalogue's server option is merged.
-    const mock = await startMockServer({ ...sizes, dialect: 'alphabite', dataset });
+    const mock = await startMockServer({ ...sizes, dialect: 'alphabite', catalogue: SHOP_CATALOGUE });
     const tab = await browser.newPage();
     try {
       // In the fragment: a catalogue is too long for a request line.
