@@ -30,7 +30,7 @@ export interface FetchCatalogueOptions {
   maxProducts?: number;
   /** The most bytes one answer may have (default DEFAULT_CATALOGUE_PAGE_BYTES, 32 MiB). */
   maxBodyBytes?: number;
-  /** How long one request may take, its body read to the end (default 30 000 ms). */
+  /** How long one request may take, its body read to the end (default 30 000 ms; at most 2^31 - 1). */
   timeoutMs?: number;
 }
 
@@ -46,7 +46,10 @@ export async function fetchCatalogue(options: FetchCatalogueOptions): Promise<Ca
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_CATALOGUE_PAGE_BYTES;
   const timeoutMs = options.timeoutMs ?? DEFAULT_CATALOGUE_TIMEOUT_MS;
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1) throw new TypeError(`maxBodyBytes must be a whole number of bytes, at least 1, got ${String(options.maxBodyBytes)}`);
-  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1) throw new TypeError(`timeoutMs must be a whole number of milliseconds, at least 1, got ${String(options.timeoutMs)}`);
+  // A timer's longest delay: a longer one fires at once.
+  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 2_147_483_647) {
+    throw new TypeError(`timeoutMs must be a whole number of milliseconds from 1 to 2147483647, got ${String(options.timeoutMs)}`);
+  }
   // A local, not a method call: a browser's fetch called as `options.fetch(...)` throws "Illegal invocation".
   const fetchOne = options.fetch ?? globalThis.fetch;
   if (typeof fetchOne !== 'function') throw new TypeError('there is no global fetch here: pass one as the option fetch');

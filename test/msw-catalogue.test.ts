@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogueInput } from '../fixtures/catalogue.ts';
 import { generateDataset } from '../fixtures/dataset.ts';
 import { CatalogueFetchError, createListingHandlers, createStoreHandlers, fetchCatalogue } from '../msw/index.ts';
-import { NO_KEY_MESSAGE, startFakeStoreProducts, type FakeStoreProducts } from './support/fake-store-products.ts';
+import { WRONG_KEY_MESSAGE, startFakeStoreProducts, type FakeStoreProducts } from './support/fake-store-products.ts';
 import { SHOP_CATALOGUE, shopVariants } from './support/shop-catalogue.ts';
 
 const BYPASS = { onUnhandledRequest: 'bypass', onUnhandledFrame: 'bypass' } as const;
@@ -95,7 +95,7 @@ describe('fetchCatalogue against a backend\'s /store/products', () => {
     backend.mode = 'ok';
     const wrongKey = await failure(read({ publishableKey: 'pk_wrong' }));
     expect(wrongKey).toBeInstanceOf(CatalogueFetchError);
-    expect(wrongKey.message).toBe(`the backend answered GET ${url()} with status 400 (${NO_KEY_MESSAGE}), not 200 and a page of products`);
+    expect(wrongKey.message).toBe(`the backend answered GET ${url()} with status 400 (${WRONG_KEY_MESSAGE}), not 200 and a page of products`);
     backend.mode = 'error-500';
     expect((await failure(read())).message).toBe(`the backend answered GET ${url()} with status 500 (An unknown error occurred.), not 200 and a page of products`);
     backend.mode = 'html';
@@ -138,7 +138,8 @@ describe('fetchCatalogue against a backend\'s /store/products', () => {
     backend.mode = 'ok';
     expect((await failure(read({ maxProducts: 300 }))).message).toBe(`the backend lists 450 products (GET ${url()}), more than the 300 the mock serves`);
     await expect(read({ maxBodyBytes: 0 })).rejects.toThrow(new TypeError('maxBodyBytes must be a whole number of bytes, at least 1, got 0'));
-    await expect(read({ timeoutMs: 1.5 })).rejects.toThrow(new TypeError('timeoutMs must be a whole number of milliseconds, at least 1, got 1.5'));
+    await expect(read({ timeoutMs: 1.5 })).rejects.toThrow(new TypeError('timeoutMs must be a whole number of milliseconds from 1 to 2147483647, got 1.5'));
+    await expect(read({ timeoutMs: 2 ** 31 })).rejects.toThrow(new TypeError('timeoutMs must be a whole number of milliseconds from 1 to 2147483647, got 2147483648'));
   });
 });
 

@@ -21,8 +21,9 @@ export interface FakeStoreProducts {
   close(): Promise<void>;
 }
 
-/** Medusa's answer to a store request without a valid publishable key. */
+/** Medusa's messages (its publishable-key middleware) for a store request without a key, and with a key it does not have. */
 export const NO_KEY_MESSAGE = 'Publishable API key required in the request header: x-publishable-api-key. You can manage your keys in settings in the dashboard.';
+export const WRONG_KEY_MESSAGE = 'A valid publishable key is required to proceed with the request';
 
 export async function startFakeStoreProducts(catalogue: CatalogueInput, options: { key?: string; corsOrigin?: string; hugeBytes?: number } = {}): Promise<FakeStoreProducts> {
   const key = options.key ?? 'pk_fake_store';
@@ -45,7 +46,8 @@ export async function startFakeStoreProducts(catalogue: CatalogueInput, options:
       return;
     }
     if (url.pathname !== '/store/products') return send(200, JSON.stringify({ answeredBy: 'the fake backend', method: req.method, path: url.pathname }));
-    if (req.headers['x-publishable-api-key'] !== key) return send(400, JSON.stringify({ type: 'not_allowed', message: NO_KEY_MESSAGE }));
+    const sent = req.headers['x-publishable-api-key'];
+    if (sent !== key) return send(400, JSON.stringify({ type: 'not_allowed', message: sent ? WRONG_KEY_MESSAGE : NO_KEY_MESSAGE }));
     switch (state.mode) {
       case 'error-500':
         return send(500, JSON.stringify({ code: 'unknown_error', type: 'unknown_error', message: 'An unknown error occurred.' }));
