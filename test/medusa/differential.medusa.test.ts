@@ -129,6 +129,31 @@ function matrix(): Case[] {
     add(q('/store/wishlists/wl_01NOTAWISHLIST00000000000/items', `fields=${fields}`));
   }
   add(q(P.productReviews, 'fields=%2Bproduct.title&limit=3'));
+  // Medusa 2.20+: no field of the query may expand more than 3 relations (relations-limit.js),
+  // counted after the modifiers (`+`, `-`, `*f`, `f.*`) and the defaults are applied
+  const deep = [
+    'id,product.variants.product.variants.id',
+    '%2Bproduct.variants.product.variants.id',
+    'a.b.c.d',
+    'a.b.c.d.e',
+    '*a.b.c',
+    '*a.b.c.d',
+    'a.b.c.*',
+    'a.b.c.d.*',
+    '-a.b.c.d.e',
+    'x,-a.b.c.d.e',
+    'a.b.c.d.e,*x.y.z.w,q.r.s.t.u',
+    '%2Bproduct_variant.product.variants.product.id',
+    '%2Bwishlist.items.product_variant.product.id',
+  ];
+  for (const path of Object.values(P)) {
+    for (const fields of deep) add(q(path, `fields=${fields}`));
+    add(q(path, 'fields=a.b.c.d.e&limit=abc'));
+    add(q(path, 'fields[]=a.b.c.d.e'));
+    add(q(path, 'fields=a.b.c.d.e'), 'no key');
+    add(q(path, 'fields=a.b.c.d.e'), 'no token');
+  }
+  add(q('/store/wishlists/wl_01NOTAWISHLIST00000000000/items', 'fields=a.b.c.d.e'));
   // filters and flags
   const filters = [
     `product_ids=${tee.id}`,
