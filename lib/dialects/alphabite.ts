@@ -29,7 +29,9 @@ export type FieldType =
   /** Must arrive as an array (`name[]=a` or `name[0]=a`). */
   | 'array';
 
-type Value = string | string[];
+/** What `qs` makes of a nested name (`limit[a]=1`, `a[b][c]=1`): an object, which no field of the listings accepts. */
+export const NESTED = Object.freeze({ toString: () => '[object Object]' });
+type Value = string | string[] | typeof NESTED;
 
 export const BASE_FIELDS: Array<[string, FieldType]> = [
   ['fields', 'string'],
@@ -55,15 +57,22 @@ export const ALPHABITE_QUERY_FIELDS = {
 
 /**
  * The query as Medusa's stack reads it: `qs` (`a[0]=x`, `a[]=x` and a repeated name give an
- * array), then `normalizeQuery`, which splits a one-element array on commas.
+ * array; any other bracket, `a[b]=x`, an object under `a`), then `normalizeQuery`, which splits a
+ * one-element array on commas.
  */
 export function medusaQuery(pairs: QueryPairs): Map<string, Value> {
   const out = new Map<string, Value>();
   for (const [rawName, value] of pairs) {
     const bracket = /^([^[\]]+)\[(\d*)\]$/.exec(rawName);
+    const nested = bracket ? undefined : /^([^[\]]+)\[/.exec(rawName);
+    if (nested) {
+      out.set(nested[1]!, NESTED);
+      continue;
+    }
     const name = bracket ? bracket[1]! : rawName;
     const previous = out.get(name);
-    if (bracket || previous !== undefined) out.set(name, [...(previous === undefined ? [] : typeof previous === 'string' ? [previous] : previous), value]);
+    if (previous === NESTED) continue;
+    if (bracket || previous !== undefined) out.set(name, [...(previous === undefined ? [] : typeof previous === 'string' ? [previous] : (previous as string[])), value]);
     else out.set(name, value);
   }
   for (const [name, value] of out) {
@@ -77,7 +86,7 @@ interface Parsed {
   issues: string[];
 }
 
-const shown = (value: Value) => (Array.isArray(value) ? value.join(',') : value);
+const shown = (value: Value) => (Array.isArray(value) ? value.join(',') : String(value));
 const expected = (type: string, name: string, value: Value) => `Expected type: '${type}' for field '${name}', got: '${shown(value)}'`;
 
 function parseField(name: string, type: FieldType, value: Value, out: Parsed): void {
@@ -101,6 +110,7 @@ function parseField(name: string, type: FieldType, value: Value, out: Parsed): v
       return void out.values.set(name, n);
     }
     case 'csv-list':
+      if (value === NESTED) return fail(expected('array', name, value));
       return void out.values.set(name, typeof value === 'string' ? value.split(',') : value);
     case 'array':
       return Array.isArray(value) ? void out.values.set(name, value) : fail(expected('array', name, value));
