@@ -137,6 +137,7 @@ export class MedusaProviderStates {
   async setup<K extends StateKey>(key: K, params: StateParams<K>): Promise<Record<string, unknown>> {
     await this.teardown();
     await this.deleteLeftoverFiller();
+    this.made = 0;
     try {
       return await this.apply(key, params);
     } catch (error) {

@@ -5,7 +5,8 @@
  * test/medusa/verdicts.medusa.test.ts (`npm run test:medusa`).
  */
 import { describe, expect, it } from 'vitest';
-import { CUSTOMER_ENV, ENABLE_ENV, FILLER_HANDLE, providerStatesRoute, SALES_CHANNEL_ENV, type RouteRequest } from '../medusa/index.ts';
+import { stateByName } from '../lib/provider-states.ts';
+import { CUSTOMER_ENV, ENABLE_ENV, FILLER_HANDLE, MedusaProviderStates, providerStatesRoute, SALES_CHANNEL_ENV, type RouteRequest } from '../medusa/index.ts';
 
 type Row = Record<string, unknown> & { id: string; deleted_at?: string | null };
 
@@ -277,6 +278,13 @@ describe('the provider-state route of store-listing-kit/medusa', () => {
       expect((await post(body)).json, body.state).toEqual({ state: body.state, ...made });
       expect(empty.t.products.visible().every((p) => p.status === 'draft'), body.state).toBe(true);
       await post({ state: body.state, action: 'teardown' });
+      expect(empty.snapshot(), body.state).toBe(before);
+      // one instance, setup after setup: each answer counts its own drafts
+      const states = new MedusaProviderStates(empty.scope, { customer: 'shopper@example.com' });
+      const key = stateByName(body.state)!.key;
+      expect(await states.setup(key, body.params as never), body.state).toEqual(made);
+      expect(await states.setup(key, body.params as never), body.state).toEqual(made);
+      await states.teardown();
       expect(empty.snapshot(), body.state).toBe(before);
     }
     // the reviews hang on one draft product
