@@ -100,4 +100,17 @@ describe('the provider states on a catalogue of 10 variants (the states storefro
     expect(await state({ state: 'wishlists exist', action: 'teardown' })).toEqual({ status: 200, json: {} });
     expect((await asShopper('/store/wishlists?limit=100')).json.count).toBe(facts.wishlists.filter((w) => w.customer_id === shopper.id).length);
   });
+
+  it('the rows a state hides are soft-deleted: 4.3 and 4.4 list them again with with_deleted=true (docs/dialects.md, "Not emulated")', async () => {
+    const own = facts.wishlists.filter((w) => w.customer_id === shopper.id);
+    const fullest = [...own].sort((a, b) => b.itemIds.length - a.itemIds.length)[0]!;
+    expect((await state({ state: 'no wishlists exist' })).status).toBe(200);
+    expect((await asShopper('/store/wishlists?limit=100', facts.publishableKey)).json.count).toBe(0);
+    const deleted = await asShopper('/store/wishlists?limit=100&with_deleted=true', facts.publishableKey);
+    expect(deleted.json.count).toBe(own.length);
+    expect(deleted.json.data.every((w: { deleted_at: string | null }) => typeof w.deleted_at === 'string')).toBe(true);
+    expect((await asShopper(`/store/wishlists/${fullest.id}/items?limit=100&with_deleted=true`, facts.publishableKey)).json.count).toBe(fullest.itemIds.length);
+    expect(await state({ state: 'no wishlists exist', action: 'teardown' })).toEqual({ status: 200, json: {} });
+    expect((await asShopper('/store/wishlists?limit=100', facts.publishableKey)).json.count).toBe(own.length);
+  });
 });
