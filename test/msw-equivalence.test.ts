@@ -91,7 +91,7 @@ for (const dialect of ['spec', 'alphabite'] as const) {
     it('answer the named refusals the same way', async () => {
       const named = dialect === 'spec'
         ? ['/store/wishlists?limit=10&offset=0', '/store/wishlists/wl_nope/items', '/store/products/reviews?limit=0', '/store/wishlists?take=1&take=2']
-        : ['/store/wishlists?limit=-1', '/store/reviews/product/prod_x?order=desc', '/store/wishlists?skip=0&take=1'];
+        : ['/store/wishlists?limit=-1', '/store/reviews/product/prod_x?order=desc', '/store/wishlists?skip=0&take=1', '/store/wishlists/wl_x/items?fields=id,product_variant.product.variants.product.id', '/store/products/reviews?limit[a]=1'];
       for (const target of named) {
         const { http, mocked } = await both({ target, headers: dialect === 'alphabite' ? { 'x-publishable-api-key': 'pk', authorization: 'Bearer t' } : {} });
         expect(http.status).toBeGreaterThanOrEqual(400);
