@@ -7,7 +7,8 @@ import { createApp, listingAnswers } from './front/app.ts';
 import { corsPolicy } from './helpers/cors-policy.ts';
 import { withFastPath } from './front/fast-path.ts';
 import { createOps } from './state/ops.ts';
-import { guardRequests, installServerGuards, MAX_HEADER_BYTES } from './front/request-guards.ts';
+import { installServerGuards, MAX_HEADER_BYTES } from './front/request-guards.ts';
+import { frontListener } from './front/listener.ts';
 import { DatasetHolder, generationOf } from './dataset/holder.ts';
 import { DEFAULT_SHUTDOWN_GRACE_MS, type MockServer, type MockServerOptions } from './server-options.ts';
 import type { CoordinatorFactory } from './state/coordination.ts';
@@ -19,6 +20,8 @@ import type { CoordinatorFactory } from './state/coordination.ts';
 
 /** The dataset the options ask for: a given one, a fixtures file, or generated from the seed. */
 export async function resolveDataset(options: MockServerOptions): Promise<Dataset> {
+  // The validating proxy serves no listings: its holder gets an empty dataset.
+  if (options.mode === 'proxy') return generateDataset({ seed: options.seed, reviews: 0, products: 1, wishlists: 0, maxItems: 0 });
   // Loaded only for a file: its validation (zod) is not on the start-up path of a generated dataset.
   const given = options.dataset ?? (options.fixtures ? await (await import('../fixtures/file.ts')).loadFixturesFile(options.fixtures) : undefined);
   if (!given) return generateDataset(options);
@@ -57,15 +60,30 @@ export async function startInProcess(options: MockServerOptions, coordinate?: Co
     ...(options.allowMultipleWishlists !== undefined ? { allowMultipleWishlists: options.allowMultipleWishlists } : {}),
     ...(options.shareTokenSecret !== undefined ? { shareTokenSecret: options.shareTokenSecret } : {}),
     ...(options.corsOrigin !== undefined ? { corsOrigin: options.corsOrigin } : {}),
+    ...(options.mode === 'proxy' ? { providerStates: false } : {}),
   });
-  const listener = options.fastPath === false ? app : withFastPath(app, { answers, cors: corsPolicy(options.corsOrigin), ops });
+  const mine = options.fastPath === false ? app : withFastPath(app, { answers, cors: corsPolicy(options.corsOrigin), ops });
+  // Loaded only with a backend: the proxy library is not on the start-up path of a mock on its own.
+  const overlay = options.backend
+    ? (await import('./backend/overlay.ts')).createOverlay({
+        backend: options.backend,
+        ...(options.backendTimeoutMs !== undefined ? { timeoutMs: options.backendTimeoutMs } : {}),
+        journal: ops.journal,
+        logger: ops.logger,
+        onBackendAnswer: options.onBackendAnswer,
+      })
+    : undefined;
   // requireHostHeader off: guardRequests answers a missing Host with JSON instead of Node's empty 400.
-  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false }, guardRequests(listener));
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false }, frontListener(mine, overlay && { mode: options.mode ?? 'serve', passThrough: overlay.passThrough }));
   installServerGuards(server);
-  await listen(server, options.port ?? 0, host);
+  await listen(server, options.port ?? 0, host).catch((error: unknown) => {
+    overlay?.close();
+    throw error;
+  });
   const port = (server.address() as AddressInfo).port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   Object.assign(ops.info, { url, host, port, maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE, corsOrigin: options.corsOrigin ?? '*', dialect: options.dialect ?? DEFAULT_DIALECT });
+  if (overlay) Object.assign(ops.info, { backend: overlay.label, mode: options.mode ?? 'serve' });
   return {
     url,
     port,
@@ -74,7 +92,13 @@ export async function startInProcess(options: MockServerOptions, coordinate?: Co
     app,
     server,
     ops,
-    close: () => closeServer(server, options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS),
+    close: async () => {
+      try {
+        await closeServer(server, options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS);
+      } finally {
+        overlay?.close();
+      }
+    },
   };
 }
 

@@ -11,6 +11,9 @@ import { assertPublishableKeys, startInProcess } from './process.ts';
 export { DEFAULT_SHUTDOWN_GRACE_MS, type MockServer, type MockServerOptions } from './server-options.ts';
 export { resolveDataset } from './process.ts';
 
+/** The longest backendTimeoutMs (`--backend-timeout`) taken: ten minutes. */
+export const MAX_BACKEND_TIMEOUT_MS = 600_000;
+
 /**
  * Starts the mock server in-process: `const mock = await startMockServer({ seed: 7 }); ...; await mock.close()`.
  * With `workers: N`, starts N processes (node:cluster) on one port instead: see mock-server/cluster/start-cluster.ts.
@@ -34,6 +37,33 @@ export async function startMockServer(options: MockServerOptions | MockClusterOp
   const journalSize = options.journalSize ?? DEFAULT_JOURNAL_SIZE;
   const journal = journalProblem(journalSize, options.journalBodyBytes ?? defaultJournalBodyBytes(journalSize));
   if (journal) throw new RangeError(`Cannot keep the journal asked for: ${journal}`);
+  assertBackendOptions(options);
   if ('workers' in options && options.workers !== undefined) return (await import('./cluster/start-cluster.ts')).startMockCluster(options);
   return startInProcess(options as MockServerOptions);
+}
+
+/** The backend options (issue 28: `serve --backend`, `proxy`), refused up front with one sentence each. */
+function assertBackendOptions(options: MockServerOptions | MockClusterOptions): void {
+  const { backend, mode } = options;
+  if (mode !== undefined && mode !== 'serve' && mode !== 'proxy') throw new TypeError(`mode must be 'serve' or 'proxy', got ${JSON.stringify(mode)}`);
+  if (backend === undefined) {
+    if (mode === 'proxy') throw new TypeError("mode 'proxy' passes every request to a backend: give one (backend: 'http://localhost:9000')");
+    if (options.backendTimeoutMs !== undefined || options.onBackendAnswer !== undefined) throw new TypeError('backendTimeoutMs and onBackendAnswer apply to a backend: give one (backend)');
+    return;
+  }
+  let url: URL | undefined;
+  try {
+    url = typeof backend === 'string' ? new URL(backend) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new TypeError(`the backend must be an http:// or https:// URL, such as http://localhost:9000, got ${JSON.stringify(String(backend).slice(0, 200))}`);
+  if (url.username !== '' || url.password !== '') throw new TypeError('the backend URL must not hold credentials (user:password@): the mock would pass them on with every request; give the backend its credentials another way');
+  const timeout = options.backendTimeoutMs;
+  if (timeout !== undefined && !(Number.isInteger(timeout) && timeout >= 1 && timeout <= MAX_BACKEND_TIMEOUT_MS)) throw new RangeError(`backendTimeoutMs must be a whole number of milliseconds from 1 to ${MAX_BACKEND_TIMEOUT_MS}, got ${timeout}`);
+  if (options.onBackendAnswer !== undefined && typeof options.onBackendAnswer !== 'function') throw new TypeError('onBackendAnswer must be a function');
+  if ('workers' in options && options.workers !== undefined) {
+    if (options.workers > 1) throw new RangeError('a backend cannot be served from several worker processes yet: serve it from one (leave out workers)');
+    if (options.onBackendAnswer !== undefined) throw new TypeError('onBackendAnswer cannot reach a worker process: leave out workers');
+  }
 }

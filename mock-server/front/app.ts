@@ -42,6 +42,8 @@ export interface AppOptions {
   allowMultipleWishlists?: boolean;
   /** The alphabite dialect's wishlist plugin option `shareTokenSecret` (default MOCK_SHARE_TOKEN_SECRET; '': left out, docs/writes.md). */
   shareTokenSecret?: string;
+  /** Pact's provider-state door under /__admin (default true; the validating proxy has none: it serves no listings). */
+  providerStates?: boolean;
 }
 
 /** The kept answers of a server: its dataset, in its dialect. */
@@ -90,14 +92,16 @@ export function createApp(holder: DatasetHolder, options: AppOptions = {}): Expr
   app.get(OPENAPI_PATH, lazyOpenApiRoute({ dialect: answers.dialect.name, ...(answers.dialect.maxPageSize !== undefined ? { maxPageSize: answers.dialect.maxPageSize } : {}) }));
   // Pact's state-change endpoint (POST, GET and DELETE /__admin/provider-states); any /__admin guard must be
   // mounted before it. Applied through the coordinator, under its lease (one run at a time): in a cluster,
-  // by every worker before the answer. Loaded on the first POST, or /__admin request, that gets this far
+  // by every worker before the answer. Loaded on the first /__admin request that gets this far (not on a write)
   // (mock-server/admin/provider-states.ts and state/provider-states.ts validate with zod, which nothing on a mock's start-up path needs);
   // the router matches the path as if mounted here.
   const states = lazily(async () => (await providerStatesModule()).providerStatesRouter(holder, stateDoor(coordinator)));
-  app.use((req, res, next) => {
-    if (req.method !== 'POST' && !req.path.startsWith(ADMIN_PREFIX)) return next();
-    states().then((router) => router(req, res, next), next);
-  });
+  if (options.providerStates !== false) {
+    app.use((req, res, next) => {
+      if (!isAdminPath(req.path)) return next();
+      states().then((router) => router(req, res, next), next);
+    });
+  }
   app.use(routeNotFound);
   app.use(errorHandler(options.onFault ?? ((error: unknown) => ops.logger.error({ err: error }, 'unexpected fault'))));
   return app;

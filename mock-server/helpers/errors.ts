@@ -73,3 +73,23 @@ export function errorHandler(onFault: (error: unknown, req: Request) => void = (
     sendError(res, 500, UNKNOWN_ERROR);
   };
 }
+
+/** How a passed-through request is named in a gateway error: method and path (no query: it may hold a token), each cut short. */
+function exchangeName(method: string, path: string): string {
+  return `${method.slice(0, 16)} ${path.length > 200 ? `${path.slice(0, 200)}...` : path}`;
+}
+
+/**
+ * The 502 of `serve --backend` when the backend could not be reached (refused, reset, unknown
+ * host...), in Medusa's error shape (the keys and key order of UNKNOWN_ERROR_BODY, which
+ * `@medusajs/js-sdk` reads), naming the backend and why.
+ */
+export function badGatewayBody(backend: string, method: string, path: string, cause: string): ErrorBody {
+  const why = cause.length > 200 ? `${cause.slice(0, 200)}...` : cause;
+  return { type: 'unknown_error', message: `Bad gateway: the backend ${backend} could not be reached (${why}): ${exchangeName(method, path)} is not one of the mock's routes, so it went there` };
+}
+
+/** The 504 of `serve --backend`: the backend took the request but sent no answer head within `timeoutMs`. */
+export function gatewayTimeoutBody(backend: string, method: string, path: string, timeoutMs: number): ErrorBody {
+  return { type: 'unknown_error', message: `Gateway timeout: the backend ${backend} sent no answer within ${timeoutMs} ms: ${exchangeName(method, path)} is not one of the mock's routes, so it went there` };
+}

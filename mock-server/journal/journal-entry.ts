@@ -126,16 +126,19 @@ export function journalUrl(url: string): string {
   return url.length > MAX_JOURNAL_URL ? `${url.slice(0, MAX_JOURNAL_URL)}...` : url;
 }
 
-/** The raw headers to keep: the array itself when within MAX_JOURNAL_HEAD (the common case: no copy), else a cut copy. */
-export function keptHead(raw: string[]): string[] {
+/**
+ * The raw headers to keep: the array itself when within `cap` (MAX_JOURNAL_HEAD for a request's; the
+ * common case: no copy), else a cut copy.
+ */
+export function keptHead(raw: string[], cap: number = MAX_JOURNAL_HEAD): string[] {
   let size = 0;
   for (let i = 0; i < raw.length; i++) size += (raw[i] as string).length + HEADER_OVERHEAD;
-  if (size <= MAX_JOURNAL_HEAD) return raw;
+  if (size <= cap) return raw;
   const kept: string[] = [];
   size = 0;
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const pair = (raw[i] as string).length + (raw[i + 1] as string).length + 2 * HEADER_OVERHEAD;
-    if (size + pair > MAX_JOURNAL_HEAD) break;
+    if (size + pair > cap) break;
     kept.push(raw[i] as string, raw[i + 1] as string);
     size += pair;
   }

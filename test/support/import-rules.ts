@@ -42,7 +42,7 @@ export const LAYERS: Record<string, LayerRule> = {
   lib: { folders: ['lib'], packages: ['zod'], builtins: false },
   client: { folders: ['lib', 'client'], packages: ['undici'], builtins: true },
   fixtures: { folders: ['lib', 'client', 'fixtures'], packages: ['zod', '@faker-js/faker'], builtins: true },
-  'mock-server': { folders: ['lib', 'fixtures', 'mock-server'], packages: ['zod', 'express', 'cors', 'pino', 'etag', 'lru-cache', 'fresh'], builtins: true },
+  'mock-server': { folders: ['lib', 'fixtures', 'mock-server'], packages: ['zod', 'express', 'cors', 'pino', 'etag', 'lru-cache', 'fresh', 'http-proxy-middleware'], builtins: true },
   contracts: { folders: ['lib', 'client', 'contracts'], packages: ['zod', '@pact-foundation/pact'], builtins: true },
   properties: { folders: ['lib', 'client', 'properties'], packages: ['zod', 'fast-check', 'vitest'], builtins: true },
   // The MSW handlers run in browsers: no Node built-ins, and not the fixtures barrel (fixtures/file.ts uses node:fs).

@@ -1,0 +1,236 @@
+import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { badGatewayBody, gatewayTimeoutBody, type ErrorBody } from '../helpers/errors.ts';
+import type { Logger } from '../helpers/logging.ts';
+import type { Journal } from '../journal/journal.ts';
+import { pathOf } from '../journal/journal-entry.ts';
+import { AnswerTap, holdsTokens, notePassedThrough } from '../journal/passed-through.ts';
+import type { BackendAnswerHook, BodySink } from './hooks.ts';
+import { backendAgent, DEFAULT_BACKEND_TIMEOUT_MS, proxyListener, proxyOptions } from './proxy-options.ts';
+
+/**
+ * The requests the mock does not answer, passed to the backend and back (`serve --backend`, `proxy`):
+ * through the proxy library (proxy-options.ts), with a 502 or 504 in Medusa's error shape when the
+ * backend cannot be reached or sends no answer in time, the backend's time and answer in the journal
+ * (journal/passed-through.ts), and each answer's body given to the `onBackendAnswer` hook as it
+ * streams. Which requests come here is decided in front of Express (front/listener.ts with
+ * ownership.ts), so no body parser, CORS header or fault of the mock's touches them.
+ */
+
+export interface OverlayOptions {
+  /** The backend's URL (http or https; checked by server.ts). */
+  backend: string;
+  timeoutMs?: number;
+  journal: Journal;
+  logger: Logger;
+  onBackendAnswer?: BackendAnswerHook | undefined;
+}
+
+export interface Overlay {
+  /** The backend as banners and errors name it (its URL without a trailing slash). */
+  readonly label: string;
+  /** Passes one request to the backend and its answer back. */
+  passThrough(req: IncomingMessage, res: ServerResponse): void;
+  /** Closes the pooled backend connections. */
+  close(): void;
+}
+
+/** The backend as named to people: its URL, without the trailing slash of a bare origin. */
+export function backendLabel(backend: string): string {
+  const url = new URL(backend);
+  return url.pathname === '/' && !url.search ? url.origin : url.href;
+}
+
+/** One passed-through exchange, from its arrival to the end of its answer. */
+interface Exchange {
+  arrivedMs: number;
+  stamp: number;
+  started: number;
+  /** When the request went to the backend (performance.now()), 0 before. */
+  sentAt: number;
+  /** From sent to the answer's head, in ms (0.1 ms precision); undefined before the head. */
+  backendMs: number | undefined;
+  timedOut: boolean;
+  error: string | undefined;
+  proxyRes: IncomingMessage | undefined;
+  tap: AnswerTap | undefined;
+  sink: BodySink | undefined;
+  /** The mock's own answer (a 502 or 504): its raw headers and body. */
+  own: { headers: string[]; text: string } | undefined;
+  requestBytes: number;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const round = (ms: number) => Math.round(ms * 10) / 10;
+
+export function createOverlay(options: OverlayOptions): Overlay {
+  const target = new URL(options.backend);
+  const label = backendLabel(options.backend);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_BACKEND_TIMEOUT_MS;
+  const { journal, logger, onBackendAnswer } = options;
+  const logs = logger.isLevelEnabled('info');
+  const observing = logs || journal.capacity > 0 || onBackendAnswer !== undefined;
+  const agent = backendAgent(target);
+  const exchanges = new WeakMap<IncomingMessage, Exchange>();
+
+  const answerOwn = (req: IncomingMessage, res: ServerResponse, status: number, body: ErrorBody, exchange: Exchange | undefined) => {
+    const text = JSON.stringify(body);
+    const headers = ['Content-Type', JSON_TYPE, 'Content-Length', String(Buffer.byteLength(text))];
+    if (exchange) exchange.own = { headers, text };
+    res.writeHead(status, headers);
+    res.end(req.method === 'HEAD' ? undefined : text);
+  };
+
+  const proxy = proxyListener(
+    proxyOptions(
+      target,
+      agent,
+      {
+        request(proxyReq: ClientRequest, req: IncomingMessage) {
+          const exchange = exchanges.get(req);
+          if (!exchange) return;
+          exchange.sentAt = performance.now();
+          proxyReq.once('timeout', () => (exchange.timedOut = true));
+        },
+        answer(proxyRes: IncomingMessage, req: IncomingMessage, res: ServerResponse) {
+          // The backend went after the head: no status can be sent any more, so the client's connection is cut.
+          proxyRes.once('close', () => {
+            if (!proxyRes.complete) res.destroy();
+          });
+          const exchange = exchanges.get(req);
+          if (!exchange) return;
+          exchange.proxyRes = proxyRes;
+          exchange.backendMs = round(performance.now() - (exchange.sentAt || exchange.started));
+          if (journal.capacity > 0 && journal.bodyBytes > 0 && !holdsTokens(req.url as string)) exchange.tap = new AnswerTap(journal.bodyBytes);
+          if (onBackendAnswer) exchange.sink = openSink(onBackendAnswer, req, proxyRes, exchange.backendMs, logger);
+          const { tap, sink } = exchange;
+          if (tap || sink) {
+            proxyRes.on('data', (chunk: Buffer) => {
+              tap?.add(chunk);
+              if (exchange.sink) feed(exchange, chunk, logger);
+            });
+          }
+        },
+        error(error: Error, req: IncomingMessage, res: ServerResponse | Socket) {
+          const exchange = exchanges.get(req);
+          if (exchange) exchange.error ??= describe(error, exchange.timedOut, timeoutMs);
+          if (!('writeHead' in res)) return void res.destroy();
+          if (res.headersSent || res.writableEnded) return void res.destroy();
+          const method = req.method as string;
+          const path = pathOf(req.url as string);
+          if (exchange?.timedOut) answerOwn(req, res, 504, gatewayTimeoutBody(label, method, path, timeoutMs), exchange);
+          else answerOwn(req, res, 502, badGatewayBody(label, method, path, error.message || String((error as NodeJS.ErrnoException).code ?? 'error')), exchange);
+        },
+      },
+      timeoutMs,
+    ),
+  );
+
+  const finish = (req: IncomingMessage, res: ServerResponse, exchange: Exchange) => {
+    const durationMs = round(performance.now() - exchange.started);
+    const { proxyRes, sink } = exchange;
+    const complete = res.writableFinished && (proxyRes === undefined || proxyRes.complete);
+    const ms = exchange.backendMs ?? (exchange.sentAt ? round(performance.now() - exchange.sentAt) : 0);
+    if (!complete && exchange.error === undefined) exchange.error = proxyRes ? 'the answer did not complete' : 'the client went before the answer';
+    const note = (check?: Awaited<ReturnType<BodySink['end']>>) =>
+      notePassedThrough(journal, logger, logs, {
+        arrivedMs: exchange.arrivedMs,
+        stamp: exchange.stamp,
+        method: req.method as string,
+        url: req.url as string,
+        rawHeaders: req.rawHeaders,
+        headers: req.headers,
+        requestBytes: exchange.requestBytes,
+        status: res.statusCode,
+        durationMs,
+        responseHeaders: proxyRes ? proxyRes.rawHeaders : (exchange.own?.headers ?? []),
+        responseBody: exchange.tap ?? (exchange.own ? { bytes: exchange.own.text, length: Buffer.byteLength(exchange.own.text) } : undefined),
+        responseBytes: Number(proxyRes?.headers['content-length'] ?? 0) || 0,
+        backend: exchange.error === undefined ? { ms } : { ms, error: exchange.error },
+        check,
+      });
+    if (!sink) return note();
+    exchange.sink = undefined;
+    if (!complete) {
+      abortSink(sink, logger);
+      return note();
+    }
+    let ending: Promise<Awaited<ReturnType<BodySink['end']>>>;
+    try {
+      ending = Promise.resolve(sink.end());
+    } catch (error) {
+      ending = Promise.reject(error);
+    }
+    ending.then(note, (error: unknown) => {
+      logger.error({ err: error }, 'the backend answer hook failed');
+      note();
+    });
+  };
+
+  return {
+    label,
+    passThrough(req, res) {
+      // Made for every exchange: the error hook needs it to tell a timeout (504) from a refusal (502).
+      const exchange: Exchange = {
+        arrivedMs: Date.now(),
+        stamp: journal.arrival(),
+        started: performance.now(),
+        sentAt: 0,
+        backendMs: undefined,
+        timedOut: false,
+        error: undefined,
+        proxyRes: undefined,
+        tap: undefined,
+        sink: undefined,
+        own: undefined,
+        requestBytes: 0,
+      };
+      exchanges.set(req, exchange);
+      if (!observing) return proxy(req, res);
+      const length = req.headers['content-length'];
+      if (length !== undefined) exchange.requestBytes = Number(length) || 0;
+      else if (req.headers['transfer-encoding'] !== undefined) req.on('data', (chunk: Buffer) => (exchange.requestBytes += chunk.length));
+      res.once('close', () => finish(req, res, exchange));
+      proxy(req, res);
+    },
+    close() {
+      agent.destroy();
+    },
+  };
+}
+
+/** Why an exchange failed, for the journal and the log. */
+function describe(error: Error, timedOut: boolean, timeoutMs: number): string {
+  if (timedOut) return `no answer within ${timeoutMs} ms`;
+  return error.message || String((error as NodeJS.ErrnoException).code ?? 'error');
+}
+
+/** Asks the hook for a sink at the answer's head; a hook that throws watches nothing (and is logged). */
+function openSink(hook: BackendAnswerHook, req: IncomingMessage, proxyRes: IncomingMessage, backendMs: number, logger: Logger): BodySink | undefined {
+  try {
+    return hook({ method: req.method as string, url: req.url as string, requestHeaders: req.headers, status: proxyRes.statusCode ?? 0, responseHeaders: proxyRes.headers, backendMs });
+  } catch (error) {
+    logger.error({ err: error }, 'the backend answer hook failed');
+    return undefined;
+  }
+}
+
+/** Gives a chunk to the exchange's sink; a sink that throws is aborted and fed no more (the client's answer goes on). */
+function feed(exchange: Exchange, chunk: Buffer, logger: Logger): void {
+  try {
+    exchange.sink?.write(chunk);
+  } catch (error) {
+    logger.error({ err: error }, 'the backend answer hook failed');
+    const sink = exchange.sink;
+    exchange.sink = undefined;
+    if (sink) abortSink(sink, logger);
+  }
+}
+
+function abortSink(sink: BodySink, logger: Logger): void {
+  try {
+    sink.abort();
+  } catch (error) {
+    logger.error({ err: error }, 'the backend answer hook failed');
+  }
+}

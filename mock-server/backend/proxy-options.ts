@@ -1,0 +1,89 @@
+import { Agent as HttpAgent, type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import type { Socket } from 'node:net';
+import { createProxyMiddleware, type Options } from 'http-proxy-middleware';
+
+/**
+ * Everything specific to the proxy library, http-proxy-middleware 3.0 (on http-proxy 1.18), in
+ * one file: the overlay (backend/overlay.ts) and the bench's ceiling (bench/ceilings/proxy.mjs)
+ * both build their proxy from here, so that they are the same proxy, and moving to
+ * http-proxy-middleware 4 (httpxy; Node 22.15 and later) changes this file only.
+ *
+ * What the options mean for an exchange:
+ * - the request goes out as it came (method, path and query appended to the target's path, headers,
+ *   body streamed) except `Host`, which names the backend (`changeOrigin`: a remote backend behind
+ *   virtual hosting or TLS SNI needs its own name); no `X-Forwarded-*` is added (`xfwd` off);
+ * - the answer comes back as it came: status, headers (`Set-Cookie`, `Location` untouched: no cookie,
+ *   host or protocol rewriting, redirects are not followed), body streamed;
+ * - backend connections are kept alive and pooled (`backendAgent`; without an agent http-proxy sends
+ *   `Connection: close` on every request), also when a client sends `Connection: close`;
+ * - no websockets (`ws` off: Medusa's store API has none), no logging of the library's own (the
+ *   overlay logs its line), none of its default plugins (their logger builds a URL per answer).
+ */
+
+/** How long the backend may take to send an answer's head (and stay silent while sending it) by default. */
+export const DEFAULT_BACKEND_TIMEOUT_MS = 30_000;
+/** Connections to the backend at most (more requests queue in the agent). */
+export const BACKEND_MAX_SOCKETS = 128;
+
+/** What the proxy tells its user of an exchange (all optional; without `error`, a bare 502). */
+export interface ProxyHooks {
+  /** The request to the backend has its socket; its headers are not sent yet. */
+  request?(proxyReq: ClientRequest, req: IncomingMessage, res: ServerResponse): void;
+  /** The backend's answer head arrived; it is copied to `res` and piped after this returns. */
+  answer?(proxyRes: IncomingMessage, req: IncomingMessage, res: ServerResponse): void;
+  /** The exchange failed: before an answer head (refused, reset, timed out: `res` has sent nothing), or after it. */
+  error?(error: Error, req: IncomingMessage, res: ServerResponse | Socket): void;
+}
+
+/** The kept-alive connection pool to a backend: an https one for an https target. Destroy it when done. */
+export function backendAgent(target: URL): HttpAgent {
+  const options = { keepAlive: true, maxSockets: BACKEND_MAX_SOCKETS };
+  return target.protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
+}
+
+/** `Connection: close` (or a list holding it) from the client: not passed on, so that the backend socket stays pooled. */
+const CLOSES = /(?:^|,)\s*close\s*(?:,|$)/i;
+
+/** The library's options for a proxy to `target` through `agent`, telling `hooks`. */
+export function proxyOptions(target: URL, agent: HttpAgent, hooks: ProxyHooks = {}, timeoutMs: number = DEFAULT_BACKEND_TIMEOUT_MS): Options {
+  return {
+    target: target.href,
+    agent,
+    changeOrigin: true,
+    xfwd: false,
+    followRedirects: false,
+    ws: false,
+    proxyTimeout: timeoutMs,
+    ejectPlugins: true,
+    plugins: [
+      (proxy) => {
+        proxy.on('proxyReq', (proxyReq, req, res) => {
+          const connection = proxyReq.getHeader('connection');
+          if (typeof connection === 'string' && CLOSES.test(connection) && !proxyReq.headersSent) proxyReq.removeHeader('connection');
+          hooks.request?.(proxyReq, req, res);
+        });
+        proxy.on('proxyRes', (proxyRes, req, res) => {
+          // The client went before the whole answer: stop reading it from the backend (as the library's default plugin does).
+          res.once('close', () => {
+            if (!res.writableEnded) proxyRes.destroy();
+          });
+          hooks.answer?.(proxyRes, req, res);
+        });
+        proxy.on('error', (error, req, res) => {
+          if (hooks.error) return hooks.error(error, req, res);
+          if ('writeHead' in res && !res.headersSent) res.writeHead(502).end();
+          else res.destroy();
+        });
+        // The client went before the answer: http-proxy aborts the backend request itself; nothing to answer.
+        proxy.on('econnreset', () => {});
+      },
+    ],
+  };
+}
+
+/** A request listener that passes every request it gets to the proxy these options describe. */
+export function proxyListener(options: Options): (req: IncomingMessage, res: ServerResponse) => void {
+  const middleware = createProxyMiddleware(options);
+  return (req, res) => void middleware(req, res);
+}
