@@ -15,7 +15,8 @@ import {
   journalProblem,
   MAX_JOURNAL_SIZE,
 } from '../mock-server/journal/journal.ts';
-import { REDACTED } from '../mock-server/journal/journal-entry.ts';
+import { MAX_VIOLATION_VALUE, REDACTED, type RecordedRequest } from '../mock-server/journal/journal-entry.ts';
+import type { RuleViolation } from '../lib/answer-rules.ts';
 import { customerOf } from '../lib/customers.ts';
 import { exactRequest, get } from './support/http.ts';
 import { requestBytes, sendRaw } from './support/raw-http.ts';
@@ -233,6 +234,128 @@ describe('journal entries', () => {
       expect(answer.contentType).toContain('application/json');
       expect(answer.json, query).toMatchObject({ type: 'invalid_data', message: expect.stringContaining(`'${name}'`) });
     }
+  });
+});
+
+/** A request as the overlay or the validating proxy records it, made by hand (no backend needed). */
+const recorded = (url: string, more: Partial<RecordedRequest> = {}): RecordedRequest => ({
+  arrivedMs: Date.UTC(2026, 0, 2, 3, 4, 5),
+  method: 'GET',
+  url,
+  status: 200,
+  durationMs: 14.2,
+  requestHeaders: ['Host', 'shop.example'],
+  ...more,
+});
+
+/** Broken rules as lib/answer-rules.ts reports them: a field that must be absent, one that was, one without a field. */
+const VIOLATIONS: RuleViolation[] = [
+  { rule: 'clamped-page-numbers', message: 'nextPage as the plugins compute it (lib/paging.ts clampedPageNumbers)', field: 'nextPage', expected: 2, actual: 3, note: 'count 30, skip 0, take 10' },
+  { rule: 'envelope-shape', message: "in the wishlist envelope 'prevPage' is absent when there is none, never null", field: 'prevPage', expected: undefined, actual: null },
+  { rule: 'envelope-shape', message: "the reviews envelope always has 'nextPage' (null when there is none)", field: 'nextPage', expected: 'an integer or null', actual: undefined },
+  { rule: 'record-shape', message: 'the response body must be a JSON object', expected: 'a JSON object', actual: [] },
+];
+
+describe('entries answered by the backend, and checked (issue 28)', () => {
+  it('show who answered: the mock (no backend, unchecked), or the backend with its time or its error', () => {
+    const j = new Journal({ capacity: 5 });
+    j.record(recorded('/store/products/reviews?limit=2'));
+    j.record(recorded('/store/products', { answeredBy: 'backend', backend: { ms: 12.3 } }));
+    j.record(recorded('/store/carts', { answeredBy: 'backend', status: 502, backend: { ms: 3000, error: 'the backend did not answer within 3000 ms' } }));
+    const [mock, backend, failed] = j.entries();
+    expect(mock).toMatchObject({ answeredBy: 'mock', backend: null, check: null });
+    expect(backend).toMatchObject({ answeredBy: 'backend', backend: { ms: 12.3, error: null }, check: null, durationMs: 14.2 });
+    expect(failed).toMatchObject({ answeredBy: 'backend', status: 502, backend: { ms: 3000, error: 'the backend did not answer within 3000 ms' }, check: null });
+  });
+
+  it("show a checked answer's verdict: checked, and each broken rule with its field, what was expected and what came", () => {
+    const j = new Journal({ capacity: 5 });
+    j.record(recorded('/store/reviews?limit=10', { answeredBy: 'backend', backend: { ms: 5 }, check: { violations: VIOLATIONS } }));
+    j.record(recorded('/store/products/prod_1/reviews', { answeredBy: 'backend', backend: { ms: 4 }, check: { violations: [] } }));
+    const [broken, held] = j.entries();
+    expect(broken!.check).toStrictEqual({
+      checked: true,
+      violations: [
+        { rule: 'clamped-page-numbers', message: VIOLATIONS[0]!.message, field: 'nextPage', expected: 2, actual: 3, note: 'count 30, skip 0, take 10' },
+        // A value that must be absent, or was, has no key: null stays null.
+        { rule: 'envelope-shape', message: VIOLATIONS[1]!.message, field: 'prevPage', actual: null, note: null },
+        { rule: 'envelope-shape', message: VIOLATIONS[2]!.message, field: 'nextPage', expected: 'an integer or null', note: null },
+        { rule: 'record-shape', message: VIOLATIONS[3]!.message, field: null, expected: 'a JSON object', actual: [], note: null },
+      ],
+    });
+    expect(held!.check).toStrictEqual({ checked: true, violations: [] });
+  });
+
+  it('cut an expected or actual value whose JSON is long (a whole body), and keep a short one whole', () => {
+    const j = new Journal({ capacity: 1 });
+    const body = { data: Array.from({ length: 200 }, (_, i) => ({ id: `rev_${i}` })) };
+    j.record(recorded('/store/reviews', { answeredBy: 'backend', backend: { ms: 1 }, check: { violations: [{ rule: 'data-envelope', message: 'm', expected: { short: [1, 2] }, actual: body }] } }));
+    const [violation] = j.entries()[0]!.check!.violations;
+    expect(violation!.expected).toEqual({ short: [1, 2] });
+    expect(violation!.actual).toBe(`${JSON.stringify(body).slice(0, MAX_VIOLATION_VALUE)}...`);
+  });
+
+  it('are the same after JSON, as a worker sends its journal to the primary (node:cluster IPC) and the admin API answers it', () => {
+    const j = new Journal({ capacity: 4, stamped: true });
+    j.record(recorded('/store/reviews?limit=10', { answeredBy: 'backend', backend: { ms: 5.5, error: 'socket hang up' }, check: { violations: VIOLATIONS } }), 1);
+    j.record(recorded('/store/wishlists'), 2);
+    const snapshot = j.snapshot({ limit: 4 });
+    const wire = JSON.parse(JSON.stringify(snapshot)) as typeof snapshot;
+    for (const [i, { entry }] of snapshot.entries.entries()) {
+      const sent = wire.entries[i]!.entry;
+      expect(sent.answeredBy).toBe(entry.answeredBy);
+      expect(sent.backend).toStrictEqual(entry.backend);
+      expect(sent.check).toStrictEqual(entry.check);
+    }
+    expect(wire.entries.map(({ entry }) => entry.answeredBy)).toEqual(['backend', 'mock']);
+  });
+
+  describe('filters by=mock|backend and violations=1', () => {
+    let mock: MockServer;
+    beforeAll(async () => {
+      mock = await startMockServer({ seed: 1, reviews: 10, wishlists: 2, adminToken: TOKEN });
+    });
+    afterAll(() => mock.close());
+
+    it('pick the entries the mock answered, those the backend did, and those whose check found a rule broken, with the other filters', async () => {
+      await clear(mock);
+      expect((await exactRequest(mock.url, '/store/products/reviews?limit=1')).status).toBe(200);
+      mock.ops.journal.record(recorded('/store/products?limit=2', { answeredBy: 'backend', backend: { ms: 8 } }));
+      mock.ops.journal.record(recorded('/store/reviews?limit=10', { answeredBy: 'backend', backend: { ms: 9 }, check: { violations: VIOLATIONS.slice(0, 1) } }));
+      mock.ops.journal.record(recorded('/store/reviews?limit=20', { answeredBy: 'backend', backend: { ms: 7 }, check: { violations: [] } }));
+      mock.ops.journal.record(recorded('/store/carts', { answeredBy: 'backend', status: 502, backend: { ms: 0.4, error: 'connect ECONNREFUSED 127.0.0.1:1' } }));
+      const urls = async (query: string) => (await journal(mock, query)).entries.map((e: { url: string }) => e.url);
+      expect(await urls('?by=mock')).toEqual(['/store/products/reviews?limit=1']);
+      expect(await urls('?by=backend')).toEqual(['/store/products?limit=2', '/store/reviews?limit=10', '/store/reviews?limit=20', '/store/carts']);
+      expect(await urls('?violations=1')).toEqual(['/store/reviews?limit=10']);
+      expect(await urls('?by=mock&violations=1')).toEqual([]);
+      expect(await urls('?by=backend&status=5xx')).toEqual(['/store/carts']);
+      expect(await urls('?by=backend&path=/store/reviews&limit=1')).toEqual(['/store/reviews?limit=20']);
+
+      const { entries } = await journal(mock);
+      expect(entries.map((e: { answeredBy: string }) => e.answeredBy)).toEqual(['mock', 'backend', 'backend', 'backend', 'backend']);
+      expect(entries[0]).toMatchObject({ backend: null, check: null });
+      expect(entries[2].check).toEqual({ checked: true, violations: [{ rule: 'clamped-page-numbers', message: VIOLATIONS[0]!.message, field: 'nextPage', expected: 2, actual: 3, note: 'count 30, skip 0, take 10' }] });
+      expect(entries[4].backend).toEqual({ ms: 0.4, error: 'connect ECONNREFUSED 127.0.0.1:1' });
+    });
+
+    it('refuse a bad value with the documented JSON 400 that names the filter', async () => {
+      for (const [query, name] of [
+        ['?by=proxy', 'by'],
+        ['?by=Backend', 'by'],
+        ['?by=', 'by'],
+        ['?by=mock&by=backend', 'by'],
+        ['?violations=0', 'violations'],
+        ['?violations=true', 'violations'],
+        ['?violations=', 'violations'],
+        ['?violations=1&violations=1', 'violations'],
+      ] as const) {
+        const answer = await get(mock.url, `/__admin/journal${query}`, { headers: ADMIN });
+        expect(answer.status, query).toBe(400);
+        expect(answer.contentType).toContain('application/json');
+        expect(answer.json, query).toMatchObject({ type: 'invalid_data', message: expect.stringContaining(`'${name}'`) });
+      }
+    });
   });
 });
 

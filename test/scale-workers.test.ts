@@ -230,6 +230,7 @@ describe('startMockServer({ workers })', () => {
     expect(all.cursor.split(',').map((part: string) => Number(part.split(':')[0])).sort()).toEqual([...cluster.pids].sort());
     for (const entry of all.entries) {
       expect(entry.request.headers.authorization).toBe('[redacted]');
+      expect(entry).toMatchObject({ answeredBy: 'mock', backend: null, check: null });
       if (entry.status === 200) {
         expect(JSON.parse(entry.response.body.text).take).toBe(Number(entry.query[0][1]));
         expect(entry.page).toMatchObject({ rule: 'wishlistPageMeta', matching: 25, size: Number(entry.query[0][1]), start: 0 });
@@ -241,11 +242,15 @@ describe('startMockServer({ workers })', () => {
     expect(await urls(`?customer=${alice}`)).toEqual(['/store/wishlists?take=1', '/store/wishlists?take=-1', '/store/wishlists?take=3']);
     expect(await urls(`?customer=${alice}&status=2xx&limit=1`)).toEqual(['/store/wishlists?take=3']);
     expect(await urls('?status=400&path=wishlists')).toEqual(['/store/wishlists?take=-1']);
+    expect(await urls('?by=mock&status=4xx')).toEqual(['/store/wishlists?take=-1']);
+    expect(await urls('?by=backend')).toEqual([]);
+    expect(await urls('?violations=1')).toEqual([]);
     expect(await urls(`?since=${all.cursor}`)).toEqual([]);
     await fresh(cluster.url, '/store/wishlists?take=4');
     await fresh(cluster.url, '/store/wishlists?take=5');
     expect(await urls(`?since=${all.cursor}`)).toEqual(['/store/wishlists?take=4', '/store/wishlists?take=5']);
     expect((await fresh(cluster.url, '/__admin/journal?status=7xx')).status).toBe(400);
+    expect((await fresh(cluster.url, '/__admin/journal?by=proxy')).status).toBe(400);
   });
 
   it('refuses a Dataset object, which cannot cross processes', async () => {

@@ -30,6 +30,7 @@ label { display: flex; flex-direction: column; font-size: 0.8rem; color: var(--m
 label.check { flex-direction: row; align-items: center; gap: 0.3rem; color: var(--fg); }
 input { font: inherit; padding: 0.2rem 0.35rem; border: 1px solid var(--line); border-radius: 4px; background: var(--bg); color: var(--fg); width: 7.5rem; }
 input[type=checkbox] { width: auto; }
+select { font: inherit; padding: 0.2rem 0.35rem; border: 1px solid var(--line); border-radius: 4px; background: var(--bg); color: var(--fg); }
 button { font: inherit; padding: 0.25rem 0.7rem; border: 1px solid var(--line); border-radius: 4px; background: var(--panel); color: var(--fg); cursor: pointer; }
 button.primary { background: var(--accent); border-color: var(--accent); color: #fff; }
 button.danger { color: var(--bad); }
@@ -40,7 +41,14 @@ button.danger { color: var(--bad); }
 #requests button[aria-current=true] { background: var(--panel); box-shadow: inset 3px 0 0 var(--accent); }
 /* A request target wraps (at any character: paths have no spaces) over up to five lines, so that its ids show whole; longer ones are clamped. */
 #requests .target { display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 5; line-clamp: 5; overflow: hidden; word-break: break-all; font-family: ui-monospace, monospace; font-size: 0.82rem; }
+#requests .what { display: flex; flex-direction: column; gap: 0.15rem; min-width: 0; }
 .when, .status, #requests .muted { white-space: nowrap; }
+/* Who answered a request (the mock, or the backend with its time), and the validating proxy's verdict on it. */
+.badges { display: flex; flex-wrap: wrap; gap: 0.3rem; min-width: 0; }
+.badge { display: inline-block; max-width: 100%; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; border: 1px solid var(--line); border-radius: 999px; padding: 0 0.45rem; font-size: 0.72rem; line-height: 1.35; color: var(--muted); }
+.badge.backend { border-color: var(--accent); color: var(--accent); }
+.badge.failed, .badge.broken { border-color: var(--bad); color: var(--bad); font-weight: 600; }
+.badge.held { border-color: var(--good); color: var(--good); }
 table.history .target { overflow-wrap: anywhere; }
 table.history .request { display: block; word-break: break-all; font-family: ui-monospace, monospace; font-size: 0.78rem; }
 .reason { display: block; color: var(--bad); font-weight: 600; font-family: system-ui, -apple-system, "Segoe UI", sans-serif; }
@@ -51,9 +59,20 @@ dl { display: grid; grid-template-columns: fit-content(45%) minmax(0, 1fr); gap:
 dt { color: var(--muted); overflow-wrap: anywhere; }
 dd { margin: 0; overflow-wrap: anywhere; font-family: ui-monospace, monospace; font-size: 0.82rem; }
 pre { margin: 0; padding: 0.4rem; background: var(--panel); border: 1px solid var(--line); border-radius: 4px; max-height: 22rem; overflow: auto; white-space: pre-wrap; overflow-wrap: anywhere; font-size: 0.8rem; }
-.detail-grid { display: grid; grid-template-columns: minmax(0, 1fr) minmax(12rem, 0.7fr); gap: 0.75rem; align-items: start; }
-@media (max-width: 1400px) { .detail-grid { grid-template-columns: minmax(0, 1fr); } }
+.detail-grid { display: grid; grid-template-columns: minmax(0, 1fr) minmax(12rem, 0.7fr); grid-template-rows: auto 1fr; grid-template-areas: "facts side" "rest side"; gap: 0.75rem; align-items: start; }
+/* Narrower, one column: the boxes (rule violations, page arithmetic) right under the request's facts, above its headers and bodies. */
+@media (max-width: 1400px) { .detail-grid { grid-template-columns: minmax(0, 1fr); grid-template-rows: none; grid-template-areas: "facts" "side" "rest"; } }
+.detail-facts { grid-area: facts; min-width: 0; }
+.detail-side { grid-area: side; display: flex; flex-direction: column; gap: 0.75rem; min-width: 0; }
+.detail-rest { grid-area: rest; min-width: 0; }
 .page { border: 1px solid var(--accent); border-radius: 6px; padding: 0.4rem 0.6rem; }
+.violations { border: 2px solid var(--bad); border-radius: 6px; padding: 0.4rem 0.6rem; }
+.violations h3 { color: var(--bad); margin-top: 0.25rem; }
+.violation { border-top: 1px solid var(--line); padding: 0.35rem 0 0.25rem; }
+.violation:first-of-type { border-top: 0; }
+.violation .rule { font-family: ui-monospace, monospace; font-weight: 600; overflow-wrap: anywhere; }
+.violation p { margin: 0.1rem 0 0.25rem; }
+.s-bad { color: var(--bad); font-weight: 600; } .s-good { color: var(--good); }
 #message { margin: 0 0 0 auto; }
 #message.error { color: var(--bad); }
 table { border-collapse: collapse; width: 100%; font-size: 0.82rem; }
@@ -167,6 +186,39 @@ const SCRIPT = String.raw`
   }
 
   function clock(time) { return new Date(time).toLocaleTimeString([], { hour12: false }); }
+
+  // --- who answered (the mock, or the backend: serve --backend, proxy) and the proxy's check ---
+  function isBackend(entry) { return entry.answeredBy === 'backend'; }
+  function backendError(entry) { return isBackend(entry) && entry.backend && entry.backend.error ? String(entry.backend.error) : null; }
+  function ms(value) { return (typeof value === 'number' ? value : Number(value)) + ' ms'; }
+  function originText(entry) {
+    if (!isBackend(entry)) return 'answered by the mock';
+    var error = backendError(entry);
+    if (error !== null) return 'the backend failed' + (entry.backend ? ' after ' + ms(entry.backend.ms) : '') + ': ' + error;
+    return 'answered by the backend' + (entry.backend ? ' in ' + ms(entry.backend.ms) : '');
+  }
+  function violationCount(check) { return check && check.violations ? check.violations.length : 0; }
+  function checkText(check) {
+    var n = violationCount(check);
+    return n === 0 ? 'checked: every rule held' : 'checked: ' + n + (n === 1 ? ' rule broken' : ' rules broken');
+  }
+  function badges(entry) {
+    var box = el('span', 'badges');
+    var error = backendError(entry);
+    var origin;
+    if (!isBackend(entry)) origin = el('span', 'badge origin mock', 'mock');
+    else if (error !== null) origin = el('span', 'badge origin backend failed', 'backend failed: ' + error);
+    else origin = el('span', 'badge origin backend', 'backend' + (entry.backend ? ' ' + ms(entry.backend.ms) : ''));
+    origin.title = originText(entry);
+    box.appendChild(origin);
+    if (entry.check) {
+      var n = violationCount(entry.check);
+      var mark = el('span', 'badge checked ' + (n === 0 ? 'held' : 'broken'), n === 0 ? '✓ checked' : '✗ ' + n + (n === 1 ? ' violation' : ' violations'));
+      mark.title = checkText(entry.check);
+      box.appendChild(mark);
+    }
+    return box;
+  }
   function statusClass(status) { return 's' + String(status).charAt(0); }
   function renderRequests() {
     var list = $('requests');
@@ -181,9 +233,12 @@ const SCRIPT = String.raw`
       if (state.selected === keyOf(entry)) button.setAttribute('aria-current', 'true');
       button.appendChild(el('span', 'muted', clock(entry.time)));
       button.appendChild(el('span', '', entry.method));
-      button.appendChild(el('span', 'target', entry.url));
+      var what = el('span', 'what');
+      what.appendChild(el('span', 'target', entry.url));
+      what.appendChild(badges(entry));
+      button.appendChild(what);
       button.appendChild(el('span', 'status ' + statusClass(entry.status), entry.status));
-      button.setAttribute('aria-label', entry.method + ' ' + entry.url + ', status ' + entry.status);
+      button.setAttribute('aria-label', entry.method + ' ' + entry.url + ', status ' + entry.status + ', ' + originText(entry) + (entry.check ? ', ' + checkText(entry.check) : ''));
       item.appendChild(button);
       list.appendChild(item);
     }
@@ -254,6 +309,32 @@ const SCRIPT = String.raw`
     box.appendChild(el('p', 'muted', page.formula));
     return box;
   }
+  // A value of a broken rule as JSON; a key left out means absent (journal-entry.ts ViolationView).
+  function shownValue(violation, name) {
+    if (!Object.prototype.hasOwnProperty.call(violation, name)) return '(absent)';
+    var text = JSON.stringify(violation[name]);
+    return text === undefined ? String(violation[name]) : text;
+  }
+  function violationsBox(check) {
+    var box = el('aside', 'violations');
+    box.setAttribute('aria-label', 'rule violations');
+    var list = check.violations;
+    box.appendChild(el('h3', '', list.length === 1 ? '1 rule broken' : list.length + ' rules broken'));
+    list.forEach(function (violation) {
+      var item = el('div', 'violation');
+      item.appendChild(el('div', 'rule', violation.rule));
+      item.appendChild(el('p', '', violation.message));
+      var facts = el('dl');
+      [['field', violation.field === null || violation.field === undefined ? '-' : violation.field], ['expected', shownValue(violation, 'expected')], ['actual', shownValue(violation, 'actual')]]
+        .concat(violation.note ? [['note', violation.note]] : []).forEach(function (row) {
+          facts.appendChild(el('dt', '', row[0]));
+          facts.appendChild(el('dd', row[0], row[1]));
+        });
+      item.appendChild(facts);
+      box.appendChild(item);
+    });
+    return box;
+  }
   function renderDetail() {
     var box = $('detail');
     clear(box);
@@ -261,13 +342,17 @@ const SCRIPT = String.raw`
     state.entries.forEach(function (candidate) { if (keyOf(candidate) === state.selected) entry = candidate; });
     if (!entry) { box.appendChild(el('p', 'muted', 'Choose a request to see it whole.')); return; }
     var grid = el('div', 'detail-grid');
-    var main = el('div');
-    var facts = el('dl');
+    var main = el('div', 'detail-rest');
+    var facts = el('dl', 'detail-facts');
     var reason = reasonOf(entry);
-    [['request', entry.method + ' ' + entry.url], ['status', entry.status], ['time', entry.time], ['duration', entry.durationMs + ' ms'], ['customer', entry.customer === null ? 'none' : entry.customer]]
+    var origin = isBackend(entry) ? (backendError(entry) !== null ? 'the backend, which failed' + (entry.backend ? ' after ' + ms(entry.backend.ms) : '') + ': ' + backendError(entry) : 'the backend' + (entry.backend ? ', in ' + ms(entry.backend.ms) : '')) : 'the mock';
+    [['request', entry.method + ' ' + entry.url], ['status', entry.status], ['answered by', origin]]
+      .concat(entry.check ? [['check', checkText(entry.check)]] : [])
+      .concat([['time', entry.time], ['duration', entry.durationMs + ' ms'], ['customer', entry.customer === null ? 'none' : entry.customer]])
       .concat(entry.worker ? [['worker', entry.worker]] : []).forEach(function (row) {
         facts.appendChild(el('dt', '', row[0]));
-        var dd = el('dd', row[0] === 'status' ? 'status-fact' : '', row[1]);
+        var className = row[0] === 'status' ? 'status-fact' : row[0] === 'answered by' ? 'origin-fact' + (backendError(entry) !== null ? ' s-bad' : '') : row[0] === 'check' ? 'check-fact ' + (violationCount(entry.check) === 0 ? 's-good' : 's-bad') : '';
+        var dd = el('dd', className, row[1]);
         if (row[0] === 'status' && reason !== null) {
           dd.textContent = '';
           dd.appendChild(el('span', 'status ' + statusClass(entry.status), entry.status));
@@ -275,14 +360,19 @@ const SCRIPT = String.raw`
         }
         facts.appendChild(dd);
       });
-    main.appendChild(facts);
     main.appendChild(pairs('Query', grouped(entry.query)));
     main.appendChild(pairs('Request headers' + (entry.request.headersCut ? ' (cut)' : ''), ownPairs(entry.request.headers)));
     if (entry.request.body) main.appendChild(bodyBox('Request body', entry.request.body));
     main.appendChild(pairs('Answer headers', ownPairs(entry.response.headers)));
     main.appendChild(bodyBox('Answer body', entry.response.body));
+    var side = el('div', 'detail-side');
+    if (violationCount(entry.check) > 0) side.appendChild(violationsBox(entry.check));
+    // The page arithmetic is the mock's own (a backend's answer has none: the proxy's check judges it instead).
+    if (entry.page || !isBackend(entry)) side.appendChild(pageBox(entry.page));
+    // In this order, so that in one column (narrower screens) the boxes come right under the facts.
+    grid.appendChild(facts);
+    grid.appendChild(side);
     grid.appendChild(main);
-    grid.appendChild(pageBox(entry.page));
     box.appendChild(grid);
   }
 
@@ -341,7 +431,7 @@ const SCRIPT = String.raw`
   function setValue(id, value) { $(id).value = value === null || value === undefined ? '' : String(value); }
   function renderConfig(config) {
     var server = config.server || {};
-    $('server-facts').textContent = (server.url || '') + ' · dialect ' + (server.dialect || '?') + ' · ' + server.workers + (server.workers === 1 ? ' process' : ' workers') + ' · admin: ' + config.admin.access;
+    $('server-facts').textContent = (server.url || '') + ' · dialect ' + (server.dialect || '?') + (server.backend ? ' · backend ' + server.backend : '') + ' · ' + server.workers + (server.workers === 1 ? ' process' : ' workers') + ' · admin: ' + config.admin.access;
     var dataset = config.dataset;
     var current = dataset.current;
     var facts = $('dataset-facts');
@@ -393,9 +483,14 @@ const SCRIPT = String.raw`
   });
   $('filter-form').addEventListener('submit', function (event) {
     event.preventDefault();
-    state.filters = { path: $('filter-path').value.trim(), status: $('filter-status').value.trim(), customer: $('filter-customer').value.trim() };
-    restartJournal();
+    applyFilters();
   });
+  function applyFilters() {
+    state.filters = { path: $('filter-path').value.trim(), status: $('filter-status').value.trim(), customer: $('filter-customer').value.trim(), by: $('filter-by').value, violations: $('filter-violations').checked ? '1' : '' };
+    restartJournal();
+  }
+  $('filter-by').addEventListener('change', applyFilters);
+  $('filter-violations').addEventListener('change', applyFilters);
   $('pause').addEventListener('click', function () {
     state.paused = !state.paused;
     $('pause').textContent = state.paused ? 'Resume' : 'Pause';
@@ -430,6 +525,8 @@ const BODY = `
       <label for="filter-path">Path contains<input id="filter-path" placeholder="/store/reviews"></label>
       <label for="filter-status">Status<input id="filter-status" placeholder="200 or 4xx"></label>
       <label for="filter-customer">Customer<input id="filter-customer" placeholder="cus_..."></label>
+      <label for="filter-by">Answered by<select id="filter-by"><option value="">mock or backend</option><option value="mock">the mock</option><option value="backend">the backend</option></select></label>
+      <label class="check" for="filter-violations"><input id="filter-violations" type="checkbox"> rule violations only</label>
       <button type="submit">Filter</button>
       <button type="button" id="pause" aria-pressed="false">Pause</button>
       <button type="button" id="clear-journal" class="danger">Clear journal</button>

@@ -3,10 +3,11 @@ import type { JournalQuery } from '../journal/journal.ts';
 
 /**
  * The query of `GET /__admin/journal`: `limit`, `since` (a cursor the journal gave), `path`
- * (text the path contains), `status` (`404` or a class, `4xx`) and `customer` (an id). A bad value
- * throws a QueryError, which the app answers as a 400 `invalid_data` naming the parameter.
+ * (text the path contains), `status` (`404` or a class, `4xx`), `customer` (an id), `by` (`mock` or
+ * `backend`: who answered) and `violations=1` (only the answers whose check found a rule broken). A
+ * bad value throws a QueryError, which the app answers as a 400 `invalid_data` naming the parameter.
  */
-export const JOURNAL_FILTERS = ['limit', 'since', 'path', 'status', 'customer'] as const;
+export const JOURNAL_FILTERS = ['limit', 'since', 'path', 'status', 'customer', 'by', 'violations'] as const;
 
 const CURSOR = /^[0-9]{1,10}:[0-9]{1,15}(?:,[0-9]{1,10}:[0-9]{1,15}){0,64}$/;
 
@@ -33,6 +34,16 @@ export function journalQuery(pairs: QueryPairs, capacity: number): JournalQuery 
   if (customer !== undefined) {
     if (!/^[\w-]{1,128}$/.test(customer)) throw new QueryError(`'customer' must be a customer id (letters, digits, _ and -, up to 128), got ${quote(customer)}`);
     out.customer = customer;
+  }
+  const by = query.get('by');
+  if (by !== undefined) {
+    if (by !== 'mock' && by !== 'backend') throw new QueryError(`'by' must be mock or backend (who answered the request), got ${quote(by)}`);
+    out.by = by;
+  }
+  const violations = query.get('violations');
+  if (violations !== undefined) {
+    if (violations !== '1') throw new QueryError(`'violations' must be 1 (only the answers whose check found a rule broken), got ${quote(violations)}`);
+    out.violations = true;
   }
   return out;
 }

@@ -25,7 +25,7 @@ const adminSchemasModule = lazily(() => import('./schemas.ts'));
  *   GET    /__admin/config     the server's settings, dataset, provider-state lease, faults and admin access mode
  *   POST   /__admin/reset      back to the dataset the server started with
  *   POST   /__admin/dataset    reseed or resize: { seed?, reviews?, products?, wishlists?, maxItems? }
- *   GET    /__admin/journal    recent requests (?limit, since, path, status, customer), oldest first; DELETE clears it
+ *   GET    /__admin/journal    recent requests (?limit, since, path, status, customer, by, violations), oldest first; DELETE clears it
  *   GET    /__admin/faults     fault settings; PUT changes those its body names (the rest are kept); DELETE turns them all off
  *   POST   /__admin/provider-states (and GET, DELETE): Pact's provider states, mounted by front/app.ts
  *          (provider-states.ts, loaded on first use), under the lease of state/state-lease.ts

@@ -2,7 +2,7 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import { customerOf } from '../../lib/customers.ts';
 import { queryPairs, type QueryPairs } from '../../lib/query.ts';
 import type { PageFacts } from '../../lib/dialects/types.ts';
-import type { AnswerCheck } from '../../lib/answer-rules.ts';
+import type { AnswerCheck, RuleViolation } from '../../lib/answer-rules.ts';
 
 /**
  * One request of the journal (journal.ts): what is kept when it is answered, and what the admin
@@ -100,6 +100,42 @@ export interface PageView {
  */
 export type HeaderView = Record<string, string | string[]>;
 
+/** Who answered a request: the mock itself, or the backend it passed the request to (`serve --backend`, `proxy`). */
+export type AnsweredBy = 'mock' | 'backend';
+
+/** A passed-through request's backend part, as the journal shows it. */
+export interface BackendView {
+  /** From the request sent to the backend to its answer's head, in milliseconds (0.1 ms precision). */
+  ms: number;
+  /** Why the backend gave no answer (unreachable, timed out, cut off), or null. */
+  error: string | null;
+}
+
+/** An expected or actual value whose JSON is longer than this many characters shows as the first ones, as a string ending in `...`. */
+export const MAX_VIOLATION_VALUE = 1024;
+
+/** One rule a checked answer broke (lib/answer-rules.ts `RuleViolation`), as the journal shows it. */
+export interface ViolationView {
+  rule: string;
+  message: string;
+  /** Where in the answer (`nextPage`, `data[3].rating`, `Content-Type`), or null. */
+  field: string | null;
+  /**
+   * What the rule expects there and what the answer holds, as JSON values. A key left out means
+   * absent: `expected` missing, the field must be absent; `actual` missing, it was.
+   */
+  expected?: unknown;
+  actual?: unknown;
+  /** How the expectation was computed, or null. */
+  note: string | null;
+}
+
+/** The validating proxy's verdict on an answer it checked: `violations` empty when it held every rule. */
+export interface CheckView {
+  checked: true;
+  violations: ViolationView[];
+}
+
 /** One request as `GET /__admin/journal` shows it. */
 export interface JournalEntry {
   /** Its number in the journal of the process that answered it (from 1; never reused, not even after a clear). */
@@ -119,6 +155,11 @@ export interface JournalEntry {
   request: { headers: HeaderView; headersCut: boolean; body: BodyView | null };
   response: { headers: HeaderView; body: BodyView | null };
   page: PageView | null;
+  /** Who answered: the mock, or the backend (then `backend` says how long it took, or why it failed). */
+  answeredBy: AnsweredBy;
+  backend: BackendView | null;
+  /** For an answer the validating proxy checked, what it found; null when unchecked. */
+  check: CheckView | null;
 }
 
 /** `url` as journaled. */
@@ -237,6 +278,34 @@ function pageView(page: PageFacts | undefined): PageView | null {
   };
 }
 
+/** A value as its JSON gives it back (the view is the same before and after JSON), cut when long (see MAX_VIOLATION_VALUE). */
+function shownValue(value: unknown): unknown {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    text = undefined;
+  }
+  if (text === undefined) return String(value);
+  return text.length > MAX_VIOLATION_VALUE ? `${text.slice(0, MAX_VIOLATION_VALUE)}...` : (JSON.parse(text) as unknown);
+}
+
+function violationView(violation: RuleViolation): ViolationView {
+  return {
+    rule: violation.rule,
+    message: violation.message,
+    field: violation.field ?? null,
+    // Left out when undefined (absent), so that the view is the same after JSON: the admin API's answer and a worker's IPC message.
+    ...(violation.expected === undefined ? {} : { expected: shownValue(violation.expected) }),
+    ...(violation.actual === undefined ? {} : { actual: shownValue(violation.actual) }),
+    note: violation.note ?? null,
+  };
+}
+
+function checkView(check: AnswerCheck | undefined): CheckView | null {
+  return check ? { checked: true, violations: check.violations.map(violationView) } : null;
+}
+
 /** A recorded request as the admin API shows it: headers redacted, bodies as text, query, customer and page arithmetic made now. */
 export function entryView(entry: RecordedRequest, seq: number, options: { secrets: Secrets; worker?: number | undefined }): JournalEntry {
   const { secrets } = options;
@@ -256,5 +325,8 @@ export function entryView(entry: RecordedRequest, seq: number, options: { secret
     request: { headers: headerView(entry.requestHeaders, secrets), headersCut: entry.headersCut ?? false, body: bodyView(entry.requestBody) },
     response: { headers: headerView(entry.responseHeaders, secrets), body: bodyView(entry.responseBody) },
     page: pageView(entry.page),
+    answeredBy: entry.answeredBy ?? 'mock',
+    backend: entry.backend ? { ms: entry.backend.ms, error: entry.backend.error ?? null } : null,
+    check: checkView(entry.check),
   };
 }

@@ -56,6 +56,10 @@ export interface JournalQuery {
   status?: string;
   /** Only requests of this customer (lib/customers.ts), by id. */
   customer?: string;
+  /** Only requests the mock answered, or only those it passed to the backend. */
+  by?: 'mock' | 'backend';
+  /** Only answers whose check found a rule broken (the validating proxy's). */
+  violations?: true;
 }
 
 /** Whether a recorded request passes the query's filters (`since` aside). */
@@ -66,6 +70,8 @@ function matches(entry: RecordedRequest, query: JournalQuery): boolean {
   }
   if (query.path !== undefined && !pathOf(entry.url).includes(query.path)) return false;
   if (query.customer !== undefined && customerOfEntry(entry) !== query.customer) return false;
+  if (query.by !== undefined && (entry.answeredBy ?? 'mock') !== query.by) return false;
+  if (query.violations && !(entry.check && entry.check.violations.length > 0)) return false;
   return true;
 }
 

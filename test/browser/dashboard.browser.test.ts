@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from '../../mock-server/server.ts';
+import type { RecordedRequest } from '../../mock-server/journal/journal-entry.ts';
 import { exactRequest } from '../support/http.ts';
 import { requestBytes, sendRaw } from '../support/raw-http.ts';
 
@@ -177,7 +178,7 @@ describe('the dashboard', () => {
         reached.add(focused.row ? 'a request' : focused.id);
         if (focused.id === 'reseed') outline = focused.outline;
       }
-      for (const control of ['filter-path', 'filter-status', 'filter-customer', 'pause', 'clear-journal', 'a request', 'fault-latency', 'fault-rate', 'fault-status', 'fault-headers', 'faults-apply', 'faults-off', 'reseed-seed', 'reseed', 'reset']) {
+      for (const control of ['filter-path', 'filter-status', 'filter-customer', 'filter-by', 'filter-violations', 'pause', 'clear-journal', 'a request', 'fault-latency', 'fault-rate', 'fault-status', 'fault-headers', 'faults-apply', 'faults-off', 'reseed-seed', 'reseed', 'reset']) {
         expect(reached, control).toContain(control);
       }
       expect(outline).toBe('solid');
@@ -349,6 +350,123 @@ describe("the dashboard, with names that are JavaScript's own and the plugins' r
       // The requests list shows the same path whole (wrapped, not cut).
       const listed = await tab.$eval(`${rowFor(long)} .target`, (target) => ({ whole: target.scrollHeight <= target.clientHeight && target.scrollWidth <= target.clientWidth, text: target.textContent }));
       expect(listed).toEqual({ whole: true, text: long });
+    } finally {
+      await tab.close();
+    }
+  });
+});
+
+/** A request as the overlay (`serve --backend`) or the validating proxy records it, made by hand. */
+const passedThrough = (url: string, more: Partial<RecordedRequest> = {}): RecordedRequest => ({
+  arrivedMs: Date.now(),
+  method: 'GET',
+  url,
+  status: 200,
+  durationMs: 14.6,
+  requestHeaders: ['Host', 'shop.example', 'x-publishable-api-key', 'pk_test'],
+  responseHeaders: ['Content-Type', 'application/json; charset=utf-8'],
+  answeredBy: 'backend',
+  backend: { ms: 12.3 },
+  ...more,
+});
+
+describe('the dashboard of a mock in front of a backend (issue 28): who answered, and what the check found', () => {
+  let fronted: MockServer;
+  beforeAll(async () => {
+    fronted = await startMockServer({ seed: 1, reviews: 30, products: 3, wishlists: 2, maxItems: 3, dialect: 'alphabite' });
+  }, 60_000);
+  afterAll(() => fronted?.close());
+
+  /** The badges of each listed request, by URL. */
+  const rowBadges = (tab: Page) =>
+    tab.$$eval('#requests button[data-url]', (buttons) => buttons.map((button) => [button.getAttribute('data-url'), [...button.querySelectorAll('.badge')].map((badge) => badge.textContent)] as [string, string[]]));
+
+  it('marks each row as the mock\'s or the backend\'s (with its time, or its error), checked or not, and lists a violation\'s rule, expected and actual', async () => {
+    const { tab, errors } = await open(fronted.url);
+    try {
+      await tab.waitForFunction(() => document.querySelector('#live')?.textContent?.startsWith('live'), undefined, { timeout: 15_000 });
+      expect((await exactRequest(fronted.url, '/store/products/reviews?limit=5', { 'x-publishable-api-key': 'pk_test' })).status).toBe(200);
+      const { journal } = fronted.ops;
+      journal.record(passedThrough('/store/products?limit=4', { backend: { ms: 12.3 } }));
+      journal.record(passedThrough('/store/carts/cart_1', { status: 502, backend: { ms: 0.8, error: 'connect ECONNREFUSED 127.0.0.1:9' } }));
+      journal.record(passedThrough('/store/reviews?limit=10', { backend: { ms: 31.4 }, check: { violations: [] } }));
+      const markup = '<img src=x onerror="window.__pwned=5">';
+      journal.record(
+        passedThrough('/store/wishlists?limit=2&offset=2', {
+          backend: { ms: 9.7 },
+          check: {
+            violations: [
+              { rule: 'clamped-page-numbers', message: 'nextPage as the plugins compute it (lib/paging.ts clampedPageNumbers)', field: 'nextPage', expected: 3, actual: 4, note: 'count 9, skip 2, take 2' },
+              { rule: 'data-envelope', message: "the plugins' envelope always has 'prevPage', a number", field: 'prevPage', expected: 'a number', actual: undefined },
+              { rule: 'record-shape', message: `record wl_1: ${markup}`, field: 'data[0].name', expected: 'a string', actual: markup },
+            ],
+          },
+        }),
+      );
+      await tab.waitForSelector(rowFor('/store/wishlists?limit=2&offset=2'), { timeout: 10_000 });
+
+      const badges = new Map(await rowBadges(tab));
+      expect(badges.get('/store/products/reviews?limit=5')).toEqual(['mock']);
+      expect(badges.get('/store/products?limit=4')).toEqual(['backend 12.3 ms']);
+      expect(badges.get('/store/carts/cart_1')).toEqual(['backend failed: connect ECONNREFUSED 127.0.0.1:9']);
+      expect(badges.get('/store/reviews?limit=10')).toEqual(['backend 31.4 ms', '\u2713 checked']);
+      expect(badges.get('/store/wishlists?limit=2&offset=2')).toEqual(['backend 9.7 ms', '\u2717 3 violations']);
+      expect(await tab.getAttribute(rowFor('/store/carts/cart_1'), 'aria-label')).toContain('the backend failed after 0.8 ms: connect ECONNREFUSED 127.0.0.1:9');
+
+      await tab.click(rowFor('/store/wishlists?limit=2&offset=2'));
+      const facts = await tab.$$eval('#detail dl.detail-facts dt', (dts) => Object.fromEntries(dts.map((dt) => [dt.textContent, dt.nextElementSibling?.textContent])));
+      expect(facts).toMatchObject({ 'answered by': 'the backend, in 9.7 ms', check: 'checked: 3 rules broken' });
+      const violations = await tab.$$eval('#detail aside.violations .violation', (items) =>
+        items.map((item) => ({ rule: item.querySelector('.rule')?.textContent, ...Object.fromEntries([...item.querySelectorAll('dt')].map((dt) => [dt.textContent, dt.nextElementSibling?.textContent])) })),
+      );
+      expect(violations).toEqual([
+        { rule: 'clamped-page-numbers', field: 'nextPage', expected: '3', actual: '4', note: 'count 9, skip 2, take 2' },
+        { rule: 'data-envelope', field: 'prevPage', expected: '"a number"', actual: '(absent)' },
+        { rule: 'record-shape', field: 'data[0].name', expected: '"a string"', actual: JSON.stringify(markup) },
+      ]);
+      expect(await tab.textContent('#detail aside.violations h3')).toBe('3 rules broken');
+      // Markup in a violation is text: nothing ran, no element was made of it.
+      expect(await tab.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+      expect(await tab.$$('#detail img, #requests img')).toEqual([]);
+      // A backend's answer has no page arithmetic of the mock's: no box for it.
+      expect(await tab.$$('#detail aside.page')).toEqual([]);
+      // At 1280 px the box is whole, right under the request's facts (above its headers and bodies).
+      const layout = await tab.evaluate(() => {
+        const box = document.querySelector('#detail aside.violations') as HTMLElement;
+        const facts = document.querySelector('#detail dl.detail-facts') as HTMLElement;
+        const headers = [...document.querySelectorAll('#detail h3')].find((h3) => h3.textContent === 'Query') as HTMLElement;
+        return { within: box.scrollWidth <= box.clientWidth, belowFacts: box.getBoundingClientRect().top >= facts.getBoundingClientRect().bottom, aboveQuery: box.getBoundingClientRect().bottom <= headers.getBoundingClientRect().top };
+      });
+      expect(layout).toEqual({ within: true, belowFacts: true, aboveQuery: true });
+
+      await tab.click(rowFor('/store/carts/cart_1'));
+      expect(await tab.textContent('#detail dd.origin-fact')).toBe('the backend, which failed after 0.8 ms: connect ECONNREFUSED 127.0.0.1:9');
+      await tab.click(rowFor('/store/products/reviews?limit=5'));
+      expect(await tab.textContent('#detail dd.origin-fact')).toBe('the mock');
+      expect(await tab.$$('#detail aside.violations')).toEqual([]);
+      expect(await tab.textContent('#detail aside.page')).toContain('getPagination');
+      expect(errors).toEqual([]);
+    } finally {
+      await tab.close();
+    }
+  });
+
+  it('filters the requests: the mock\'s, the backend\'s, and those with rule violations', async () => {
+    const { tab, errors } = await open(fronted.url);
+    const shown = () => tab.$$eval('#requests button[data-url]', (buttons) => buttons.map((button) => button.getAttribute('data-url')));
+    try {
+      await tab.waitForSelector(rowFor('/store/wishlists?limit=2&offset=2'), { timeout: 15_000 });
+      await tab.selectOption('#filter-by', 'backend');
+      await tab.waitForFunction(() => document.querySelectorAll('#requests button[data-url]').length === 4, undefined, { timeout: 10_000 });
+      expect(await shown()).toEqual(['/store/wishlists?limit=2&offset=2', '/store/reviews?limit=10', '/store/carts/cart_1', '/store/products?limit=4']);
+      await tab.selectOption('#filter-by', 'mock');
+      await tab.waitForFunction(() => document.querySelectorAll('#requests button[data-url]').length === 1, undefined, { timeout: 10_000 });
+      expect(await shown()).toEqual(['/store/products/reviews?limit=5']);
+      await tab.selectOption('#filter-by', '');
+      await tab.check('#filter-violations');
+      await tab.waitForFunction(() => document.querySelectorAll('#requests button[data-url]').length === 1 && document.querySelector('#requests button')?.getAttribute('data-url')?.startsWith('/store/wishlists'), undefined, { timeout: 10_000 });
+      expect(await shown()).toEqual(['/store/wishlists?limit=2&offset=2']);
+      expect(errors).toEqual([]);
     } finally {
       await tab.close();
     }
