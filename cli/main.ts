@@ -5,24 +5,11 @@ import { registerOpenApiCommand } from './openapi.ts';
 import { registerServeCommand } from './serve.ts';
 import { registerVerifyCommand } from './verify.ts';
 import { baseProgram, endQuietlyWhenTheReaderLeaves, EXIT, withExitCodes } from './program.ts';
+import { hideDependencyDeprecation } from './warnings.ts';
 
 // Pact's usage reporting needs the internet; the kit never sends it.
 process.env.PACT_DO_NOT_TRACK ??= 'true';
 hideDependencyDeprecation('DEP0060');
-
-/**
- * Pact's verifier proxies through a dependency that calls `util._extend`, which Node 22 and later
- * report as deprecated (DEP0060) on every `verify`: a warning the user can do nothing about. That
- * one code is dropped; every other warning goes through.
- */
-function hideDependencyDeprecation(hidden: string): void {
-  const emitWarning = process.emitWarning.bind(process) as (...args: unknown[]) => void;
-  process.emitWarning = ((...args: unknown[]) => {
-    const [, typeOrOptions, code] = args;
-    const warningCode = typeof typeOrOptions === 'object' && typeOrOptions !== null ? (typeOrOptions as { code?: unknown }).code : code;
-    if (warningCode !== hidden) emitWarning(...args);
-  }) as typeof process.emitWarning;
-}
 
 export function buildProgram(): Command {
   const program = baseProgram();

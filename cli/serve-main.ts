@@ -1,5 +1,9 @@
 import { baseProgram, endQuietlyWhenTheReaderLeaves } from './program.ts';
 import { registerServeCommand } from './serve.ts';
+import { hideDependencyDeprecation } from './warnings.ts';
+
+// http-proxy (serve --backend) calls util._extend: cli/warnings.ts.
+hideDependencyDeprecation('DEP0060');
 
 /**
  * `store-listing-kit serve …` on its own: the same command as in cli/main.ts, without

@@ -3,7 +3,7 @@ import { DEFAULT_MAX_PAGE_SIZE, MAX_MAX_PAGE_SIZE, MIN_MAX_PAGE_SIZE, PATHS } fr
 import { createDialect, DEFAULT_DIALECT, DIALECT_NAMES, type DialectName } from '../lib/dialects/index.ts';
 import { describeDataset, type DatasetSummary } from '../fixtures/dataset.ts';
 import { corsOriginProblem, corsPolicy, describeCors } from '../mock-server/helpers/cors-policy.ts';
-import { DEFAULT_SHUTDOWN_GRACE_MS, startMockServer } from '../mock-server/server.ts';
+import { DEFAULT_SHUTDOWN_GRACE_MS, MAX_BACKEND_TIMEOUT_MS, startMockServer } from '../mock-server/server.ts';
 import { MAX_WORKERS, type MockClusterOptions } from '../mock-server/cluster/start-cluster.ts';
 import { adminAccessMode } from '../mock-server/admin/access.ts';
 import { ADMIN_WRITE_HEADER } from '../lib/admin-paths.ts';
@@ -40,7 +40,12 @@ interface ServeFlags extends DatasetFlags {
   journalBodyBytes?: number;
   shutdownGrace: number;
   workers: number;
+  backend?: string;
+  backendTimeout?: number;
 }
+
+/** The default of --backend-timeout: mock-server/backend/proxy-options.ts's DEFAULT_BACKEND_TIMEOUT_MS, without loading the proxy library to read it. */
+const DEFAULT_BACKEND_TIMEOUT_MS = 30_000;
 
 function latencyArg(value: string): LatencyRange {
   const range = parseLatency(value);
@@ -69,6 +74,19 @@ function corsOriginsArg(value: string): string[] {
 function publishableKeyArg(value: string, previous: string[] | undefined): string[] {
   if (!/^[\x21-\x7e]{1,256}$/.test(value)) throw new InvalidArgumentError('expected a key of 1 to 256 visible ASCII characters, without spaces, such as pk_01H....');
   return [...(previous ?? []), value];
+}
+
+/** `--backend <url>`: an http(s) URL without credentials (startMockServer checks it again, for the API). */
+function backendArg(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidArgumentError(`expected an http:// or https:// URL, such as http://localhost:9000, got '${value.slice(0, 200)}'.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError(`expected an http:// or https:// URL, such as http://localhost:9000, got '${value.slice(0, 200)}'.`);
+  if (url.username !== '' || url.password !== '') throw new InvalidArgumentError('the URL must not hold credentials (user:password@): the mock would pass them on with every request.');
+  return value;
 }
 
 function tokenArg(value: string): string {
@@ -113,13 +131,21 @@ export function registerServeCommand(program: Command): void {
         '--share-token-secret <secret>',
         `with --dialect alphabite: the wishlist plugin's option shareTokenSecret, which signs the share tokens and verifies them on import (default '${MOCK_SHARE_TOKEN_SECRET}'; '' emulates the option left out: share answers 500, import 401; docs/writes.md)`,
       ),
-    );
+    )
+    .addOption(
+      new Option(
+        '--backend <url>',
+        "a real backend (a Medusa) behind the mock: every request but the plugins' routes, /__admin and /openapi.json goes there and back unchanged (kept-alive connections; only Host names the backend); one it cannot reach answers 502 (docs/operations.md)",
+      ).argParser(backendArg),
+    )
+    .addOption(new Option('--backend-timeout <ms>', `with --backend: how long the backend may stay silent before an answer's head (then 504) or while sending it (then the connection is cut)`).argParser(integerIn(1, MAX_BACKEND_TIMEOUT_MS)).default(DEFAULT_BACKEND_TIMEOUT_MS));
   for (const option of datasetOptions()) command.addOption(option);
   command.action(async (flags: ServeFlags, cmd: Command) => {
     // commander reports a conflict only for options given on the command line; defaults never conflict.
     const fromFlags = { ...generateOptionsFrom(flags) };
     if (flags.allowMultipleWishlists && flags.dialect !== 'alphabite') cannotRun('--allow-multiple-wishlists is a setting of the wishlist plugin, read by the alphabite dialect only: add --dialect alphabite');
     if (flags.shareTokenSecret !== undefined && flags.dialect !== 'alphabite') cannotRun('--share-token-secret is an option of the wishlist plugin, read by the alphabite dialect only: add --dialect alphabite');
+    if (flags.backend && flags.workers > 1) cannotRun('--backend cannot be served from several worker processes yet: leave out --workers');
     if (flags.publishableKey && flags.dialect !== 'alphabite') cannotRun(`--publishable-key is read by the alphabite dialect only (the ${flags.dialect} dialect takes no key): add --dialect alphabite`);
     const logger = createLogger(flags.logLevel);
     const faults = faultSettings({ latency: flags.latency ?? null, errorRate: flags.errorRate, errorStatus: flags.errorStatus, headers: flags.faultHeaders });
@@ -139,6 +165,7 @@ export function registerServeCommand(program: Command): void {
       ...(flags.publishableKey ? { publishableKeys: flags.publishableKey } : {}),
       ...(flags.allowMultipleWishlists ? { allowMultipleWishlists: true } : {}),
       ...(flags.shareTokenSecret !== undefined ? { shareTokenSecret: flags.shareTokenSecret } : {}),
+      ...(flags.backend ? { backend: flags.backend, backendTimeoutMs: flags.backendTimeout ?? DEFAULT_BACKEND_TIMEOUT_MS } : {}),
     };
     // Watched from before the start: a signal the wrapper caught while the server started is not lost.
     const wrapper = watchWrapperFromNow();
@@ -153,6 +180,7 @@ export function registerServeCommand(program: Command): void {
       cors: serverOptions.corsOrigin,
       admin: adminBanner(adminAccessMode(mock.ops.access), mock.url),
       faults: mock.ops.faults.active ? `latency ${formatLatency(faults.latency)}, error rate ${faults.errorRate} (status ${faults.errorStatus}), per-request headers ${faults.headers ? 'on' : 'off'}` : 'off',
+      backend: mock.ops.info.backend as string | undefined,
     });
     process.stdout.write(`${lines.join('\n')}\n`);
     wrapper.onStop(exitGracefullyOnSignals(mock, logger));
@@ -160,7 +188,7 @@ export function registerServeCommand(program: Command): void {
 }
 
 /** The start-up banner: where, what data, which dialect, the endpoints, CORS, admin and faults. */
-function banner(facts: { heading: string; url: string; summary: DatasetSummary; dialect: DialectName; publishableKeys: string[] | undefined; cors: string | string[] | undefined; admin: string; faults: string }): string[] {
+function banner(facts: { heading: string; url: string; summary: DatasetSummary; dialect: DialectName; publishableKeys: string[] | undefined; cors: string | string[] | undefined; admin: string; faults: string; backend?: string | undefined }): string[] {
   const keys = facts.publishableKeys;
   return [
     facts.heading,
@@ -171,6 +199,7 @@ function banner(facts: { heading: string; url: string; summary: DatasetSummary; 
     `cors: ${describeCors(corsPolicy(facts.cors))}`,
     `admin: ${facts.admin}`,
     `faults: ${facts.faults}`,
+    ...(facts.backend ? [`backend: ${facts.backend}: every request but the plugins' routes, /__admin and /openapi.json goes there (keep-alive)`] : []),
   ];
 }
 

@@ -101,7 +101,8 @@ export function createOverlay(options: OverlayOptions): Overlay {
           if (!exchange) return;
           exchange.proxyRes = proxyRes;
           exchange.backendMs = round(performance.now() - (exchange.sentAt || exchange.started));
-          if (journal.capacity > 0 && journal.bodyBytes > 0 && !holdsTokens(req.url as string)) exchange.tap = new AnswerTap(journal.bodyBytes);
+          // The journal keeps the answer's first bytes (none of an /auth answer, which holds tokens) and counts the rest.
+          if (journal.capacity > 0) exchange.tap = new AnswerTap(holdsTokens(req.url as string) ? 0 : journal.bodyBytes);
           if (onBackendAnswer) exchange.sink = openSink(onBackendAnswer, req, proxyRes, exchange.backendMs, logger);
           const { tap, sink } = exchange;
           if (tap || sink) {
@@ -145,7 +146,6 @@ export function createOverlay(options: OverlayOptions): Overlay {
         durationMs,
         responseHeaders: proxyRes ? proxyRes.rawHeaders : (exchange.own?.headers ?? []),
         responseBody: exchange.tap ?? (exchange.own ? { bytes: exchange.own.text, length: Buffer.byteLength(exchange.own.text) } : undefined),
-        responseBytes: Number(proxyRes?.headers['content-length'] ?? 0) || 0,
         backend: exchange.error === undefined ? { ms } : { ms, error: exchange.error },
         check,
       });

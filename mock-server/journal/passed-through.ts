@@ -69,10 +69,8 @@ export interface PassedThrough {
   durationMs: number;
   /** The answer's raw headers: the backend's, or the mock's own (a 502 or 504). */
   responseHeaders: string[];
-  /** The answer's body as tapped; undefined: only its length is known. */
+  /** The answer's body as tapped (its length only, with a cap of 0), or the mock's own. */
   responseBody?: AnswerTap | KeptBody | undefined;
-  /** The length of an answer whose body was not tapped. */
-  responseBytes?: number;
   backend: { ms: number; error?: string };
   check?: AnswerCheck | undefined;
 }
@@ -102,7 +100,7 @@ export function notePassedThrough(journal: Journal, logger: Logger, logs: boolea
       customer: cut ? (customerOf(facts.headers)?.id ?? null) : undefined,
       ...(facts.requestBytes > 0 ? { requestBody: { bytes: EMPTY, length: facts.requestBytes } } : {}),
       responseHeaders: keptHead(facts.responseHeaders, MAX_JOURNAL_ANSWER_HEAD),
-      responseBody: body instanceof AnswerTap ? body.kept(journal) : (body ?? { bytes: EMPTY, length: facts.responseBytes ?? 0 }),
+      responseBody: body instanceof AnswerTap ? body.kept(journal) : (body ?? { bytes: EMPTY, length: 0 }),
       answeredBy: 'backend',
       backend: facts.backend,
       ...(facts.check ? { check: facts.check } : {}),
