@@ -84,7 +84,7 @@ export class ChangeApplier {
         // Loaded on the first state change (its validation needs zod; a mock that is never verified never loads it).
         const { stateDataset } = await providerStatesModule();
         if (!current()) return SUPERSEDED;
-        holder.installState(stateDataset(change.change), ticket);
+        holder.installState(stateDataset(change.change, holder.catalogue), ticket);
         return DONE;
       }
       case 'releaseState': {
@@ -99,7 +99,8 @@ export class ChangeApplier {
         return DONE;
       }
       case 'reseed': {
-        const dataset = await buildBetweenRequests(generateDatasetInSteps(change.generation), () => !current());
+        // Over the catalogue the holder keeps (given, or a backend's as last read): the same catalogue, reseeded.
+        const dataset = await buildBetweenRequests(generateDatasetInSteps(change.generation, holder.catalogue), () => !current());
         if (!dataset || !current()) return SUPERSEDED;
         holder.replace(dataset, ticket, change.generation);
         ops.logger.info({ dataset: holder.current.summary }, 'dataset replaced');

@@ -1,6 +1,7 @@
 import { STATES, STATE_NAMES, stateByName, type StateChange, type StateKey, type StateParams } from '../../lib/provider-states.ts';
 import { describeIssues } from '../../lib/zod-issues.ts';
-import { datasetFromRecords, generateDataset, type Dataset } from '../../fixtures/dataset.ts';
+import { datasetFromRecords, generateDataset, type Dataset, type GenerateOptions } from '../../fixtures/dataset.ts';
+import type { GivenCatalogue } from '../../fixtures/catalogue.ts';
 import type { Review, Wishlist } from '../../lib/records.ts';
 import type { DatasetHolder } from '../dataset/holder.ts';
 import { invalidRequest, quote } from '../helpers/errors.ts';
@@ -33,19 +34,28 @@ const ITEMS_PER_LISTED_WISHLIST = 3;
 
 const empty = { reviews: 0, wishlists: 0, maxItems: 0 } as const;
 
+/**
+ * A state's records are drawn over the server's catalogue when it has one that can hold them (a
+ * given or a backend's, with at least one product with variants), so that they name its products
+ * and variants; over the generated catalogue otherwise. `products` is then the catalogue's.
+ */
+type Generate = (options: GenerateOptions) => Dataset;
+const generateOver = (catalogue: GivenCatalogue | undefined): Generate =>
+  catalogue && catalogue.productsWithVariants > 0 ? (options) => generateDataset(options, catalogue) : (options) => generateDataset(options);
+
 /** The dataset of each state, from its (already validated) parameters. */
-export const STATE_DATASETS: { [K in StateKey]: (params: StateParams<K>) => Dataset } = {
-  reviewsExist: ({ count }) => generateDataset({ ...empty, seed: STATE_SEED, reviews: count }),
-  noReviewsExist: () => generateDataset({ ...empty, seed: STATE_SEED }),
-  productHasReviews: ({ product_id, count }) => datasetFromRecords({ reviews: reviewsOfProduct(product_id, count), wishlists: [], productIds: [product_id] }),
-  wishlistsExist: ({ count }) => generateDataset({ ...empty, seed: STATE_SEED, wishlists: count, maxItems: ITEMS_PER_LISTED_WISHLIST }),
-  noWishlistsExist: () => generateDataset({ ...empty, seed: STATE_SEED }),
-  wishlistHasItems: ({ wishlist_id, count }) => datasetFromRecords({ reviews: [], wishlists: wishlistsWith(wishlist_id, count) }),
+export const STATE_DATASETS: { [K in StateKey]: (params: StateParams<K>, generate?: Generate) => Dataset } = {
+  reviewsExist: ({ count }, generate = generateDataset) => generate({ ...empty, seed: STATE_SEED, reviews: count }),
+  noReviewsExist: (_params, generate = generateDataset) => generate({ ...empty, seed: STATE_SEED }),
+  productHasReviews: ({ product_id, count }, generate = generateDataset) => datasetFromRecords({ reviews: reviewsOfProduct(product_id, count, generate), wishlists: [], productIds: [product_id] }),
+  wishlistsExist: ({ count }, generate = generateDataset) => generate({ ...empty, seed: STATE_SEED, wishlists: count, maxItems: ITEMS_PER_LISTED_WISHLIST }),
+  noWishlistsExist: (_params, generate = generateDataset) => generate({ ...empty, seed: STATE_SEED }),
+  wishlistHasItems: ({ wishlist_id, count }, generate = generateDataset) => datasetFromRecords({ reviews: [], wishlists: wishlistsWith(wishlist_id, count, generate) }),
 };
 
 /** `count` reviews of `productId`, plus a few of other products. */
-function reviewsOfProduct(productId: string, count: number): Review[] {
-  const source = generateDataset({ ...empty, seed: STATE_SEED, reviews: count + OTHER_PRODUCT_REVIEWS }).reviews.source;
+function reviewsOfProduct(productId: string, count: number, generate: Generate): Review[] {
+  const source = generate({ ...empty, seed: STATE_SEED, reviews: count + OTHER_PRODUCT_REVIEWS }).reviews.source;
   const reviews: Review[] = [];
   for (let i = 0; i < source.count; i++) {
     const review = source.review(i);
@@ -56,9 +66,9 @@ function reviewsOfProduct(productId: string, count: number): Review[] {
 }
 
 /** Wishlist `wishlistId` with exactly `count` items, plus a few other wishlists. */
-function wishlistsWith(wishlistId: string, count: number): Wishlist[] {
+function wishlistsWith(wishlistId: string, count: number, generate: Generate): Wishlist[] {
   // The generator gives its first wishlist exactly `maxItems` items.
-  const source = generateDataset({ ...empty, seed: STATE_SEED, wishlists: 1 + OTHER_WISHLISTS, maxItems: count }).wishlists.source;
+  const source = generate({ ...empty, seed: STATE_SEED, wishlists: 1 + OTHER_WISHLISTS, maxItems: count }).wishlists.source;
   const first = source.wishlist(0);
   const wishlists: Wishlist[] = [{ ...first, id: wishlistId, items: first.items.map((item) => ({ ...item, wishlist_id: wishlistId })) }];
   for (let w = 1; w < source.count; w++) {
@@ -81,10 +91,10 @@ export function validateStateChange(change: StateChange): ValidStateChange {
   return { action: 'setup', key: state.key, state: STATES[state.key].name, params: parsed.data as Record<string, unknown> };
 }
 
-/** The dataset a state's setup installs. */
-export function stateDataset(setup: Extract<ValidStateChange, { action: 'setup' }>): Dataset {
-  const build = STATE_DATASETS[setup.key] as (params: unknown) => Dataset;
-  return build(setup.params);
+/** The dataset a state's setup installs, over the server's catalogue when it has one (`generateOver`). */
+export function stateDataset(setup: Extract<ValidStateChange, { action: 'setup' }>, catalogue?: GivenCatalogue): Dataset {
+  const build = STATE_DATASETS[setup.key] as (params: unknown, generate: Generate) => Dataset;
+  return build(setup.params, generateOver(catalogue));
 }
 
 /** What the state-change endpoint answers: the parameters, which Pact may inject into the interaction's request (`fromProviderState`). */
@@ -100,7 +110,7 @@ export function stateAnswer(change: ValidStateChange): Record<string, unknown> {
 export function applyStateChange(holder: DatasetHolder, change: StateChange): Record<string, unknown> {
   const valid = validateStateChange(change);
   if (valid.action === 'teardown') holder.restoreState();
-  else holder.installState(stateDataset(valid));
+  else holder.installState(stateDataset(valid, holder.catalogue));
   return stateAnswer(valid);
 }
 
