@@ -275,6 +275,7 @@ describe('entries answered by the backend, and checked (issue 28)', () => {
     const [broken, held] = j.entries();
     expect(broken!.check).toStrictEqual({
       checked: true,
+      found: 4,
       violations: [
         { rule: 'clamped-page-numbers', message: VIOLATIONS[0]!.message, field: 'nextPage', expected: 2, actual: 3, note: 'count 30, skip 0, take 10' },
         // A value that must be absent, or was, has no key: null stays null.
@@ -283,16 +284,43 @@ describe('entries answered by the backend, and checked (issue 28)', () => {
         { rule: 'record-shape', message: VIOLATIONS[3]!.message, field: null, expected: 'a JSON object', actual: [], note: null },
       ],
     });
-    expect(held!.check).toStrictEqual({ checked: true, violations: [] });
+    expect(held!.check).toStrictEqual({ checked: true, found: 0, violations: [] });
   });
 
-  it('cut an expected or actual value whose JSON is long (a whole body), and keep a short one whole', () => {
+  it('keep an expected or actual value whose JSON is long (a whole body) cut, as they keep a long message, and a short one whole', () => {
     const j = new Journal({ capacity: 1 });
     const body = { data: Array.from({ length: 200 }, (_, i) => ({ id: `rev_${i}` })) };
-    j.record(recorded('/store/reviews', { answeredBy: 'backend', backend: { ms: 1 }, check: { violations: [{ rule: 'data-envelope', message: 'm', expected: { short: [1, 2] }, actual: body }] } }));
+    const message = `record ${JSON.stringify(body)}: Required`;
+    j.record(recorded('/store/reviews', { answeredBy: 'backend', backend: { ms: 1 }, check: { violations: [{ rule: 'data-envelope', message, expected: { short: [1, 2] }, actual: body }] } }));
     const [violation] = j.entries()[0]!.check!.violations;
     expect(violation!.expected).toEqual({ short: [1, 2] });
     expect(violation!.actual).toBe(`${JSON.stringify(body).slice(0, MAX_VIOLATION_VALUE)}...`);
+    expect(violation!.message).toBe(`${message.slice(0, MAX_VIOLATION_VALUE)}...`);
+  });
+
+  it("keep the first violations of a very broken answer within the request body's share of the cap, and count them all", () => {
+    // A page of 1,000 broken records breaks record-shape 1,000 times; each kept violation costs about 300 bytes here.
+    const violations: RuleViolation[] = Array.from({ length: 1000 }, (_, i) => ({ rule: 'record-shape', message: `record rev_${i}: Required`, field: `data[${i}].rating`, expected: 'Required', actual: 'x'.repeat(100) }));
+    const check = { violations };
+    const kept = (bodyBytes: number) => {
+      const j = new Journal({ capacity: 1, bodyBytes });
+      j.record(recorded('/store/reviews?limit=1000', { answeredBy: 'backend', backend: { ms: 1 }, check }));
+      return j.entries()[0]!.check!;
+    };
+    const some = kept(4096);
+    expect(some.found).toBe(1000);
+    expect(some.violations.length).toBeGreaterThan(5);
+    expect(some.violations.length).toBeLessThan(20);
+    expect(some.violations.map((v) => v.field)).toEqual(violations.slice(0, some.violations.length).map((v) => v.field));
+    expect(kept(1024 * 1024).violations).toHaveLength(1000);
+    expect(kept(0)).toStrictEqual({ checked: true, found: 1000, violations: [] });
+    // What was recorded is not changed: the proxy's own report keeps them all.
+    expect(check.violations).toHaveLength(1000);
+    // With no violation kept (no body bytes), the entry is still one whose check found some.
+    const j = new Journal({ capacity: 2, bodyBytes: 0 });
+    j.record(recorded('/store/reviews?limit=1000', { answeredBy: 'backend', backend: { ms: 1 }, check }));
+    j.record(recorded('/store/reviews?limit=1', { answeredBy: 'backend', backend: { ms: 1 }, check: { violations: [] } }));
+    expect(j.snapshot({ limit: 2, violations: true }).entries.map((e) => e.entry.url)).toEqual(['/store/reviews?limit=1000']);
   });
 
   it('are the same after JSON, as a worker sends its journal to the primary (node:cluster IPC) and the admin API answers it', () => {
@@ -335,7 +363,7 @@ describe('entries answered by the backend, and checked (issue 28)', () => {
       const { entries } = await journal(mock);
       expect(entries.map((e: { answeredBy: string }) => e.answeredBy)).toEqual(['mock', 'backend', 'backend', 'backend', 'backend']);
       expect(entries[0]).toMatchObject({ backend: null, check: null });
-      expect(entries[2].check).toEqual({ checked: true, violations: [{ rule: 'clamped-page-numbers', message: VIOLATIONS[0]!.message, field: 'nextPage', expected: 2, actual: 3, note: 'count 30, skip 0, take 10' }] });
+      expect(entries[2].check).toEqual({ checked: true, found: 1, violations: [{ rule: 'clamped-page-numbers', message: VIOLATIONS[0]!.message, field: 'nextPage', expected: 2, actual: 3, note: 'count 30, skip 0, take 10' }] });
       expect(entries[4].backend).toEqual({ ms: 0.4, error: 'connect ECONNREFUSED 127.0.0.1:1' });
     });
 

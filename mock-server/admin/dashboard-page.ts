@@ -197,7 +197,8 @@ const SCRIPT = String.raw`
     if (error !== null) return 'the backend failed' + (entry.backend ? ' after ' + ms(entry.backend.ms) : '') + ': ' + error;
     return 'answered by the backend' + (entry.backend ? ' in ' + ms(entry.backend.ms) : '');
   }
-  function violationCount(check) { return check && check.violations ? check.violations.length : 0; }
+  // How many rules the answer broke: 'found' counts them all, 'violations' holds those the journal kept.
+  function violationCount(check) { return !check ? 0 : typeof check.found === 'number' ? check.found : check.violations.length; }
   function checkText(check) {
     var n = violationCount(check);
     return n === 0 ? 'checked: every rule held' : 'checked: ' + n + (n === 1 ? ' rule broken' : ' rules broken');
@@ -319,7 +320,9 @@ const SCRIPT = String.raw`
     var box = el('aside', 'violations');
     box.setAttribute('aria-label', 'rule violations');
     var list = check.violations;
-    box.appendChild(el('h3', '', list.length === 1 ? '1 rule broken' : list.length + ' rules broken'));
+    var found = violationCount(check);
+    box.appendChild(el('h3', '', found === 1 ? '1 rule broken' : found + ' rules broken'));
+    if (list.length < found) box.appendChild(el('p', 'muted kept', list.length === 0 ? 'None kept: the journal keeps them within its body cap (--journal-body-bytes).' : 'The first ' + list.length + ' shown: the journal keeps them within its body cap (--journal-body-bytes).'));
     list.forEach(function (violation) {
       var item = el('div', 'violation');
       item.appendChild(el('div', 'rule', violation.rule));
@@ -431,7 +434,7 @@ const SCRIPT = String.raw`
   function setValue(id, value) { $(id).value = value === null || value === undefined ? '' : String(value); }
   function renderConfig(config) {
     var server = config.server || {};
-    $('server-facts').textContent = (server.url || '') + ' · dialect ' + (server.dialect || '?') + (server.backend ? ' · backend ' + server.backend : '') + ' · ' + server.workers + (server.workers === 1 ? ' process' : ' workers') + ' · admin: ' + config.admin.access;
+    $('server-facts').textContent = (server.url || '') + ' · dialect ' + (server.dialect || '?') + (server.backend ? (server.mode === 'proxy' ? ' · validating proxy of ' : ' · backend ') + server.backend : '') + ' · ' + server.workers + (server.workers === 1 ? ' process' : ' workers') + ' · admin: ' + config.admin.access;
     var dataset = config.dataset;
     var current = dataset.current;
     var facts = $('dataset-facts');

@@ -111,8 +111,13 @@ export interface BackendView {
   error: string | null;
 }
 
-/** An expected or actual value whose JSON is longer than this many characters shows as the first ones, as a string ending in `...`. */
+/**
+ * A text of a broken rule (message, field, note), or the JSON of its expected or actual value,
+ * longer than this many characters is kept as its first ones, as a string ending in `...`.
+ */
 export const MAX_VIOLATION_VALUE = 1024;
+/** What a kept violation costs besides its texts and values (its object, the strings' headers), roughly. */
+const VIOLATION_OVERHEAD = 128;
 
 /** One rule a checked answer broke (lib/answer-rules.ts `RuleViolation`), as the journal shows it. */
 export interface ViolationView {
@@ -133,7 +138,15 @@ export interface ViolationView {
 /** The validating proxy's verdict on an answer it checked: `violations` empty when it held every rule. */
 export interface CheckView {
   checked: true;
+  /** How many rules the answer broke (one per broken record for `record-shape`). */
+  found: number;
+  /** The first of them, as many as the journal keeps (see `keptCheck`): all, but for a very broken answer. */
   violations: ViolationView[];
+}
+
+/** A check as the journal keeps it (`keptCheck`): its first violations, cut, and how many there were. */
+export interface KeptCheck extends AnswerCheck {
+  found: number;
 }
 
 /** One request as `GET /__admin/journal` shows it. */
@@ -278,32 +291,84 @@ function pageView(page: PageFacts | undefined): PageView | null {
   };
 }
 
-/** A value as its JSON gives it back (the view is the same before and after JSON), cut when long (see MAX_VIOLATION_VALUE). */
-function shownValue(value: unknown): unknown {
-  let text: string | undefined;
+const cutText = (text: string): string => (text.length > MAX_VIOLATION_VALUE ? `${text.slice(0, MAX_VIOLATION_VALUE)}...` : text);
+
+/** The JSON text of a value (undefined: absent), or its String when it has none (a function, a BigInt, a cycle). */
+function jsonOf(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
   try {
-    text = JSON.stringify(value);
+    return JSON.stringify(value) ?? String(value);
   } catch {
-    text = undefined;
+    return String(value);
   }
-  if (text === undefined) return String(value);
-  return text.length > MAX_VIOLATION_VALUE ? `${text.slice(0, MAX_VIOLATION_VALUE)}...` : (JSON.parse(text) as unknown);
+}
+
+/** A value to keep: itself (by reference) when its JSON is short, else the first MAX_VIOLATION_VALUE characters of that JSON; and what it costs. */
+function keptValue(value: unknown): { value: unknown; size: number } {
+  const text = jsonOf(value);
+  if (text === undefined) return { value, size: 0 };
+  return text.length > MAX_VIOLATION_VALUE ? { value: cutText(text), size: MAX_VIOLATION_VALUE + 3 } : { value, size: text.length };
+}
+
+/**
+ * What the journal keeps of a check (Journal.record): the violations in order, each with its texts
+ * and values cut at MAX_VIOLATION_VALUE characters, as many as fit in `budget` bytes, and how many
+ * were found. A broken answer's `actual` may be a large part of its body (the whole body, when it
+ * is not an envelope), and a page of broken records breaks `record-shape` once per record: what the
+ * journal holds stays within its memory bound (the budget is the request body's share: a checked
+ * request is a GET, which has none). The run's whole report is the proxy's (`--json`, `--junit`).
+ */
+export function keptCheck(check: AnswerCheck, budget: number): KeptCheck {
+  const violations: RuleViolation[] = [];
+  let used = 0;
+  for (const violation of check.violations) {
+    const expected = keptValue(violation.expected);
+    const actual = keptValue(violation.actual);
+    const kept: RuleViolation = {
+      rule: violation.rule,
+      message: cutText(violation.message),
+      ...(violation.field === undefined ? {} : { field: cutText(violation.field) }),
+      expected: expected.value,
+      actual: actual.value,
+      ...(violation.note === undefined ? {} : { note: cutText(violation.note) }),
+    };
+    used += VIOLATION_OVERHEAD + kept.rule.length + kept.message.length + (kept.field?.length ?? 0) + (kept.note?.length ?? 0) + expected.size + actual.size;
+    if (used > budget) break;
+    violations.push(kept);
+  }
+  return { violations, found: check.violations.length };
+}
+
+/** A value as its JSON gives it back, so that the view is the same after JSON (the admin API's answer, a worker's IPC message). */
+function shownValue(value: unknown): unknown {
+  const text = jsonOf(value);
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
 }
 
 function violationView(violation: RuleViolation): ViolationView {
+  const expected = shownValue(violation.expected);
+  const actual = shownValue(violation.actual);
   return {
     rule: violation.rule,
     message: violation.message,
     field: violation.field ?? null,
-    // Left out when undefined (absent), so that the view is the same after JSON: the admin API's answer and a worker's IPC message.
-    ...(violation.expected === undefined ? {} : { expected: shownValue(violation.expected) }),
-    ...(violation.actual === undefined ? {} : { actual: shownValue(violation.actual) }),
+    // Left out when absent (undefined), as JSON would leave them out.
+    ...(expected === undefined ? {} : { expected }),
+    ...(actual === undefined ? {} : { actual }),
     note: violation.note ?? null,
   };
 }
 
+/** How many rules a checked answer broke: all that were found, kept or not. */
+export const violationsFound = (check: AnswerCheck): number => (check as Partial<KeptCheck>).found ?? check.violations.length;
+
 function checkView(check: AnswerCheck | undefined): CheckView | null {
-  return check ? { checked: true, violations: check.violations.map(violationView) } : null;
+  return check ? { checked: true, found: violationsFound(check), violations: check.violations.map(violationView) } : null;
 }
 
 /** A recorded request as the admin API shows it: headers redacted, bodies as text, query, customer and page arithmetic made now. */

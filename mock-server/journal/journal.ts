@@ -6,7 +6,7 @@
  * server made anyway, and memory stays bounded however long the server runs (see
  * `journalMemoryBound`).
  */
-import { customerOfEntry, entryView, MAX_JOURNAL_ANSWER_HEAD, MAX_JOURNAL_HEAD, MAX_JOURNAL_URL, pathOf, type JournalEntry, type RecordedRequest, type Secrets } from './journal-entry.ts';
+import { customerOfEntry, entryView, keptCheck, violationsFound, MAX_JOURNAL_ANSWER_HEAD, MAX_JOURNAL_HEAD, MAX_JOURNAL_URL, pathOf, type JournalEntry, type RecordedRequest, type Secrets } from './journal-entry.ts';
 
 export { journalUrl, MAX_JOURNAL_URL, type JournalEntry, type RecordedRequest } from './journal-entry.ts';
 
@@ -62,6 +62,9 @@ export interface JournalQuery {
   violations?: true;
 }
 
+/** The bytes a kept body holds. */
+const keptLength = (body: RecordedRequest['requestBody']): number => (body ? (typeof body.bytes === 'string' ? Buffer.byteLength(body.bytes) : body.bytes.length) : 0);
+
 /** Whether a recorded request passes the query's filters (`since` aside). */
 function matches(entry: RecordedRequest, query: JournalQuery): boolean {
   if (query.status !== undefined) {
@@ -71,7 +74,7 @@ function matches(entry: RecordedRequest, query: JournalQuery): boolean {
   if (query.path !== undefined && !pathOf(entry.url).includes(query.path)) return false;
   if (query.customer !== undefined && customerOfEntry(entry) !== query.customer) return false;
   if (query.by !== undefined && (entry.answeredBy ?? 'mock') !== query.by) return false;
-  if (query.violations && !(entry.check && entry.check.violations.length > 0)) return false;
+  if (query.violations && !(entry.check && violationsFound(entry.check) > 0)) return false;
   return true;
 }
 
@@ -189,6 +192,8 @@ export class Journal {
    */
   record(entry: RecordedRequest, at = this.arrival()): void {
     if (this.capacity === 0) return;
+    // A checked answer's violations are kept in the request body's share of the memory bound (see keptCheck).
+    if (entry.check) entry = { ...entry, check: keptCheck(entry.check, this.bodyBytes - keptLength(entry.requestBody)) };
     this.#entries[this.#next] = entry;
     if (this.#stamps) this.#stamps[this.#next] = at;
     this.#next = (this.#next + 1) % this.capacity;

@@ -5,12 +5,17 @@
  * the page fail the next listing; a reseed from the page changes the data, and reset brings it
  * back; markup in a request or answer is shown as text, never run; every control is reached with
  * Tab; with --admin-token the page asks for the token and sends it as a bearer header only.
- * Saves the screenshot docs/operations.md shows (docs/images/dashboard.png: the whole page at 1280 px wide).
+ * Issue 28: each request says who answered it (the mock, or the backend with its time or error) and
+ * what the validating proxy's check found, and the page filters by them. Saves the screenshot
+ * docs/operations.md shows (docs/images/dashboard.png: the whole page at 1280 px wide, of a mock in
+ * front of a small storefront backend).
  * Names that are JavaScript's own (`__proto__`, `constructor`) are shown as sent and keep the history per customer
  * working (issue 27); an answer's `x-store-listing-kit-reason` shows beside its status; the history column is
  * readable at 1280 px.
  */
 import { existsSync, mkdirSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -96,8 +101,6 @@ describe('the dashboard', () => {
       const page = await tab.$$eval('#detail aside.page dt', (dts) => Object.fromEntries(dts.map((dt) => [dt.textContent, dt.nextElementSibling?.textContent])));
       expect(page).toMatchObject({ rule: 'reviewsPageMeta', matching: '60', 'page size': '5', start: '10', count: '60', totalPages: '12', currentPage: '3', nextPage: '4', prevPage: '2' });
       expect(await tab.textContent('#detail aside.page')).toContain('floor(offset / limit)');
-      mkdirSync(fileURLToPath(new URL('.', `file://${SCREENSHOT}`)), { recursive: true });
-      await tab.screenshot({ path: SCREENSHOT, fullPage: true });
       expect(errors).toEqual([]);
     } finally {
       await tab.close();
@@ -469,6 +472,115 @@ describe('the dashboard of a mock in front of a backend (issue 28): who answered
       expect(errors).toEqual([]);
     } finally {
       await tab.close();
+    }
+  });
+
+  it('says how many rules a very broken answer broke, and that the first ones are shown', async () => {
+    const broken = '/store/products/reviews?limit=1000';
+    const violations = Array.from({ length: 1000 }, (_, i) => ({ rule: 'record-shape' as const, message: `record rev_${i}: Required`, field: `data[${i}].rating`, expected: 'Required', actual: 'x'.repeat(200) }));
+    fronted.ops.journal.record(passedThrough(broken, { check: { violations } }));
+    const { tab, errors } = await open(fronted.url);
+    try {
+      await tab.waitForSelector(rowFor(broken), { timeout: 15_000 });
+      expect(await tab.textContent(`${rowFor(broken)} .badge.checked`)).toBe('\u2717 1000 violations');
+      await tab.click(rowFor(broken));
+      expect(await tab.textContent('#detail aside.violations h3')).toBe('1000 rules broken');
+      const shown = (await tab.$$('#detail aside.violations .violation')).length;
+      expect(shown).toBeGreaterThan(10);
+      expect(shown).toBeLessThan(1000);
+      expect(await tab.textContent('#detail aside.violations .kept')).toBe(`The first ${shown} shown: the journal keeps them within its body cap (--journal-body-bytes).`);
+      expect(errors).toEqual([]);
+    } finally {
+      await tab.close();
+    }
+  });
+});
+
+/**
+ * A small storefront backend (node:http on port 0) with a few of Medusa's store routes: login, the
+ * customer, regions, products, carts; `/store/carts/cart_gone` cuts the connection (the overlay's 502).
+ */
+async function startStorefrontBackend(customerId: string): Promise<{ url: string; close(): Promise<void> }> {
+  const json = (res: ServerResponse, status: number, body: unknown) => {
+    const text = JSON.stringify(body);
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'x-powered-by': 'tiny-medusa' });
+    res.end(text);
+  };
+  const products = Array.from({ length: 4 }, (_, i) => ({ id: `prod_01JTEE${i}`, title: ['Linen shirt', 'Wool scarf', 'Canvas tote', 'Rain jacket'][i], handle: ['linen-shirt', 'wool-scarf', 'canvas-tote', 'rain-jacket'][i], thumbnail: `https://cdn.example/${i}.jpg` }));
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    req.resume();
+    req.on('end', () => {
+      const path = (req.url ?? '/').split('?')[0];
+      if (req.method === 'POST' && path === '/auth/customer/emailpass') return json(res, 200, { token: customerJwt(customerId) });
+      if (req.method === 'GET' && path === '/store/customers/me') return json(res, 200, { customer: { id: customerId, email: 'ada@example.com', first_name: 'Ada' } });
+      if (req.method === 'GET' && path === '/store/regions') return json(res, 200, { regions: [{ id: 'reg_01JEU', name: 'Europe', currency_code: 'eur' }], count: 1, offset: 0, limit: 50 });
+      if (req.method === 'GET' && path === '/store/products') return json(res, 200, { products, count: 12, offset: 0, limit: 4 });
+      if (req.method === 'POST' && path === '/store/carts') return json(res, 200, { cart: { id: 'cart_01JCART', region_id: 'reg_01JEU', items: [] } });
+      if (path === '/store/carts/cart_gone') return req.socket.destroy();
+      return json(res, 404, { type: 'not_found', message: `Cannot ${req.method} ${path}` });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describe('the dashboard of serve --backend (issue 28): a storefront through the mock, in front of its backend', () => {
+  it("lists the backend's answers with their time and the mock's beside them; the screenshot", async () => {
+    const customer = 'cus_01JSHOPPERADA';
+    const backend = await startStorefrontBackend(customer);
+    const mock = await startMockServer({ seed: 1, reviews: 60, products: 4, wishlists: 3, maxItems: 3, dialect: 'alphabite', allowMultipleWishlists: true, backend: backend.url });
+    const { tab, errors } = await open(mock.url);
+    try {
+      await tab.waitForFunction((url) => document.querySelector('#server-facts')?.textContent?.includes(`backend ${url}`), backend.url, { timeout: 15_000 });
+      await tab.waitForFunction(() => document.querySelector('#live')?.textContent?.startsWith('live'), undefined, { timeout: 15_000 });
+      const key = { 'x-publishable-api-key': 'pk_storefront' };
+      const json = { ...key, 'content-type': 'application/json' };
+      // A storefront's first steps: log in (the backend's), then browse, with the token the backend gave.
+      const login = await exactRequest(mock.url, '/auth/customer/emailpass', json, 'POST', JSON.stringify({ email: 'ada@example.com', password: 'secret-password' }));
+      expect(login.status).toBe(200);
+      const signedIn = { ...json, authorization: `Bearer ${JSON.parse(login.text).token as string}` };
+      for (const path of ['/store/customers/me', '/store/regions', '/store/products?limit=4']) expect((await exactRequest(mock.url, path, signedIn)).status, path).toBe(200);
+      const { reviews, wishlists } = mock.dataset.current;
+      const product = reviews.source.review(0).product_id;
+      const listing = `/store/reviews/product/${product}?limit=3&offset=3`;
+      expect((await exactRequest(mock.url, listing, key)).status).toBe(200);
+      const created = await exactRequest(mock.url, '/store/wishlists', signedIn, 'POST', JSON.stringify({ name: 'Autumn', sales_channel_id: 'sc_01JWEB' }));
+      expect(created.status, created.text).toBe(201);
+      const variant = (wishlists.source.item(0, 0) as unknown as { product_variant: { id: string } }).product_variant.id;
+      const added = await exactRequest(mock.url, `/store/wishlists/${JSON.parse(created.text).id as string}/add-item`, signedIn, 'POST', JSON.stringify({ product_variant_id: variant }));
+      expect(added.status, added.text).toBeLessThan(300);
+      expect((await exactRequest(mock.url, '/store/wishlists?limit=2', signedIn)).status).toBe(200);
+      expect((await exactRequest(mock.url, '/store/carts', signedIn, 'POST', JSON.stringify({ region_id: 'reg_01JEU' }))).status).toBe(200);
+      expect((await exactRequest(mock.url, '/store/carts/cart_gone', signedIn)).status).toBe(502);
+      await tab.waitForSelector(rowFor('/store/carts/cart_gone'), { timeout: 10_000 });
+
+      const origins = new Map(await tab.$$eval('#requests button[data-url]', (buttons) => buttons.map((button) => [button.getAttribute('data-url'), button.querySelector('.badge.origin')?.textContent ?? ''] as [string, string])));
+      for (const path of ['/auth/customer/emailpass', '/store/customers/me', '/store/regions', '/store/products?limit=4', '/store/carts']) expect(origins.get(path), path).toMatch(/^backend \d+(\.\d)? ms$/);
+      for (const path of [listing, '/store/wishlists', '/store/wishlists?limit=2']) expect(origins.get(path), path).toBe('mock');
+      expect(origins.get('/store/carts/cart_gone')).toMatch(/^backend failed: /);
+      // The customer is the backend's: the mock's wishlist is written for its actor_id.
+      await tab.waitForSelector(`#writes [data-customer="${customer}"]`, { timeout: 10_000 });
+
+      await tab.click(rowFor('/store/products?limit=4'));
+      expect(await tab.textContent('#detail dd.origin-fact')).toMatch(/^the backend, in \d+(\.\d)? ms$/);
+      expect(await tab.textContent('#detail')).toContain('Linen shirt');
+      await tab.click(rowFor(listing));
+      expect(await tab.textContent('#detail dd.origin-fact')).toBe('the mock');
+      expect(await tab.textContent('#detail aside.page')).toContain('clampedPageNumbers');
+      mkdirSync(fileURLToPath(new URL('.', `file://${SCREENSHOT}`)), { recursive: true });
+      await tab.screenshot({ path: SCREENSHOT, fullPage: true });
+      expect(errors).toEqual([]);
+    } finally {
+      await tab.close();
+      await mock.close();
+      await backend.close();
     }
   });
 });
