@@ -5,6 +5,7 @@
  * bench/RESULTS.md (written by this script) for the method.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseBenchOptions, USAGE, type BenchOptions } from './lib/options.ts';
@@ -433,7 +434,9 @@ async function main(): Promise<void> {
     const passthroughRounds = pairedRatios(samples.get('passthrough'), samples.get('proxy-lib'));
     // `--only passthrough` (its targets alone): its section goes into RESULTS.md, the rest stays as it was.
     if (options.only.length > 0 && selected.every((t) => t.id === 'express' || PASSTHROUGH_IDS.includes(t.id))) {
-      const section = renderPassedThrough(measured, passthroughRounds);
+      const load = loadavg().map((l) => l.toFixed(1)).join(', ');
+      const how = `Measured by \`npm run bench -- --only passthrough\`: medians of ${options.rounds} interleaved rounds (${options.warmupSec} s of warm-up, then ${options.durationSec} s measured, ${options.connections} connections, ${generator}), ${pinning ? 'server on core 0, load generator and origin on core 1' : 'NOT pinned'}; load average ${load} at the end (${cores} cores).`;
+      const section = renderPassedThrough(measured, passthroughRounds, how);
       const lines = [...section, '| target | measured | met |', '|---|---|---|'];
       for (const c of passthroughTargets(measured)) lines.push(`| ${c.goal} | ${c.measured} | ${c.met ? 'yes' : '**no**'} |`);
       process.stdout.write(`${lines.join('\n')}\n`);

@@ -175,6 +175,7 @@ describe('passed through (issue 28, item 7)', () => {
     expect(met).toContain('with `--backend` set: 40 µs CPU/request against 40 without (1.00×)');
     expect(renderPassedThrough(runs(140, 40)).join('\n')).toContain('passthrough / proxy-lib = 1.40 (target ≤ 1.30): not met');
     expect(renderPassedThrough(runs(125, 40).filter((m) => m.id !== 'proxy-lib'))).toEqual([]);
+    expect(renderPassedThrough(runs(125, 40), [], 'Measured by hand.')).toContain('Measured by hand.');
   });
 
   it('a run of --only passthrough replaces its section of RESULTS.md and leaves the rest as it was', () => {

@@ -185,9 +185,10 @@ export const PASSTHROUGH_SECTION = '## Passed through';
  * The "Passed through" section: the proxy library alone and `serve --backend` passing the same
  * request to the same origin, side by side, and the ratio item 7 quotes as one line
  * (`passthrough / proxy-lib = x.xx (target ≤ 1.30): met|not met`). `rounds`: the ratio round by
- * round, when known. Empty when neither ran.
+ * round, when known; `how`: a line on how the section was measured, when it is run alone. Empty
+ * when either did not run.
  */
-export function renderPassedThrough(measured: Measured[], rounds: number[] = []): string[] {
+export function renderPassedThrough(measured: Measured[], rounds: number[] = [], how?: string): string[] {
   const rows = measured.filter((m) => m.group === 'passthrough');
   const lib = rows.find((m) => m.id === 'proxy-lib');
   const passed = rows.find((m) => m.id === 'passthrough');
@@ -197,6 +198,7 @@ export function renderPassedThrough(measured: Measured[], rounds: number[] = [])
     "A request none of the mock's routes answers (`GET /store/carts/cart_01BENCH`), passed to an origin that stands in for Medusa (bench/ceilings/origin.mjs: raw node:http, keep-alive, a 2 KB JSON answer; outside the measured process tree, on the load generator's core). The ceiling is the proxy library alone with the very options and agent `serve --backend` uses (bench/ceilings/proxy.mjs). CPU µs/req is the server process tree's only.",
     '',
   );
+  if (how) lines.push(how, '');
   lines.push('| server | CPU µs/req | × proxy library | req/s | p99 ms |', '|---|---:|---:|---:|---:|');
   for (const m of rows) lines.push(`| ${m.label} | ${int(m.cpuUsPerRequest)} | ${times(ratio(m.cpuUsPerRequest, lib.cpuUsPerRequest))} | ${int(m.requestsPerSec)} | ${ms(m.p99Ms)} |`);
   const r = ratio(passed.cpuUsPerRequest, lib.cpuUsPerRequest);
