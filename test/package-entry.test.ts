@@ -95,6 +95,8 @@ describe('each part loads only what it needs', () => {
     expect(serve.packages).toContain('express');
     expect(serve.packages).not.toContain('@pact-foundation/pact');
     expect(serve.packages).not.toContain('undici');
+    // The proxy library loads with a backend only (serve --backend, proxy).
+    expect(serve.packages).not.toContain('http-proxy-middleware');
     for (const command of ['verify', 'check', 'fixtures']) {
       const help = await packagesLoadedBy(`process.argv = [process.argv[0], ${JSON.stringify(bin)}, '${command}', '--help']; await import(${JSON.stringify(bin)});`);
       expect(help.output).toContain(`Usage: store-listing-kit ${command}`);
@@ -113,6 +115,7 @@ describe('each part loads only what it needs', () => {
     expect(listing.output.trim()).toBe('200');
     expect(listing.packages).toContain('express');
     expect(listing.packages).not.toContain('zod');
+    expect(listing.packages).not.toContain('http-proxy-middleware');
     const checked = await packagesLoadedBy(`
       const { startMockServer } = await import(${server});
       const mock = await startMockServer({ port: 0 });

@@ -71,7 +71,10 @@ export function createOverlay(options: OverlayOptions): Overlay {
   const logs = logger.isLevelEnabled('info');
   const observing = logs || journal.capacity > 0 || onBackendAnswer !== undefined;
   const agent = backendAgent(target);
-  const exchanges = new WeakMap<IncomingMessage, Exchange>();
+  // The exchanges in flight, by request: a Map, deleted from when the answer is out. (A WeakMap's
+  // entries are ephemerons, which every young-generation collection must trace: measured, they cost
+  // the passed-through request several times what the map saves.)
+  const exchanges = new Map<IncomingMessage, Exchange>();
 
   const answerOwn = (req: IncomingMessage, res: ServerResponse, status: number, body: ErrorBody, exchange: Exchange | undefined) => {
     const text = JSON.stringify(body);
@@ -86,6 +89,13 @@ export function createOverlay(options: OverlayOptions): Overlay {
       target,
       agent,
       {
+        start(req: IncomingMessage) {
+          // Counted from here, not before: a 'data' listener added before the library pipes the body would let chunks flow past it.
+          const exchange = exchanges.get(req);
+          if (exchange && observing && req.headers['content-length'] === undefined && req.headers['transfer-encoding'] !== undefined) {
+            req.on('data', (chunk: Buffer) => (exchange.requestBytes += chunk.length));
+          }
+        },
         request(proxyReq: ClientRequest, req: IncomingMessage) {
           const exchange = exchanges.get(req);
           if (!exchange) return;
@@ -120,7 +130,7 @@ export function createOverlay(options: OverlayOptions): Overlay {
           const method = req.method as string;
           const path = pathOf(req.url as string);
           if (exchange?.timedOut) answerOwn(req, res, 504, gatewayTimeoutBody(label, method, path, timeoutMs), exchange);
-          else answerOwn(req, res, 502, badGatewayBody(label, method, path, error.message || String((error as NodeJS.ErrnoException).code ?? 'error')), exchange);
+          else answerOwn(req, res, 502, badGatewayBody(label, method, path, causeOf(error)), exchange);
         },
       },
       timeoutMs,
@@ -131,6 +141,8 @@ export function createOverlay(options: OverlayOptions): Overlay {
     const durationMs = round(performance.now() - exchange.started);
     const { proxyRes, sink } = exchange;
     const complete = res.writableFinished && (proxyRes === undefined || proxyRes.complete);
+    // Nothing was sent (the client went first): recorded as nginx does, 499 "client closed request".
+    const status = res.headersSent ? res.statusCode : 499;
     const ms = exchange.backendMs ?? (exchange.sentAt ? round(performance.now() - exchange.sentAt) : 0);
     if (!complete && exchange.error === undefined) exchange.error = proxyRes ? 'the answer did not complete' : 'the client went before the answer';
     const note = (check?: Awaited<ReturnType<BodySink['end']>>) =>
@@ -142,7 +154,7 @@ export function createOverlay(options: OverlayOptions): Overlay {
         rawHeaders: req.rawHeaders,
         headers: req.headers,
         requestBytes: exchange.requestBytes,
-        status: res.statusCode,
+        status,
         durationMs,
         responseHeaders: proxyRes ? proxyRes.rawHeaders : (exchange.own?.headers ?? []),
         responseBody: exchange.tap ?? (exchange.own ? { bytes: exchange.own.text, length: Buffer.byteLength(exchange.own.text) } : undefined),
@@ -186,11 +198,16 @@ export function createOverlay(options: OverlayOptions): Overlay {
         requestBytes: 0,
       };
       exchanges.set(req, exchange);
-      if (!observing) return proxy(req, res);
+      if (!observing) {
+        res.once('close', () => exchanges.delete(req));
+        return proxy(req, res);
+      }
       const length = req.headers['content-length'];
       if (length !== undefined) exchange.requestBytes = Number(length) || 0;
-      else if (req.headers['transfer-encoding'] !== undefined) req.on('data', (chunk: Buffer) => (exchange.requestBytes += chunk.length));
-      res.once('close', () => finish(req, res, exchange));
+      res.once('close', () => {
+        exchanges.delete(req);
+        finish(req, res, exchange);
+      });
       proxy(req, res);
     },
     close() {
@@ -201,8 +218,17 @@ export function createOverlay(options: OverlayOptions): Overlay {
 
 /** Why an exchange failed, for the journal and the log. */
 function describe(error: Error, timedOut: boolean, timeoutMs: number): string {
-  if (timedOut) return `no answer within ${timeoutMs} ms`;
-  return error.message || String((error as NodeJS.ErrnoException).code ?? 'error');
+  return timedOut ? `no answer within ${timeoutMs} ms` : causeOf(error);
+}
+
+/**
+ * An error's own words: `connect ECONNREFUSED 127.0.0.1:9100`. A host name with several addresses
+ * (`localhost`: ::1 and 127.0.0.1) fails with an AggregateError without a message: its errors' words.
+ */
+function causeOf(error: Error): string {
+  const inner = (error as Partial<AggregateError>).errors;
+  if (Array.isArray(inner) && inner.length > 0) return inner.map((e: unknown) => (e instanceof Error ? causeOf(e) : String(e))).join('; ');
+  return error.message || String((error as NodeJS.ErrnoException).code ?? 'unknown error');
 }
 
 /** Asks the hook for a sink at the answer's head; a hook that throws watches nothing (and is logged). */

@@ -13,14 +13,16 @@ import { isAdminPath, OPENAPI_PATH } from '../../lib/admin-paths.ts';
  *
  * The plugins' paths are matched as a SUPERSET of what Express (in the mock, and in Medusa) would
  * route to the plugins, so that nothing a storefront writes through the plugins' routes reaches the
- * backend: the path is lower-cased (Express matches any case), each segment is percent-decoded once
- * (`/store/%77ishlists`; a malformed escape is kept as it is), a trailing slash is ignored, and an
- * absolute-form target (`GET http://host/store/wishlists`) is judged by its path, as Express does.
- * Repeated slashes and `.`/`..` segments are resolved too (`//store/wishlists`, `/x/../store/reviews`):
- * neither Express router matches those, but a reverse proxy in front of a staging backend (nginx's
- * `merge_slashes`, say) may normalise them into a plugin route, and the mock answering them (a 404) costs
- * nothing. test/backend-overlay.test.ts checks the superset against `isPluginPath` and the write
- * routes with case, slash and escape variants.
+ * backend. The path is lower-cased (Express matches any case), a trailing slash is ignored, and an
+ * absolute-form target (`GET http://host/store/wishlists`) is judged by its path, as Express does. A
+ * path with a percent escape, a repeated slash or a dot segment is the mock's when any of its readings
+ * is a plugin path: as sent (Express matches the raw path: `/store/wishlists/%2e%2e` reaches the
+ * plugins' `/store/wishlists/:id`), with each segment percent-decoded once (`/store/%77ishlists`; a
+ * malformed escape is kept as it is), and with repeated slashes merged and `.`/`..` resolved (what a
+ * reverse proxy in front of a staging backend, nginx's `merge_slashes` say, may make of
+ * `//store/wishlists`), decoded or not. Owning a path no router matches costs nothing: the mock
+ * answers it 404. test/backend-overlay.test.ts checks the superset against `isPluginPath` and the
+ * write routes with case, slash and escape variants.
  */
 export type OverlayMode = 'serve' | 'proxy';
 
@@ -33,10 +35,18 @@ export function ownsRequest(mode: OverlayMode, _method: string, rawUrl: string):
   if (path === undefined) return true;
   if (isAdminPath(path)) return true;
   if (mode === 'proxy') return false;
-  const canonical = (NEEDS_NORMALISING.test(path) ? normalised(path) : path).toLowerCase();
-  if (canonical === OPENAPI_PATH || canonical === `${OPENAPI_PATH}/`) return true;
+  const lower = path.toLowerCase();
+  if (servedPath(lower)) return true;
+  if (!NEEDS_NORMALISING.test(path)) return false;
+  const decoded = decodeSegments(path).toLowerCase();
+  return servedPath(decoded) || servedPath(resolveSegments(lower)) || servedPath(resolveSegments(decoded));
+}
+
+/** `/openapi.json` or a plugin path, in lower case. */
+function servedPath(path: string): boolean {
+  if (path === OPENAPI_PATH || path === `${OPENAPI_PATH}/`) return true;
   for (const root of PLUGIN_ROOTS) {
-    if (canonical.startsWith(root) && (canonical.length === root.length || canonical.charCodeAt(root.length) === 0x2f)) return true;
+    if (path.startsWith(root) && (path.length === root.length || path.charCodeAt(root.length) === 0x2f)) return true;
   }
   return false;
 }
@@ -54,15 +64,12 @@ function pathOfTarget(rawUrl: string): string | undefined {
   }
 }
 
-/** A percent escape, a repeated slash or a dot segment: the rare paths that `normalised` rewrites. */
+/** A percent escape, a repeated slash or a dot segment: the rare paths read more than one way. */
 const NEEDS_NORMALISING = /%|\/\/|\/\./;
 
-/**
- * The path with each `/`-separated segment percent-decoded once (a segment with a malformed escape
- * stays as it is; one that decodes to `/` splits), empty segments dropped and `.`/`..` resolved.
- */
-function normalised(path: string): string {
-  const decoded = path
+/** Each `/`-separated segment percent-decoded once (a segment with a malformed escape stays as it is; one that decodes to `/` splits). */
+function decodeSegments(path: string): string {
+  return path
     .split('/')
     .map((segment) => {
       if (!segment.includes('%')) return segment;
@@ -73,8 +80,12 @@ function normalised(path: string): string {
       }
     })
     .join('/');
+}
+
+/** Repeated slashes merged, `.` and `..` segments resolved. */
+function resolveSegments(path: string): string {
   const kept: string[] = [];
-  for (const segment of decoded.split('/')) {
+  for (const segment of path.split('/')) {
     if (segment === '' || segment === '.') continue;
     if (segment === '..') kept.pop();
     else kept.push(segment);

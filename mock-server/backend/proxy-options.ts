@@ -14,7 +14,8 @@ import { createProxyMiddleware, type Options } from 'http-proxy-middleware';
  *   body streamed) except `Host`, which names the backend (`changeOrigin`: a remote backend behind
  *   virtual hosting or TLS SNI needs its own name); no `X-Forwarded-*` is added (`xfwd` off);
  * - the answer comes back as it came: status, headers (`Set-Cookie`, `Location` untouched: no cookie,
- *   host or protocol rewriting, redirects are not followed), body streamed;
+ *   host or protocol rewriting, redirects are not followed), body streamed; only the hop-by-hop
+ *   `Connection` and `Keep-Alive` are the mock's own towards its client, not the backend's;
  * - backend connections are kept alive and pooled (`backendAgent`; without an agent http-proxy sends
  *   `Connection: close` on every request), also when a client sends `Connection: close`;
  * - no websockets (`ws` off: Medusa's store API has none), no logging of the library's own (the
@@ -28,6 +29,8 @@ export const BACKEND_MAX_SOCKETS = 128;
 
 /** What the proxy tells its user of an exchange (all optional; without `error`, a bare 502). */
 export interface ProxyHooks {
+  /** The library starts the exchange: a listener added to `req` now sees all of its body (the library pipes it in this same turn). */
+  start?(req: IncomingMessage, res: ServerResponse): void;
   /** The request to the backend has its socket; its headers are not sent yet. */
   request?(proxyReq: ClientRequest, req: IncomingMessage, res: ServerResponse): void;
   /** The backend's answer head arrived; it is copied to `res` and piped after this returns. */
@@ -58,12 +61,18 @@ export function proxyOptions(target: URL, agent: HttpAgent, hooks: ProxyHooks = 
     ejectPlugins: true,
     plugins: [
       (proxy) => {
+        if (hooks.start) proxy.on('start', (req, res) => hooks.start?.(req, res as ServerResponse));
         proxy.on('proxyReq', (proxyReq, req, res) => {
           const connection = proxyReq.getHeader('connection');
           if (typeof connection === 'string' && CLOSES.test(connection) && !proxyReq.headersSent) proxyReq.removeHeader('connection');
           hooks.request?.(proxyReq, req, res);
         });
         proxy.on('proxyRes', (proxyRes, req, res) => {
+          // Hop-by-hop: the backend's connection is not the client's. Left in, the backend's `Connection:
+          // keep-alive` would keep open a client connection that asked to be closed; the library then sets
+          // the client's own choice (its `Connection`, else keep-alive).
+          delete proxyRes.headers.connection;
+          delete proxyRes.headers['keep-alive'];
           // The client went before the whole answer: stop reading it from the backend (as the library's default plugin does).
           res.once('close', () => {
             if (!res.writableEnded) proxyRes.destroy();

@@ -10,7 +10,7 @@ import type { AddressInfo, Socket } from 'node:net';
  * - `/cookies`: two `Set-Cookie` headers;
  * - `/stream`: a chunked answer, `chunk-1;` at once and `chunk-2.` once the test calls `release()`;
  * - `/silent`: no answer until `release()` (for the 504);
- * - `/die`: a head and part of a body, then the connection is cut;
+ * - `/die` (or any path ending so): a head and part of a body, then the connection is cut;
  * - `/auth/...`: `{"token":"tok_secret"}`;
  * - anything else: an echo, `application/json` `{ method, url, headers (raw), bodyBytes, sha256, body }`
  *   (`body`: the text of a body of at most 64 KiB).
@@ -102,7 +102,7 @@ async function answer(req: IncomingMessage, res: ServerResponse, held: () => Pro
     await held();
     return void res.end('late');
   }
-  if (path === '/die') {
+  if (path === '/die' || path.endsWith('/die')) {
     res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': '1000' });
     res.write('part of a body');
     setTimeout(() => res.socket?.destroy(), 20);
