@@ -26,9 +26,9 @@ process.on('uncaughtException', (error) => lastResort(error, { now: true }));
 process.on('unhandledRejection', (error) => lastResort(error, { now: true }));
 
 // `serve` loads only its own command: its first answer must not wait for the other commands' modules;
-// `check` only its own too, as the other commands' modules would add to the CPU of every run.
-// (A promise chain, not top-level await: nothing of the package uses top-level await.)
-const ownEntries = { serve: '../dist/cli/serve-main.js', check: '../dist/cli/check-main.js' };
+// `proxy` the same; `check` only its own too, as the other commands' modules would add to the CPU of
+// every run. (A promise chain, not top-level await: nothing of the package uses top-level await.)
+const ownEntries = { serve: '../dist/cli/serve-main.js', proxy: '../dist/cli/proxy-main.js', check: '../dist/cli/check-main.js' };
 const entry = new URL(Object.hasOwn(ownEntries, process.argv[2] ?? '') ? ownEntries[process.argv[2]] : '../dist/cli/main.js', import.meta.url);
 Promise.resolve()
   .then(() => {

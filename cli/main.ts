@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { registerCheckCommand } from './check.ts';
 import { registerFixturesCommand } from './fixtures.ts';
 import { registerOpenApiCommand } from './openapi.ts';
+import { registerProxyCommand } from './proxy.ts';
 import { registerServeCommand } from './serve.ts';
 import { registerVerifyCommand } from './verify.ts';
 import { baseProgram, endQuietlyWhenTheReaderLeaves, EXIT, withExitCodes } from './program.ts';
@@ -14,6 +15,7 @@ hideDependencyDeprecation('DEP0060');
 export function buildProgram(): Command {
   const program = baseProgram();
   registerServeCommand(program);
+  registerProxyCommand(program);
   registerFixturesCommand(program);
   registerCheckCommand(program);
   registerVerifyCommand(program);

@@ -13,7 +13,7 @@ import { CLI_LOG_LEVEL, LOG_LEVELS, createLogger, type LogLevel } from '../mock-
 import { exitGracefullyOnSignals } from '../mock-server/front/shutdown.ts';
 import { MOCK_SHARE_TOKEN_SECRET } from '../mock-server/writes/share-token.ts';
 import { cannotRun } from './program.ts';
-import { startedByNpm, watchWrapper } from './wrapper-watch.ts';
+import { watchWrapperFromNow, type WrapperWatch } from './wrapper-watch.ts';
 import { MAX_SEED, datasetOptions, generateOptionsFrom, integerIn, type DatasetFlags } from './options.ts';
 
 export const DEFAULT_PORT = 9000;
@@ -77,7 +77,7 @@ function publishableKeyArg(value: string, previous: string[] | undefined): strin
 }
 
 /** `--backend <url>`: an http(s) URL without credentials (startMockServer checks it again, for the API). */
-function backendArg(value: string): string {
+export function backendArg(value: string): string {
   let url: URL;
   try {
     url = new URL(value);
@@ -89,7 +89,7 @@ function backendArg(value: string): string {
   return value;
 }
 
-function tokenArg(value: string): string {
+export function tokenArg(value: string): string {
   if (!/^[\x21-\x7e]{8,256}$/.test(value)) throw new InvalidArgumentError('expected 8 to 256 visible ASCII characters, without spaces.');
   return value;
 }
@@ -220,7 +220,7 @@ function banner(facts: { heading: string; url: string; summary: DatasetSummary; 
   ];
 }
 
-function adminBanner(mode: ReturnType<typeof adminAccessMode>, url: string): string {
+export function adminBanner(mode: ReturnType<typeof adminAccessMode>, url: string): string {
   if (mode === 'off') return 'off (non-loopback host without --admin-token)';
   return `dashboard and API at ${url}/__admin/ (${mode === 'token' ? 'bearer token required' : `loopback clients only; changes need Content-Type: application/json or ${ADMIN_WRITE_HEADER}`})`;
 }
@@ -248,22 +248,4 @@ async function serveWorkers(options: MockClusterOptions, cmd: Command, wrapper: 
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   wrapper.onStop(() => stopping || stop());
-}
-
-interface WrapperWatch {
-  /** Calls `stop` when the npm wrapper went away or caught a signal: now, if that happened already. */
-  onStop(stop: (cause: string) => void): void;
-}
-
-/** cli/wrapper-watch.ts under npm (nothing otherwise), watching from now on, before a server is up to stop. */
-function watchWrapperFromNow(): WrapperWatch {
-  let cause: string | undefined;
-  let stopServe: ((cause: string) => void) | undefined;
-  if (startedByNpm()) watchWrapper((why) => (stopServe ? stopServe(why) : (cause = why)));
-  return {
-    onStop(stop) {
-      stopServe = stop;
-      if (cause !== undefined) stop(cause);
-    },
-  };
 }

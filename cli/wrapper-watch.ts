@@ -88,3 +88,21 @@ export function watchWrapper(stop: (cause: string) => void, pollMs = WRAPPER_POL
   timer.unref();
   return end;
 }
+
+export interface WrapperWatch {
+  /** Calls `stop` when the npm wrapper went away or caught a signal: now, if that happened already. */
+  onStop(stop: (cause: string) => void): void;
+}
+
+/** `watchWrapper` under npm (nothing otherwise), watching from now on, before a server is up to stop (`serve`, `proxy`). */
+export function watchWrapperFromNow(): WrapperWatch {
+  let cause: string | undefined;
+  let stopServe: ((cause: string) => void) | undefined;
+  if (startedByNpm()) watchWrapper((why) => (stopServe ? stopServe(why) : (cause = why)));
+  return {
+    onStop(stop) {
+      stopServe = stop;
+      if (cause !== undefined) stop(cause);
+    },
+  };
+}

@@ -33,7 +33,15 @@ export const ANSWER_RULES = [
   'record-shape',
   'records-within-count',
 ] as const;
-export type AnswerRule = (typeof ANSWER_RULES)[number];
+
+/**
+ * Rules of a checker that sees answers go by (the validating proxy, mock-server/backend/check.ts),
+ * not of an answer's content: `checkListingAnswer` never returns them. `answer-too-large-to-check`:
+ * the body (as received, or decompressed) is past the checker's cap, so it was not judged; a
+ * violation all the same, so that a run whose answers could not be checked does not pass.
+ */
+export const CHECKER_RULES = ['answer-too-large-to-check'] as const;
+export type AnswerRule = (typeof ANSWER_RULES)[number] | (typeof CHECKER_RULES)[number];
 
 /** What one rule found wrong with an answer: the field, what the rule expects there and what came. */
 export interface RuleViolation {
@@ -462,6 +470,17 @@ function once(violations: RuleViolation[]): RuleViolation[] {
   });
 }
 
+/**
+ * The window a spec answer is held to: what was asked, with a default left to the server ([kit])
+ * unknown without strict (what was asked is then unknown). Undefined when the request is refused.
+ */
+function specHeldWindow(answer: ListingAnswer, strict: boolean): { asked: AskedWindow; size: number | undefined; start: number | undefined } | undefined {
+  const asked = askedWindow('spec', answer.endpoint, answer.query, answer.id);
+  if (!asked) return undefined;
+  const unknown = !strict && SPEC_KIT_DEFAULTS.has(answer.endpoint);
+  return { asked, size: unknown && asked.sizeOmitted ? undefined : asked.size, start: unknown && asked.startOmitted ? undefined : asked.start };
+}
+
 function checkSpecAnswer(answer: ListingAnswer, strict: boolean): RuleViolation[] {
   const keys = specEnvelopeKeys(answer.endpoint);
   const page = readAnswerPage('envelope-shape', keys.recordsKey, answer.body);
@@ -473,12 +492,9 @@ function checkSpecAnswer(answer: ListingAnswer, strict: boolean): RuleViolation[
     ...currentPageRule(keys, page, strict),
     ...nextPrevRule(keys, page, strict),
   ];
-  const asked = askedWindow('spec', answer.endpoint, answer.query, answer.id);
-  if (asked) {
-    // A default left to the server ([kit]) is judged with strict only: without it, what was asked is unknown.
-    const unknown = !strict && SPEC_KIT_DEFAULTS.has(answer.endpoint);
-    const size = unknown && asked.sizeOmitted ? undefined : asked.size;
-    const start = unknown && asked.startOmitted ? undefined : asked.start;
+  const held = specHeldWindow(answer, strict);
+  if (held) {
+    const { asked, size, start } = held;
     out.push(...specEchoRule(keys, page, size, start));
     if (size !== undefined && start !== undefined) out.push(...recordsWithinCountRule(keys.recordsKey, page, asked));
   }
@@ -511,4 +527,38 @@ function checkAlphabiteAnswer(answer: ListingAnswer): RuleViolation[] {
 export function checkListingAnswer(dialect: DialectName, answer: ListingAnswer, options: AnswerCheckOptions = {}): RuleViolation[] {
   if (answer.status !== 200) return [];
   return once(dialect === 'alphabite' ? checkAlphabiteAnswer(answer) : checkSpecAnswer(answer, options.strict ?? false));
+}
+
+/** Every rule `checkListingAnswer` may apply in a dialect (the spec's record-shape with strict only). */
+export function dialectRules(dialect: DialectName, options: AnswerCheckOptions = {}): AnswerRule[] {
+  if (dialect === 'alphabite') return ['data-envelope', 'clamped-page-numbers', 'echo-size-and-start', 'records-within-count', 'record-shape'];
+  return ['envelope-shape', 'echo-size-and-start', 'page-length', 'total-pages', 'current-page', 'next-and-prev-page', 'records-within-count', ...(options.strict ? (['record-shape'] as const) : [])];
+}
+
+/**
+ * The rules `checkListingAnswer` applies to this answer (those it does not report held on it): none
+ * for a status other than 200; only the dialect's envelope rule for a body that is no envelope (not
+ * a JSON object with its records array); the echo and records-within-count only when the window
+ * asked is known. What a report of many answers counts as "held on an answer".
+ */
+export function rulesApplied(dialect: DialectName, answer: ListingAnswer, options: AnswerCheckOptions = {}): AnswerRule[] {
+  if (answer.status !== 200) return [];
+  if (dialect === 'alphabite') {
+    if ('rule' in readAnswerPage('data-envelope', 'data', answer.body)) return ['data-envelope'];
+    const asked = askedWindow('alphabite', answer.endpoint, answer.query, answer.id) !== undefined;
+    return ['data-envelope', 'clamped-page-numbers', ...(asked ? (['echo-size-and-start', 'records-within-count'] as const) : []), 'record-shape'];
+  }
+  const strict = options.strict ?? false;
+  if ('rule' in readAnswerPage('envelope-shape', specEnvelopeKeys(answer.endpoint).recordsKey, answer.body)) return ['envelope-shape'];
+  const held = specHeldWindow(answer, strict);
+  return [
+    'envelope-shape',
+    'page-length',
+    'total-pages',
+    'current-page',
+    'next-and-prev-page',
+    ...(held && (held.size !== undefined || held.start !== undefined) ? (['echo-size-and-start'] as const) : []),
+    ...(held && held.size !== undefined && held.start !== undefined ? (['records-within-count'] as const) : []),
+    ...(strict ? (['record-shape'] as const) : []),
+  ];
 }

@@ -18,6 +18,8 @@ import {
 import { MAX_VIOLATION_VALUE, REDACTED, type RecordedRequest } from '../mock-server/journal/journal-entry.ts';
 import type { RuleViolation } from '../lib/answer-rules.ts';
 import { customerOf } from '../lib/customers.ts';
+import { startFakeBackend, type FakeBackend } from './support/fake-backend.ts';
+import type { BackendAnswerHook } from '../mock-server/backend/hooks.ts';
 import { exactRequest, get } from './support/http.ts';
 import { requestBytes, sendRaw } from './support/raw-http.ts';
 
@@ -384,6 +386,74 @@ describe('entries answered by the backend, and checked (issue 28)', () => {
         expect(answer.json, query).toMatchObject({ type: 'invalid_data', message: expect.stringContaining(`'${name}'`) });
       }
     });
+  });
+});
+
+describe('entries of serve --backend, as the overlay records them', () => {
+  let backend: FakeBackend;
+  let mock: MockServer;
+  beforeAll(async () => {
+    backend = await startFakeBackend();
+    mock = await startMockServer({ seed: 1, reviews: 10, wishlists: 2, dialect: 'alphabite', backend: backend.url });
+  });
+  afterAll(async () => {
+    await mock.close();
+    await backend.close();
+  });
+
+  it("say which the mock answered and which the backend did, with the backend's time, and filter by them", async () => {
+    await clear(mock);
+    expect((await exactRequest(mock.url, '/store/products?limit=2', { 'x-publishable-api-key': 'pk_test' })).status).toBe(200);
+    expect((await exactRequest(mock.url, '/store/products/reviews?limit=2', { 'x-publishable-api-key': 'pk_test' })).status).toBe(200);
+    expect((await exactRequest(mock.url, '/status/204')).status).toBe(204);
+    const { entries } = await journal(mock);
+    expect(entries.map((e: { url: string; answeredBy: string }) => `${e.answeredBy} ${e.url}`)).toEqual(['backend /store/products?limit=2', 'mock /store/products/reviews?limit=2', 'backend /status/204']);
+    for (const entry of [entries[0], entries[2]]) {
+      expect(entry.backend).toEqual({ ms: expect.any(Number), error: null });
+      expect(entry.backend.ms).toBeGreaterThanOrEqual(0);
+      expect(entry.backend.ms).toBeLessThanOrEqual(entry.durationMs);
+      expect(entry.check).toBeNull();
+    }
+    expect(entries[1]).toMatchObject({ backend: null, check: null });
+    expect(entries[1].page).not.toBeNull();
+    const urls = async (query: string) => (await journal(mock, query)).entries.map((e: { url: string }) => e.url);
+    expect(await urls('?by=backend')).toEqual(['/store/products?limit=2', '/status/204']);
+    expect(await urls('?by=mock')).toEqual(['/store/products/reviews?limit=2']);
+    expect(await urls('?by=backend&status=2xx&path=/status')).toEqual(['/status/204']);
+  });
+});
+
+describe("entries of the validating proxy's mode: the verdict of the onBackendAnswer hook on the entry", () => {
+  it('shows the check the sink gave at the end of the answer, and filters by it', async () => {
+    const backend = await startFakeBackend();
+    const bodies = new Map<string, number>();
+    // A checker made for the test: every answer under /store/wishlists breaks one rule; the others hold.
+    const onBackendAnswer: BackendAnswerHook = (exchange) => {
+      let bytes = 0;
+      return {
+        write: (chunk) => void (bytes += chunk.length),
+        end: async () => {
+          bodies.set(exchange.url, bytes);
+          return { violations: exchange.url.startsWith('/store/wishlists') ? [{ rule: 'data-envelope', message: "the plugins' envelope always has 'count', a number", field: 'count', expected: 'a number', actual: undefined }] : [] };
+        },
+        abort: () => undefined,
+      };
+    };
+    const proxy = await startMockServer({ mode: 'proxy', backend: backend.url, onBackendAnswer });
+    try {
+      for (const path of ['/store/wishlists?limit=2', '/store/products/reviews?limit=2', '/status/204']) await exactRequest(proxy.url, path);
+      const { entries } = (await get(proxy.url, '/__admin/journal')).json as { entries: Array<Record<string, any>> };
+      expect(entries.map((e) => `${e.answeredBy} ${e.url}`)).toEqual(['backend /store/wishlists?limit=2', 'backend /store/products/reviews?limit=2', 'backend /status/204']);
+      expect(entries[0]!.check).toEqual({ checked: true, found: 1, violations: [{ rule: 'data-envelope', message: "the plugins' envelope always has 'count', a number", field: 'count', expected: 'a number', note: null }] });
+      expect(entries[1]!.check).toEqual({ checked: true, found: 0, violations: [] });
+      expect(entries[0]!.response.body.bytes).toBe(bodies.get('/store/wishlists?limit=2'));
+      const urls = async (query: string) => ((await get(proxy.url, `/__admin/journal${query}`)).json as { entries: Array<{ url: string }> }).entries.map((e) => e.url);
+      expect(await urls('?violations=1')).toEqual(['/store/wishlists?limit=2']);
+      expect(await urls('?by=mock')).toEqual([]);
+    } finally {
+      await proxy.close();
+      await backend.close();
+    }
   });
 });
 

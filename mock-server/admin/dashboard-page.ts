@@ -214,7 +214,7 @@ const SCRIPT = String.raw`
     box.appendChild(origin);
     if (entry.check) {
       var n = violationCount(entry.check);
-      var mark = el('span', 'badge checked ' + (n === 0 ? 'held' : 'broken'), n === 0 ? '✓ checked' : '✗ ' + n + (n === 1 ? ' violation' : ' violations'));
+      var mark = el('span', 'badge checked ' + (n === 0 ? 'held' : 'broken'), n === 0 ? '\u2713 checked' : '\u2717 ' + n + (n === 1 ? ' violation' : ' violations'));
       mark.title = checkText(entry.check);
       box.appendChild(mark);
     }

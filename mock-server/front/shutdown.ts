@@ -7,6 +7,17 @@ export interface StoppableServer {
   close(): Promise<void>;
 }
 
+/** The exit code when the server has stopped, and when a second signal cuts it short. */
+export interface StopVerdict {
+  /** After the graceful stop (requests in flight finished): the exit code. */
+  stopped(): number | Promise<number>;
+  /** On a second signal, just before the process exits: the exit code, given at once. */
+  cut(): number;
+}
+
+/** `serve` has no verdict: 0 when stopped, 1 when cut short. */
+const SERVE_VERDICT: StopVerdict = { stopped: () => 0, cut: () => 1 };
+
 /** Stops the server as the first SIGTERM would; `cause` is logged (e.g. "the npm process that started it ended"). */
 export type StopServe = (cause: string) => void;
 
@@ -16,28 +27,29 @@ export type StopServe = (cause: string) => void;
  * MockServer.close) and the process exits 0. A second signal cuts every connection and
  * exits 1 at once. The returned function starts the same graceful stop for a reason that is not
  * a signal of this process (cli/wrapper-watch.ts: the npm process or the shell that started it
- * was signalled or went away), with the same exit code.
+ * was signalled or went away), with the same exit code. A command with a verdict (`proxy`) gives
+ * the exit codes through `verdict`.
  */
-export function exitGracefullyOnSignals(mock: StoppableServer, logger: Logger, exit: (code: number) => void = (code) => process.exit(code)): StopServe {
+export function exitGracefullyOnSignals(mock: StoppableServer, logger: Logger, exit: (code: number) => void = (code) => process.exit(code), verdict: StopVerdict = SERVE_VERDICT): StopServe {
   let stopping = false;
   const stop = (why: { signal: NodeJS.Signals } | { cause: string }) => {
     if (stopping) {
       if (!('signal' in why)) return;
       logger.warn(why, 'second signal: cutting connections');
       mock.server.closeAllConnections();
-      exit(1);
+      exit(verdict.cut());
       return;
     }
     stopping = true;
     logger.info(why, 'shutting down: no new connections, finishing requests in flight');
     mock.close().then(
-      () => {
+      async () => {
         logger.info('stopped');
-        exit(0);
+        exit(await verdict.stopped());
       },
       (error: unknown) => {
         logger.error({ err: error }, 'shutdown failed');
-        exit(1);
+        exit(verdict.cut());
       },
     );
   };

@@ -21,6 +21,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from '../../mock-server/server.ts';
 import type { RecordedRequest } from '../../mock-server/journal/journal-entry.ts';
+import type { BackendAnswerHook } from '../../mock-server/backend/hooks.ts';
 import { exactRequest } from '../support/http.ts';
 import { requestBytes, sendRaw } from '../support/raw-http.ts';
 
@@ -516,6 +517,7 @@ async function startStorefrontBackend(customerId: string): Promise<{ url: string
       if (req.method === 'GET' && path === '/store/regions') return json(res, 200, { regions: [{ id: 'reg_01JEU', name: 'Europe', currency_code: 'eur' }], count: 1, offset: 0, limit: 50 });
       if (req.method === 'GET' && path === '/store/products') return json(res, 200, { products, count: 12, offset: 0, limit: 4 });
       if (req.method === 'POST' && path === '/store/carts') return json(res, 200, { cart: { id: 'cart_01JCART', region_id: 'reg_01JEU', items: [] } });
+      if (req.method === 'GET' && path === '/store/wishlists') return json(res, 200, { data: [], count: 0, take: 5, skip: 0, totalPages: 1, currentPage: 1, nextPage: 1 });
       if (path === '/store/carts/cart_gone') return req.socket.destroy();
       return json(res, 404, { type: 'not_found', message: `Cannot ${req.method} ${path}` });
     });
@@ -580,6 +582,35 @@ describe('the dashboard of serve --backend (issue 28): a storefront through the 
     } finally {
       await tab.close();
       await mock.close();
+      await backend.close();
+    }
+  });
+});
+
+describe('the dashboard of the validating proxy (issue 28): a checked answer of the backend with its violation', () => {
+  it("names the proxy's backend, marks the checked answers, and shows the verdict the answer hook gave", async () => {
+    const backend = await startStorefrontBackend('cus_01JPROXY');
+    // A checker made for the test (the proxy's own is backend/check.ts): GET /store/wishlists lacks its prevPage.
+    const onBackendAnswer: BackendAnswerHook = (exchange) =>
+      exchange.method === 'GET' && exchange.url.startsWith('/store/wishlists')
+        ? { write: () => undefined, end: async () => ({ violations: [{ rule: 'data-envelope', message: "the plugins' envelope always has 'prevPage', a number", field: 'prevPage', expected: 'a number', actual: undefined }] }), abort: () => undefined }
+        : undefined;
+    const proxy = await startMockServer({ mode: 'proxy', dialect: 'alphabite', backend: backend.url, onBackendAnswer });
+    const { tab, errors } = await open(proxy.url);
+    try {
+      await tab.waitForFunction((url) => document.querySelector('#server-facts')?.textContent?.includes(`validating proxy of ${url}`), backend.url, { timeout: 15_000 });
+      expect((await exactRequest(proxy.url, '/store/regions')).status).toBe(200);
+      expect((await exactRequest(proxy.url, '/store/wishlists?limit=5')).status).toBe(200);
+      await tab.waitForSelector(rowFor('/store/wishlists?limit=5'), { timeout: 10_000 });
+      expect(await tab.$$eval(`${rowFor('/store/wishlists?limit=5')} .badge`, (b) => b.map((badge) => badge.textContent))).toEqual([expect.stringMatching(/^backend \d+(\.\d)? ms$/), '\u2717 1 violation']);
+      await tab.click(rowFor('/store/wishlists?limit=5'));
+      const violation = await tab.$$eval('#detail aside.violations dt', (dts) => Object.fromEntries(dts.map((dt) => [dt.textContent, dt.nextElementSibling?.textContent])));
+      expect(violation).toEqual({ field: 'prevPage', expected: '"a number"', actual: '(absent)' });
+      expect(await tab.textContent('#detail aside.violations .rule')).toBe('data-envelope');
+      expect(errors).toEqual([]);
+    } finally {
+      await tab.close();
+      await proxy.close();
       await backend.close();
     }
   });

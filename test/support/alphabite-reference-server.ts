@@ -110,7 +110,8 @@ export async function startAlphabiteReferenceServer(options: { bug?: AlphabiteBu
       return envelope(sorted(data.reviews.filter((r) => r.product_id === id), q.get('order')), int('limit', ALPHABITE_DEFAULT_LIMIT), int('offset', ALPHABITE_DEFAULT_OFFSET));
     }
     if (path === '/store/wishlists') {
-      const lists = data.wishlists.map(({ items: _items, items_count: _count, ...w }) => w);
+      // The plugin's columns: the wishlist's own, `deleted_at` among them (docs/dialects.md row 23).
+      const lists = data.wishlists.map(({ items: _items, items_count: _count, ...w }) => ({ ...w, deleted_at: null }));
       if (bug === 'wishlists-skip-take') {
         const { q, int } = read(url, ['skip', 'take', 'order', 'limit', 'offset']);
         return envelope(sorted(lists, q.get('order')), int('take', 10), int('skip', 0));
@@ -123,7 +124,8 @@ export async function startAlphabiteReferenceServer(options: { bug?: AlphabiteBu
       const { q, int } = read(url, paging);
       const id = decodeURIComponent(m[1]!);
       // As the plugin: an unknown wishlist is an empty listing.
-      const items = data.wishlists.find((w) => w.id === id)?.items ?? [];
+      // With the variant's `product_id`, which Medusa adds with the selected relation (row 24).
+      const items = (data.wishlists.find((w) => w.id === id)?.items ?? []).map((item) => ({ ...item, product_variant: { ...item.product_variant, product_id: item.product_variant.product.id } }));
       return envelope(sorted(items, q.get('order')), int('limit', ALPHABITE_DEFAULT_LIMIT), int('offset', ALPHABITE_DEFAULT_OFFSET), { countOfPage: bug === 'items-count-of-page' });
     }
     throw new Refused(404, { type: 'not_found', message: `Cannot GET ${path}` });

@@ -1,0 +1,193 @@
+import { promisify } from 'node:util';
+import { brotliDecompress, gunzip, inflate, type ZlibOptions } from 'node:zlib';
+import { checkListingAnswer, rulesApplied, type AnswerRule, type RuleViolation } from '../../lib/answer-rules.ts';
+import type { DialectName, EndpointName } from '../../lib/dialects/types.ts';
+import { queryPairs } from '../../lib/query.ts';
+import type { BackendAnswerHook, BackendExchange, BodySink } from './hooks.ts';
+import type { Verdicts } from './verdicts.ts';
+
+/**
+ * The validating proxy's checker (`store-listing-kit proxy`): a BackendAnswerHook that takes a copy
+ * of each passed-through answer of the four listings as it streams to the client (never holding the
+ * client's bytes back), and on its end decompresses it, parses it and judges it with
+ * `checkListingAnswer` (lib/answer-rules.ts). The verdict goes back to the overlay for the journal
+ * entry, and into a Verdicts store for the run's lines and reports.
+ *
+ * Checked: a GET answered 200 on one of the four listing paths, as the plugins' routes match them
+ * (Express: any case, one trailing slash, percent-decoded segments). Not checked: HEAD (no body),
+ * another status (not a page), an answer that did not complete.
+ */
+
+/** The most of one answer's body the checker holds, as received and again decompressed. */
+export const MAX_CHECKED_BODY_BYTES = 64 * 1024 * 1024;
+
+export interface AnswerCheckerOptions {
+  dialect: DialectName;
+  /** The spec dialect's [kit] rules too, as `check --strict`. */
+  strict?: boolean;
+  verdicts: Verdicts;
+  /** The cap on a body (default MAX_CHECKED_BODY_BYTES); past it, `answer-too-large-to-check`. */
+  maxBodyBytes?: number;
+}
+
+export interface ListingTarget {
+  endpoint: EndpointName;
+  /** The path id (decoded): the product of 4.2, the wishlist of 4.4. */
+  id?: string;
+}
+
+/** Which listing a request path is (no query), as the plugins' Express routes match it, or undefined. */
+export function listingOfPath(path: string): ListingTarget | undefined {
+  const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  const parts = trimmed.split('/');
+  if (parts[0] !== '') return undefined;
+  let segments: string[];
+  try {
+    segments = parts.slice(1).map((part) => decodeURIComponent(part));
+  } catch {
+    return undefined;
+  }
+  if (segments.some((s) => s === '')) return undefined;
+  const fixed = segments.map((s) => s.toLowerCase());
+  if (fixed[0] !== 'store') return undefined;
+  const [, a, b] = fixed;
+  if (segments.length === 3 && a === 'products' && b === 'reviews') return { endpoint: 'reviews' };
+  if (segments.length === 2 && a === 'wishlists') return { endpoint: 'wishlists' };
+  if (segments.length === 4 && a === 'reviews' && b === 'product') return { endpoint: 'productReviews', id: segments[3]! };
+  if (segments.length === 4 && a === 'wishlists' && fixed[3] === 'items') return { endpoint: 'wishlistItems', id: segments[2]! };
+  return undefined;
+}
+
+/** The request target's path (the part before the query; an absolute-form target's path). */
+function pathOf(url: string): string {
+  const at = url.indexOf('?');
+  const target = at < 0 ? url : url.slice(0, at);
+  if (target.startsWith('/')) return target;
+  try {
+    return new URL(target).pathname;
+  } catch {
+    return target;
+  }
+}
+
+/** The envelope rule of a dialect: what a body that is not a listing envelope breaks. */
+const envelopeRule = (dialect: DialectName): AnswerRule => (dialect === 'alphabite' ? 'data-envelope' : 'envelope-shape');
+
+const DECODERS: Record<string, (raw: Buffer, options: ZlibOptions) => Promise<Buffer>> = {
+  gzip: promisify(gunzip),
+  'x-gzip': promisify(gunzip),
+  deflate: promisify(inflate),
+  br: promisify(brotliDecompress),
+};
+
+/** Why a body could not be read: too large (the cap) or not decodable (a sentence). */
+class Unreadable extends Error {
+  constructor(
+    message: string,
+    readonly tooLarge = false,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The body decoded as `Content-Encoding` says (gzip, deflate, br; applied in order, undone last
+ * first), never past `max` bytes of output: zlib stops there, off the event loop's thread.
+ */
+async function decoded(raw: Buffer, contentEncoding: string | undefined, max: number): Promise<Buffer> {
+  const codings = (contentEncoding ?? '')
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '' && c !== 'identity');
+  let body = raw;
+  for (const coding of codings.reverse()) {
+    const decode = DECODERS[coding];
+    if (!decode) throw new Unreadable(`its Content-Encoding '${coding}' is not one the checker reads (gzip, deflate, br)`);
+    try {
+      body = await decode(body, { maxOutputLength: max });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw new Unreadable(`it is more than ${max} bytes once decompressed (${coding})`, true);
+      throw new Unreadable(`it could not be decompressed as its Content-Encoding '${coding}' says (${(error as Error).message})`);
+    }
+  }
+  return body;
+}
+
+function tooLarge(max: number, what: string): RuleViolation {
+  return {
+    rule: 'answer-too-large-to-check',
+    message: `the answer was not checked: ${what}, past the checker's cap`,
+    field: 'body',
+    expected: `at most ${max} bytes`,
+    actual: what,
+  };
+}
+
+/** The hook that checks the listings' answers (see above); each verdict is recorded in `verdicts`. */
+export function answerChecker(options: AnswerCheckerOptions): BackendAnswerHook {
+  const max = options.maxBodyBytes ?? MAX_CHECKED_BODY_BYTES;
+  const { dialect, verdicts } = options;
+  const checkOptions = { strict: options.strict ?? false };
+  return (exchange: BackendExchange): BodySink | undefined => {
+    if (exchange.method !== 'GET' || exchange.status !== 200) return undefined;
+    const target = listingOfPath(pathOf(exchange.url));
+    if (!target) return undefined;
+    let chunks: Buffer[] = [];
+    let received = 0;
+    let done = false;
+    const judge = async (): Promise<{ applied: AnswerRule[]; violations: RuleViolation[] }> => {
+      if (received > max) return { applied: ['answer-too-large-to-check'], violations: [tooLarge(max, `${received} bytes or more as received`)] };
+      let text: string;
+      try {
+        const encoding = exchange.responseHeaders['content-encoding'];
+        text = (await decoded(Buffer.concat(chunks, received), Array.isArray(encoding) ? encoding.join(',') : encoding, max)).toString('utf8');
+      } catch (error) {
+        if (!(error instanceof Unreadable)) throw error;
+        if (error.tooLarge) return { applied: ['answer-too-large-to-check'], violations: [tooLarge(max, error.message)] };
+        const rule = envelopeRule(dialect);
+        return { applied: [rule], violations: [{ rule, message: `the answer must be a JSON envelope, and ${error.message}`, field: 'body', expected: 'a JSON object', actual: 'an undecodable body' }] };
+      } finally {
+        chunks = [];
+      }
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch (error) {
+        const rule = envelopeRule(dialect);
+        const start = text.length > 80 ? `${text.slice(0, 80)}...` : text;
+        return { applied: [rule], violations: [{ rule, message: `the answer must be a JSON envelope, and its body is not JSON (${(error as Error).message})`, field: 'body', expected: 'a JSON object', actual: start, note: `Content-Type ${String(exchange.responseHeaders['content-type'] ?? '(none)')}` }] };
+      }
+      const answer = {
+        ...target,
+        query: queryPairs(exchange.url),
+        status: exchange.status,
+        contentType: exchange.responseHeaders['content-type'] ?? null,
+        body,
+      };
+      return { applied: rulesApplied(dialect, answer, checkOptions), violations: checkListingAnswer(dialect, answer, checkOptions) };
+    };
+    return {
+      write(chunk: Buffer) {
+        if (done) return;
+        received += chunk.length;
+        if (received > max) chunks = [];
+        else chunks.push(chunk);
+      },
+      end() {
+        if (done) return Promise.resolve(undefined);
+        done = true;
+        // Tracked until recorded: the proxy's reports wait for every answer whose body has ended.
+        return verdicts.track(
+          judge().then(({ applied, violations }) => {
+            verdicts.record({ method: exchange.method, path: exchange.url, endpoint: target.endpoint, applied, violations });
+            return { violations };
+          }),
+        );
+      },
+      abort() {
+        done = true;
+        chunks = [];
+      },
+    };
+  };
+}
