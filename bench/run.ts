@@ -435,7 +435,7 @@ async function main(): Promise<void> {
     // `--only passthrough` (its targets alone): its section goes into RESULTS.md, the rest stays as it was.
     if (options.only.length > 0 && selected.every((t) => t.id === 'express' || PASSTHROUGH_IDS.includes(t.id))) {
       const load = loadavg().map((l) => l.toFixed(1)).join(', ');
-      const how = `Measured by \`npm run bench -- --only passthrough\`: medians of ${options.rounds} interleaved rounds (${options.warmupSec} s of warm-up, then ${options.durationSec} s measured, ${options.connections} connections, ${generator}), ${pinning ? 'server on core 0, load generator and origin on core 1' : 'NOT pinned'}; load average ${load} at the end (${cores} cores).`;
+      const how = `Measured by \`npm run bench -- ${process.argv.slice(2).join(' ')}\`: medians of ${options.rounds} interleaved rounds (${options.warmupSec} s of warm-up, then ${options.durationSec} s measured, ${options.connections} connections, ${generator}), ${pinning ? 'server on core 0, load generator and origin on core 1' : 'NOT pinned'}; load average ${load} at the end (${cores} cores).`;
       const section = renderPassedThrough(measured, passthroughRounds, how);
       const lines = [...section, '| target | measured | met |', '|---|---|---|'];
       for (const c of passthroughTargets(measured)) lines.push(`| ${c.goal} | ${c.measured} | ${c.met ? 'yes' : '**no**'} |`);
