@@ -9,7 +9,9 @@
 import { createHash } from 'node:crypto';
 import { Agent, createServer, request, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import fc from 'fast-check';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer, type MockServerOptions } from '../mock-server/server.ts';
 import { ownsRequest } from '../mock-server/backend/ownership.ts';
@@ -356,6 +358,18 @@ describe('a mock in front of a backend', () => {
     await until(() => aborted.includes('/hooked/die'), 'the abort');
   });
 
+  it('a client that goes during an answer: the backend\'s answer is dropped too, the hook aborted', async () => {
+    const cutBefore = backend.cut;
+    const abort = new AbortController();
+    const answer = await fetch(`${mock.url}/hooked/stream`, { signal: abort.signal });
+    const reader = answer.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe('chunk-1;');
+    abort.abort();
+    await until(() => aborted.includes('/hooked/stream'), 'the abort');
+    await until(() => backend.cut > cutBefore, 'the backend answer cut');
+    backend.release();
+  });
+
   it('the mock\'s own routes (every write case, with case, slash and escape variants, any method) never reach the backend', async () => {
     const before = backend.hits.length;
     const seen = new Set<string>();
@@ -407,6 +421,32 @@ describe('the backend\'s connections', () => {
       expect(closing.headers.get('connection')).toBe('close');
       expect(backend.hits.length).toBe(21);
       expect(backend.connections).toBe(1);
+    } finally {
+      await mock.close();
+      await backend.close();
+    }
+  });
+});
+
+describe('the log line of a passed-through request', () => {
+  it('at info, says by whom and the backend\'s time; the mock\'s own lines are as before', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(...String(chunk).split('\n').filter(Boolean));
+        done();
+      },
+    });
+    const backend = await startFakeBackend();
+    const mock = await startMockServer({ ...DATA, backend: backend.url, logger: pino({ level: 'info' }, sink) });
+    try {
+      await send(mock.url, 'GET', '/store/regions');
+      await send(mock.url, 'GET', '/store/wishlists?take=1');
+      await until(() => lines.filter((line) => line.includes('"msg":"request"')).length >= 2, 'two lines');
+      const requests = lines.map((line) => JSON.parse(line)).filter((line) => line.msg === 'request');
+      expect(requests[0]).toMatchObject({ level: 30, method: 'GET', url: '/store/regions', status: 200, durationMs: expect.any(Number), by: 'backend', backendMs: expect.any(Number) });
+      expect(requests[1]).toMatchObject({ method: 'GET', url: '/store/wishlists?take=1', status: 200 });
+      expect(requests[1]).not.toHaveProperty('by');
     } finally {
       await mock.close();
       await backend.close();

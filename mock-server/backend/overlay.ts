@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import { badGatewayBody, gatewayTimeoutBody, type ErrorBody } from '../helpers/errors.ts';
 import type { Logger } from '../helpers/logging.ts';
 import type { Journal } from '../journal/journal.ts';
-import { pathOf } from '../journal/journal-entry.ts';
+import { keptBody, pathOf } from '../journal/journal-entry.ts';
 import { AnswerTap, holdsTokens, notePassedThrough } from '../journal/passed-through.ts';
 import type { BackendAnswerHook, BodySink } from './hooks.ts';
 import { backendAgent, DEFAULT_BACKEND_TIMEOUT_MS, proxyListener, proxyOptions } from './proxy-options.ts';
@@ -144,7 +144,10 @@ export function createOverlay(options: OverlayOptions): Overlay {
     // Nothing was sent (the client went first): recorded as nginx does, 499 "client closed request".
     const status = res.headersSent ? res.statusCode : 499;
     const ms = exchange.backendMs ?? (exchange.sentAt ? round(performance.now() - exchange.sentAt) : 0);
-    if (!complete && exchange.error === undefined) exchange.error = proxyRes ? 'the answer did not complete' : 'the client went before the answer';
+    if (!complete && exchange.error === undefined) {
+      if (!proxyRes) exchange.error = 'the client went before the answer';
+      else exchange.error = exchange.timedOut ? `the answer stalled for ${timeoutMs} ms` : 'the answer did not complete';
+    }
     const note = (check?: Awaited<ReturnType<BodySink['end']>>) =>
       notePassedThrough(journal, logger, logs, {
         arrivedMs: exchange.arrivedMs,
@@ -157,7 +160,7 @@ export function createOverlay(options: OverlayOptions): Overlay {
         status,
         durationMs,
         responseHeaders: proxyRes ? proxyRes.rawHeaders : (exchange.own?.headers ?? []),
-        responseBody: exchange.tap ?? (exchange.own ? { bytes: exchange.own.text, length: Buffer.byteLength(exchange.own.text) } : undefined),
+        responseBody: exchange.tap ?? (exchange.own ? keptBody(exchange.own.text, journal.bodyBytes) : undefined),
         backend: exchange.error === undefined ? { ms } : { ms, error: exchange.error },
         check,
       });

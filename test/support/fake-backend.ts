@@ -8,7 +8,7 @@ import type { AddressInfo, Socket } from 'node:net';
  * - `/status/<code>`: that status, no body (204, 304...);
  * - `/redirect`: 302 with `Location: /elsewhere?from=redirect` and a body;
  * - `/cookies`: two `Set-Cookie` headers;
- * - `/stream`: a chunked answer, `chunk-1;` at once and `chunk-2.` once the test calls `release()`;
+ * - `/stream` (or any path ending so): a chunked answer, `chunk-1;` at once and `chunk-2.` once the test calls `release()`;
  * - `/silent`: no answer until `release()` (for the 504);
  * - `/die` (or any path ending so): a head and part of a body, then the connection is cut;
  * - `/auth/...`: `{"token":"tok_secret"}`;
@@ -27,6 +27,8 @@ export interface FakeBackend {
   readonly connections: number;
   /** Requests received since start, in order. */
   readonly hits: Hit[];
+  /** Answers whose connection closed before they were complete (the client, through the mock, went away). */
+  readonly cut: number;
   /** Lets every held answer (`/stream`, `/silent`) go on. */
   release(): void;
   close(): Promise<void>;
@@ -36,12 +38,16 @@ export const AUTH_TOKEN_BODY = '{"token":"tok_secret"}';
 
 export async function startFakeBackend(): Promise<FakeBackend> {
   let connections = 0;
+  let cut = 0;
   const hits: Hit[] = [];
   let waiting: Array<() => void> = [];
   const held = () => new Promise<void>((resolve) => waiting.push(resolve));
   const sockets = new Set<Socket>();
   const server: Server = createServer((req, res) => {
     hits.push({ method: req.method ?? '', url: req.url ?? '' });
+    res.once('close', () => {
+      if (!res.writableFinished) cut++;
+    });
     void answer(req, res, held).catch(() => res.destroy());
   });
   server.on('connection', (socket: Socket) => {
@@ -56,6 +62,9 @@ export async function startFakeBackend(): Promise<FakeBackend> {
     port,
     get connections() {
       return connections;
+    },
+    get cut() {
+      return cut;
     },
     hits,
     release() {
@@ -92,7 +101,7 @@ async function answer(req: IncomingMessage, res: ServerResponse, held: () => Pro
     ].flat());
     return void res.end('{"ok":true}');
   }
-  if (path === '/stream') {
+  if (path === '/stream' || path.endsWith('/stream')) {
     res.writeHead(200, { 'Content-Type': 'text/plain' });
     res.write('chunk-1;');
     await held();
