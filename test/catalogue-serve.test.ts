@@ -214,6 +214,10 @@ describe('the catalogue of a backend (alphabite dialect)', () => {
     expect(config.status).toBe(200);
     expect(await adminPost(mock.url, '/__admin/dataset', { seed: 2 })).toMatchObject({ status: 409, json: { type: 'conflict' } });
     expect(backend.requests).toEqual([]);
+    // A request that is the backend's (the overlay passes it) reads no catalogue, key or not.
+    expect((await send(mock.url, 'GET', '/store/regions')).status).toBe(404);
+    expect(backend.requests.map((r) => r.url)).toEqual(['/store/regions']);
+    backend.requests.length = 0;
 
     const [a, b] = await Promise.all([send(mock.url, 'GET', '/store/products/reviews?limit=100'), send(mock.url, 'GET', '/store/wishlists?limit=3', { token: 'bob' })]);
     expect(a.status, a.text).toBe(200);
@@ -229,11 +233,25 @@ describe('the catalogue of a backend (alphabite dialect)', () => {
     expect(backend.requests).toHaveLength(1);
   });
 
+  it('a provider state set up before the read is torn down to the dataset over the catalogue', async () => {
+    const backend = await backendOf();
+    const mock = await mockOf({ ...SIZES, dialect: 'alphabite', backend: backend.url });
+    expect((await adminPost(mock.url, '/__admin/provider-states', { state: 'reviews exist', params: { count: 4 } })).status).toBe(200);
+    expect(mock.dataset.current.reviews.count).toBe(4);
+    // The read, meanwhile, keeps the state served, and becomes what its teardown serves again.
+    expect((await send(mock.url, 'GET', '/store/wishlists', { token: 'erin' })).status).toBe(200);
+    expect(backend.requests).toHaveLength(1);
+    expect(mock.dataset.current.reviews.count).toBe(4);
+    expect((await adminPost(mock.url, '/__admin/provider-states', { state: 'reviews exist', action: 'teardown' })).status).toBe(200);
+    expect(mock.dataset.current.summary).toMatchObject({ reviews: 120, catalogue: { from: backend.url, products: 6, variants: 12 } });
+  });
+
   it('a failed read answers 502 in Medusa\'s shape naming the backend; the next request reads again', async () => {
     const backend = await backendOf();
     backend.failing = true;
     const mock = await mockOf({ dialect: 'alphabite', backend: backend.url });
-    const failed = await send(mock.url, 'GET', '/store/products/reviews');
+    // (In any case: the mock's routes as the overlay judges them.)
+    const failed = await send(mock.url, 'GET', '/STORE/Products/reviews');
     expect(failed.status).toBe(502);
     expect(Object.keys(failed.json)).toEqual(['type', 'message']);
     expect(failed.json.type).toBe('unknown_error');
@@ -271,9 +289,26 @@ describe('the catalogue of a backend (alphabite dialect)', () => {
     expect(backend.requests).toHaveLength(2);
     expect(CATALOGUE_REREAD_MS).toBe(60_000);
 
-    // A reseed generates over the catalogue as last read: the later product is in it.
+  });
+
+  it('a reseed reads the catalogue again and generates over it as it is now; a failed read keeps the one read before', async () => {
+    const backend = await backendOf(fakeProducts(4, 2));
+    const mock = await mockOf({ ...SIZES, dialect: 'alphabite', backend: backend.url, publishableKeys: [KEY] });
+    const before = datasetDigest(mock.dataset.current, false);
+    // The same catalogue and seed: the same data.
+    expect((await adminPost(mock.url, '/__admin/dataset', { seed: SIZES.seed })).status).toBe(200);
+    expect(datasetDigest(mock.dataset.current, false)).toBe(before);
+    expect(backend.requests).toHaveLength(2);
+
+    backend.products.push(...fakeProducts(2, 1, 'LATER'));
     const reseeded = await adminPost(mock.url, '/__admin/dataset', { seed: 4 });
-    expect(reseeded.json.current.catalogue).toEqual({ from: backend.url, products: 5, variants: 9 });
+    expect(reseeded.json.current.catalogue).toEqual({ from: backend.url, products: 6, variants: 10 });
+    expect([...reviewedProducts(mock.dataset.current)].some((id) => id.startsWith('prod_LATER'))).toBe(true);
+
+    backend.failing = true;
+    const kept = await adminPost(mock.url, '/__admin/dataset', { seed: 5 });
+    expect(kept.status, kept.text).toBe(200);
+    expect(kept.json.current).toMatchObject({ seed: 5, catalogue: { from: backend.url, products: 6, variants: 10 } });
   });
 
   it('an unknown variant makes the first re-read, and stays unknown', async () => {

@@ -135,7 +135,8 @@ function adminRoutes(holder: DatasetHolder, ops: Ops, coordinator: Coordinator):
       maxItems: change.maxItems ?? base.maxItems ?? DEFAULT_SIZES.maxItems,
     };
     await coordinator.apply({ kind: 'reseed', generation });
-    res.json({ ...datasetState(), generation });
+    // As applied: over a backend's catalogue, read again for the reseed, `products` is its count now.
+    res.json({ ...datasetState(), generation: holder.generation ?? generation });
   });
 
   router.get('/journal', async (req, res) => {

@@ -1,5 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { PUBLISHABLE_KEY_HEADER } from '../../lib/dialects/alphabite.ts';
+import { catalogueUnreadBody } from '../helpers/errors.ts';
 import { ownsRequest } from './ownership.ts';
 import type { BackendCatalogue } from './catalogue.ts';
 
@@ -32,10 +33,10 @@ function ownedNotAdmin(req: IncomingMessage): boolean {
   return ownsRequest('serve', method, url) && !ownsRequest('proxy', method, url);
 }
 
-/** Medusa's error shape (the key order of lib/fault-headers.ts's UNKNOWN_ERROR_BODY), status 502. */
+/** Medusa's error shape (helpers/errors.ts), status 502. */
 function badGateway(res: ServerResponse, reason: string): void {
   if (res.headersSent || res.destroyed) return;
-  const body = JSON.stringify({ type: 'unknown_error', message: `Bad gateway: ${reason}; the mock's reviews and wishlists are generated over that catalogue, and the next request tries again` });
+  const body = JSON.stringify(catalogueUnreadBody(reason));
   res.writeHead(502, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
   res.end(body);
 }

@@ -1,7 +1,6 @@
 import { GivenCatalogue } from '../../fixtures/catalogue.ts';
 import { generateDataset, type GenerateOptions } from '../../fixtures/dataset.ts';
-import type { DatasetHolder } from '../dataset/holder.ts';
-import { generationOf } from '../dataset/holder.ts';
+import { generationOf, type DatasetHolder } from '../dataset/holder.ts';
 import { lazily } from '../helpers/lazy.ts';
 import { silentLogger, type Logger } from '../helpers/logging.ts';
 import { variantJson } from '../writes/seed.ts';
@@ -14,9 +13,9 @@ import type { VariantJson } from '../writes/types.ts';
  *
  * The catalogue is read once, with `--publishable-key` before the server listens, or else with the
  * key of the first request to the plugins' routes that carries one (backend/catalogue-gate.ts holds
- * such requests until it is read). It is kept for the server's life: a reseed generates over it
- * again. A variant it does not have (one created on the backend after the read) makes `add-item`
- * read it again, at most once every CATALOGUE_REREAD_MS, and look again.
+ * such requests until it is read). It is kept for the server's life, and read again for a reseed
+ * (which generates over it as it is then) and when `add-item` names a variant it does not have (one
+ * created on the backend after the read): then at most once every CATALOGUE_REREAD_MS.
  *
  * The reader (fixtures/medusa-catalogue.ts, with zod) and the kit's bounded HTTP client (client/,
  * undici) are loaded on the first read, so a mock without a backend loads neither.
@@ -59,7 +58,7 @@ export function backendCatalogueReader(timeoutMs = DEFAULT_READ_TIMEOUT_MS): Cat
 
 export interface BackendCatalogueOptions {
   /** The seed and sizes of the dataset generated over the catalogue (its `products` are the catalogue's). */
-  generation: Omit<GenerateOptions, 'products'> & { maxItems?: number };
+  generation: Omit<GenerateOptions, 'products'>;
   /** How the catalogue is read (default: backendCatalogueReader()). */
   read?: CatalogueReader;
   logger?: Logger;
@@ -79,8 +78,6 @@ export class BackendCatalogue {
   #key: string | undefined;
   #rereading: Promise<void> | undefined;
   #lastReread = Number.NEGATIVE_INFINITY;
-  /** Reads made: the first, and the re-reads for unknown variants. */
-  reads = 0;
 
   constructor(
     readonly holder: DatasetHolder,
@@ -92,6 +89,7 @@ export class BackendCatalogue {
     this.#now = options.now ?? Date.now;
     this.#generation = options.generation;
     holder.awaitCatalogue(backend);
+    holder.rereadCatalogue = () => (this.#key === undefined ? Promise.resolve() : this.#reread(this.#key));
   }
 
   /** The catalogue has been read and the dataset generated over it is served. */
@@ -110,7 +108,6 @@ export class BackendCatalogue {
   }
 
   async #firstRead(key: string): Promise<void> {
-    this.reads += 1;
     const catalogue = await this.#read(this.backend, key);
     const dataset = generateDataset(this.#generation, catalogue);
     const generation = { ...generationOf(dataset.summary), ...(this.#generation.maxItems !== undefined ? { maxItems: this.#generation.maxItems } : {}) };
@@ -140,11 +137,10 @@ export class BackendCatalogue {
   }
 
   async #reread(key: string): Promise<void> {
-    this.reads += 1;
     try {
       const catalogue = await this.#read(this.backend, key);
       this.holder.updateCatalogue(catalogue);
-      this.#logger.info({ backend: this.backend, products: catalogue.count, variants: catalogue.variantTotal }, 'catalogue read again from the backend (a variant it did not have)');
+      this.#logger.info({ backend: this.backend, products: catalogue.count, variants: catalogue.variantTotal }, 'catalogue read again from the backend');
     } catch (error) {
       this.#logger.warn({ backend: this.backend, err: error }, 'the catalogue could not be read again; the one read before is kept');
     }

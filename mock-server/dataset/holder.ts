@@ -77,6 +77,13 @@ export class DatasetHolder {
   }
 
   /**
+   * Reads the catalogue again from where it came from (a backend's: backend/catalogue.ts sets it), so
+   * that a reseed generates over the catalogue as it is now; never rejects (a failed read keeps the
+   * catalogue read before). Undefined for a catalogue given as data, or none.
+   */
+  rereadCatalogue: (() => Promise<void>) | undefined;
+
+  /**
    * A newer read of the same catalogue (a backend's, read again): what the next reseed or provider
    * state generates over. The dataset served stays as it is.
    */

@@ -99,10 +99,15 @@ export class ChangeApplier {
         return DONE;
       }
       case 'reseed': {
-        // Over the catalogue the holder keeps (given, or a backend's as last read): the same catalogue, reseeded.
-        const dataset = await buildBetweenRequests(generateDatasetInSteps(change.generation, holder.catalogue), () => !current());
+        // Over the catalogue the holder keeps (given, or a backend's, read again first: products added since are in it).
+        await holder.rereadCatalogue?.();
+        if (!current()) return SUPERSEDED;
+        const { catalogue } = holder;
+        // A catalogue's products are its own (their number may have changed with the read).
+        const generation = catalogue ? { ...change.generation, products: catalogue.count } : change.generation;
+        const dataset = await buildBetweenRequests(generateDatasetInSteps(generation, catalogue), () => !current());
         if (!dataset || !current()) return SUPERSEDED;
-        holder.replace(dataset, ticket, change.generation);
+        holder.replace(dataset, ticket, generation);
         ops.logger.info({ dataset: holder.current.summary }, 'dataset replaced');
         return DONE;
       }
