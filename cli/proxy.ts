@@ -4,7 +4,6 @@ import { PATHS } from '../lib/api-rules.ts';
 import { DIALECT_NAMES, type DialectName } from '../lib/dialects/index.ts';
 import { adminAccessMode } from '../mock-server/admin/access.ts';
 import { answerChecker } from '../mock-server/backend/check.ts';
-import { DEFAULT_BACKEND_TIMEOUT_MS } from '../mock-server/backend/proxy-options.ts';
 import { Verdicts, violationLine } from '../mock-server/backend/verdicts.ts';
 import { exitGracefullyOnSignals } from '../mock-server/front/shutdown.ts';
 import { CLI_LOG_LEVEL, LOG_LEVELS, createLogger, type LogLevel } from '../mock-server/helpers/logging.ts';
@@ -14,7 +13,8 @@ import { integerIn } from './arguments.ts';
 import { cannotRun, EXIT } from './program.ts';
 import { closingLine, proxyJsonReport, proxyJunitReport, type ProxyRun } from './proxy-reports.ts';
 import { claimReportPaths, ReportPathError, writeReport } from './report-files.ts';
-import { adminBanner, backendArg, DEFAULT_HOST, DEFAULT_PORT, tokenArg } from './serve.ts';
+// serve's constants and parsers: the same options read the same way (and no proxy library loaded for --help).
+import { adminBanner, backendArg, DEFAULT_BACKEND_TIMEOUT_MS, DEFAULT_HOST, DEFAULT_PORT, tokenArg } from './serve.ts';
 import { watchWrapperFromNow } from './wrapper-watch.ts';
 
 /**

@@ -45,7 +45,7 @@ interface ServeFlags extends DatasetFlags {
 }
 
 /** The default of --backend-timeout: mock-server/backend/proxy-options.ts's DEFAULT_BACKEND_TIMEOUT_MS, without loading the proxy library to read it. */
-const DEFAULT_BACKEND_TIMEOUT_MS = 30_000;
+export const DEFAULT_BACKEND_TIMEOUT_MS = 30_000;
 
 function latencyArg(value: string): LatencyRange {
   const range = parseLatency(value);

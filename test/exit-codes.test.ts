@@ -105,7 +105,7 @@ afterAll(() => Promise.all([mock?.close(), alphabite?.close(), held?.close(), br
 describe('docs/exit-codes.md', () => {
   it('covers every command, each code, and the cases the issue names', () => {
     const commands = rows.map((r) => r.command);
-    for (const command of ['serve', 'fixtures', 'check', 'verify']) {
+    for (const command of ['serve', 'proxy', 'fixtures', 'check', 'verify']) {
       expect(commands.some((c) => c.startsWith(`${command} `)), command).toBe(true);
       expect(rows.some((r) => r.command.startsWith(`${command} `) && r.exit === 2), `${command} exit 2`).toBe(true);
     }

@@ -298,6 +298,9 @@ describe('entries answered by the backend, and checked (issue 28)', () => {
     expect(violation!.expected).toEqual({ short: [1, 2] });
     expect(violation!.actual).toBe(`${JSON.stringify(body).slice(0, MAX_VIOLATION_VALUE)}...`);
     expect(violation!.message).toBe(`${message.slice(0, MAX_VIOLATION_VALUE)}...`);
+    // A recorder's violation without a message (its types say it has one) is kept, not a failure.
+    j.record(recorded('/store/reviews', { answeredBy: 'backend', backend: { ms: 1 }, check: { violations: [{ rule: 'data-envelope', expected: 1, actual: 2 } as unknown as RuleViolation] } }));
+    expect(j.entries()[0]!.check!.violations).toEqual([{ rule: 'data-envelope', message: '', field: null, expected: 1, actual: 2, note: null }]);
   });
 
   it("keep the first violations of a very broken answer within the request body's share of the cap, and count them all", () => {

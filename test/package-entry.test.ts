@@ -97,10 +97,12 @@ describe('each part loads only what it needs', () => {
     expect(serve.packages).not.toContain('undici');
     // The proxy library loads with a backend only (serve --backend, proxy).
     expect(serve.packages).not.toContain('http-proxy-middleware');
-    for (const command of ['verify', 'check', 'fixtures']) {
+    for (const command of ['verify', 'check', 'fixtures', 'proxy']) {
       const help = await packagesLoadedBy(`process.argv = [process.argv[0], ${JSON.stringify(bin)}, '${command}', '--help']; await import(${JSON.stringify(bin)});`);
       expect(help.output).toContain(`Usage: store-listing-kit ${command}`);
       expect(help.packages, command).not.toContain('@pact-foundation/pact');
+      // The proxy library loads when a proxy starts, not with a command's module.
+      expect(help.packages, command).not.toContain('http-proxy-middleware');
     }
   });
 

@@ -7,7 +7,8 @@
  */
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AnswerCheck } from '../lib/answer-rules.ts';
+import { dialectRules, rulesApplied, type AnswerCheck, type ListingAnswer } from '../lib/answer-rules.ts';
+import { queryPairs } from '../lib/query.ts';
 import { answerChecker, listingOfPath, MAX_CHECKED_BODY_BYTES } from '../mock-server/backend/check.ts';
 import type { BackendExchange } from '../mock-server/backend/hooks.ts';
 import { Verdicts, violationLine, type FoundViolation } from '../mock-server/backend/verdicts.ts';
@@ -185,5 +186,32 @@ describe('Verdicts', () => {
     const [, absent, long] = verdicts.violations;
     expect(violationLine(absent!)).toBe('violation: GET /store/wishlists (4.3) data-envelope: nextPage expected a number, got (absent)');
     expect(long!.actual).toMatch(/^x{200}\.\.\. \(1000 characters\)$/);
+  });
+});
+
+describe('rulesApplied: the rules checkListingAnswer applies to an answer (what a report counts as held)', () => {
+  const spec = (target: string, body: unknown = { reviews: [], count: 0, limit: 20, offset: 0, totalPages: 0, currentPage: 1, nextPage: null, prevPage: null }): ListingAnswer => ({
+    endpoint: 'reviews',
+    query: queryPairs(target),
+    status: 200,
+    contentType: 'application/json',
+    body,
+  });
+
+  it('spec: a default left to the server ([kit]) is judged with strict only, and so is the records\' shape', () => {
+    const base = ['envelope-shape', 'page-length', 'total-pages', 'current-page', 'next-and-prev-page'];
+    expect(rulesApplied('spec', spec('/store/products/reviews'))).toEqual(base);
+    expect(rulesApplied('spec', spec('/store/products/reviews?limit=5'))).toEqual([...base, 'echo-size-and-start']);
+    expect(rulesApplied('spec', spec('/store/products/reviews?limit=5&offset=0'))).toEqual([...base, 'echo-size-and-start', 'records-within-count']);
+    expect(rulesApplied('spec', spec('/store/products/reviews'), { strict: true })).toEqual([...base, 'echo-size-and-start', 'records-within-count', 'record-shape']);
+    expect(new Set(rulesApplied('spec', spec('/store/products/reviews'), { strict: true }))).toEqual(new Set(dialectRules('spec', { strict: true })));
+  });
+
+  it('a body that is no envelope: only the envelope rule; a refused window: no echo, no records-within-count; not a 200: none', () => {
+    expect(rulesApplied('spec', spec('/store/products/reviews', [1, 2]))).toEqual(['envelope-shape']);
+    expect(rulesApplied('alphabite', { ...spec('/store/products/reviews'), body: { items: [] } })).toEqual(['data-envelope']);
+    expect(rulesApplied('alphabite', { ...spec('/store/products/reviews?limit=abc'), body: { data: [] } })).toEqual(['data-envelope', 'clamped-page-numbers', 'record-shape']);
+    expect(rulesApplied('alphabite', { ...spec('/store/products/reviews'), body: { data: [] } })).toEqual(dialectRules('alphabite'));
+    expect(rulesApplied('alphabite', { ...spec('/store/products/reviews'), status: 400 })).toEqual([]);
   });
 });

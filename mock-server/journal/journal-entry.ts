@@ -291,7 +291,11 @@ function pageView(page: PageFacts | undefined): PageView | null {
   };
 }
 
-const cutText = (text: string): string => (text.length > MAX_VIOLATION_VALUE ? `${text.slice(0, MAX_VIOLATION_VALUE)}...` : text);
+/** A text of a violation, cut; a recorder's missing or odd one is made a string (the journal never fails on what it is given). */
+function cutText(value: unknown): string {
+  const text = typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
+  return text.length > MAX_VIOLATION_VALUE ? `${text.slice(0, MAX_VIOLATION_VALUE)}...` : text;
+}
 
 /** The JSON text of a value (undefined: absent), or its String when it has none (a function, a BigInt, a cycle). */
 function jsonOf(value: unknown): string | undefined {
@@ -325,7 +329,7 @@ export function keptCheck(check: AnswerCheck, budget: number): KeptCheck {
     const expected = keptValue(violation.expected);
     const actual = keptValue(violation.actual);
     const kept: RuleViolation = {
-      rule: violation.rule,
+      rule: cutText(violation.rule) as RuleViolation['rule'],
       message: cutText(violation.message),
       ...(violation.field === undefined ? {} : { field: cutText(violation.field) }),
       expected: expected.value,
