@@ -5,6 +5,7 @@
  * bench/RESULTS.md (written by this script) for the method.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseBenchOptions, USAGE, type BenchOptions } from './lib/options.ts';
@@ -16,7 +17,7 @@ import { writePeerConfigs, REVIEWS_PATH, type PeerConfigFiles } from './lib/peer
 import { PEERS, ensurePeersInstalled, installedVersion, PEER_PACKAGES, type PeerDefinition } from './lib/peers.ts';
 import { median } from './lib/stats.ts';
 import { machineFacts } from './lib/machine.ts';
-import { renderResults, renderStartup, renderSvg, startupTargets, type Measured, type StartMeasured, type TargetInfo } from './lib/report.ts';
+import { PASSTHROUGH_SECTION, passthroughTargets, renderPassedThrough, renderResults, renderStartup, renderSvg, spliceSection, startupTargets, type Measured, type StartMeasured, type TargetInfo } from './lib/report.ts';
 import { compareStartup, type StartupComparison } from './lib/startup.ts';
 import { renderCheck, spliceCheckSection, timeCheck } from './lib/check-timing.ts';
 import { DEFAULTS as CHECK_DEFAULTS } from '../properties/options.ts';
@@ -32,6 +33,12 @@ const PAGE_SIZE = 10;
 const PAGE_QUERY = `limit=${PAGE_SIZE}&offset=0`;
 /** Reviews in the dataset of the main table (json-server gets the same reviews). */
 const MAIN_REVIEWS = 1000;
+/** A path none of the mock's routes answers: `serve --backend` passes it through to the origin. */
+const PASSED_THROUGH_PATH = '/store/carts/cart_01BENCH';
+/** The publishable key `serve --backend` reads the origin's catalogue with (the origin takes any). */
+const BENCH_PUBLISHABLE_KEY = 'pk_bench';
+/** The targets of item 7 of issue 28 (the overlay's cost); `--only passthrough` selects them all. */
+const PASSTHROUGH_IDS = ['proxy-lib', 'passthrough', 'passthrough-nojournal', 'ours', 'ours-backend'];
 
 interface Target extends TargetInfo {
   start(port: number): Promise<RunningServer>;
@@ -182,6 +189,57 @@ async function main(): Promise<void> {
     paths: [mainPath],
     check: exactCheck,
   });
+  // The passed-through runs (issue 28, item 7): an origin standing in for Medusa, started once,
+  // outside every measured process tree and pinned to the load generator's core; the proxy library
+  // alone in front of it (the ceiling), and `serve --backend` in front of it.
+  const only = options.only.includes('passthrough') ? [...options.only, ...PASSTHROUGH_IDS] : options.only;
+  const wants = (id: string) => only.length === 0 || only.includes(id);
+  let origin: RunningServer | undefined;
+  const originUrl = () => (origin ? `http://127.0.0.1:${origin.port}` : '');
+  let originBody = '';
+  const originCheck = (body: string) => (body === originBody ? undefined : "answer differs from the origin's bytes");
+  const backendArgs = () => ['--dialect', 'alphabite', '--backend', originUrl(), '--publishable-key', BENCH_PUBLISHABLE_KEY];
+  targets.push({
+    id: 'ours-backend',
+    label: 'ours, with `--backend` (an origin behind it)',
+    kind: 'ours',
+    group: 'main',
+    setup: `\`serve --reviews ${MAIN_REVIEWS} --backend <origin>\`: the same page, answered by the mock with an overlay in front of it (the spec's dialect reads no catalogue from the backend)`,
+    start: (port) => startOurs('ours-backend', port, ['--reviews', String(MAIN_REVIEWS), '--backend', originUrl()], serverCore, mainPath),
+    paths: [mainPath],
+    check: exactCheck,
+  });
+  targets.push({
+    id: 'proxy-lib',
+    label: 'ceiling: the proxy library alone',
+    kind: 'ceiling',
+    group: 'passthrough',
+    setup: '`http.createServer(createProxyMiddleware(proxyOptions(origin)))`: the options and agent of `serve --backend` (mock-server/backend/proxy-options.ts), nothing else',
+    start: (port) =>
+      startServer({ name: 'proxy-lib', command: process.execPath, args: [join(ROOT, 'bench/ceilings/proxy.mjs'), String(port), originUrl()], port, core: serverCore, readyPath: PASSED_THROUGH_PATH, logFile: join(WORK, 'proxy-lib.log'), cwd: ROOT }),
+    paths: [PASSED_THROUGH_PATH],
+    check: originCheck,
+  });
+  targets.push({
+    id: 'passthrough',
+    label: 'ours, `serve --backend`, passed through',
+    kind: 'ours',
+    group: 'passthrough',
+    setup: `\`serve --dialect alphabite --backend <origin> --publishable-key ${BENCH_PUBLISHABLE_KEY}\` (default journal of 200), \`GET ${PASSED_THROUGH_PATH}\` (not one of the mock's routes)`,
+    start: (port) => startOurs('passthrough', port, backendArgs(), serverCore, PASSED_THROUGH_PATH),
+    paths: [PASSED_THROUGH_PATH],
+    check: originCheck,
+  });
+  targets.push({
+    id: 'passthrough-nojournal',
+    label: 'ours, `serve --backend --journal-size 0`, passed through',
+    kind: 'ours',
+    group: 'passthrough',
+    setup: `as passthrough, with \`--journal-size 0\`: what the journal's entry and tap of a passed-through answer cost`,
+    start: (port) => startOurs('passthrough-nojournal', port, [...backendArgs(), '--journal-size', '0'], serverCore, PASSED_THROUGH_PATH),
+    paths: [PASSED_THROUGH_PATH],
+    check: originCheck,
+  });
   const skipped: { label: string; reason: string }[] = [];
   if (options.peers) {
     const wanted = PEERS.filter((p) => options.only.length === 0 || options.only.includes(p.id));
@@ -262,13 +320,18 @@ async function main(): Promise<void> {
       check: pageCheck,
     });
   }
-  const selected = targets.filter((t) => options.only.length === 0 || options.only.includes(t.id) || t.id === 'express');
+  const selected = targets.filter((t) => wants(t.id) || t.id === 'express');
 
   // 3. Start every server once (pinned), check that each answers the equivalent page.
   const running = new Map<string, RunningServer>();
   const startMs = new Map<string, number>();
   const startRss = new Map<string, number>();
   try {
+    if (selected.some((t) => t.id === 'ours-backend' || t.group === 'passthrough')) {
+      const originPort = await freePort();
+      origin = await startServer({ name: 'origin', command: process.execPath, args: [join(ROOT, 'bench/ceilings/origin.mjs'), String(originPort)], port: originPort, core: pinning ? 1 : undefined, readyPath: PASSED_THROUGH_PATH, logFile: join(WORK, 'origin.log'), cwd: ROOT });
+      originBody = await (await fetch(`${originUrl()}${PASSED_THROUGH_PATH}`)).text();
+    }
     for (const target of selected) {
       log(`starting ${target.id}`);
       const server = await target.start(await freePort());
@@ -306,7 +369,11 @@ async function main(): Promise<void> {
       const express = rotated.find((t) => t.id === 'express');
       const beside = rotated.filter((t) => t.id === 'ours' || t.id === randomId);
       const group = (round % 2 === 0 ? [beside[0], express, beside[1]] : [beside[1], express, beside[0]]).filter((t): t is Target => t !== undefined);
-      const order = besideEachOther(rotated.flatMap((t) => (t === express ? group : group.includes(t) ? [] : [t])), [randomId, ...olderIds.map((o) => o.id)], round);
+      let order = besideEachOther(rotated.flatMap((t) => (t === express ? group : group.includes(t) ? [] : [t])), [randomId, ...olderIds.map((o) => o.id)], round);
+      // The passed-through request right beside the proxy library alone (the ratio item 7 of issue 28
+      // quotes) and without its journal, and our page with an overlay present right beside our page without one.
+      order = besideEachOther(order, ['passthrough', 'proxy-lib', 'passthrough-nojournal'], round);
+      order = besideEachOther(order, ['ours', 'ours-backend'], round);
       for (const target of order) {
         await runOnce(target, options.warmupSec);
         const pid = (running.get(target.id) as RunningServer).pid;
@@ -377,7 +444,29 @@ async function main(): Promise<void> {
       if (version) versions[name] = version;
     }
     const facts = machineFacts(ROOT, cores, versions);
-    const results = renderResults({ options, generator, measured, starts, ...(startup ? { startup } : {}), skipped, facts, pinned: pinning, pageBytes: pageBytes.length });
+    const passthroughRounds = pairedRatios(samples.get('passthrough'), samples.get('proxy-lib'));
+    // `--only passthrough` (its targets alone): its section goes into RESULTS.md, the rest stays as it was.
+    if (options.only.length > 0 && selected.every((t) => t.id === 'express' || PASSTHROUGH_IDS.includes(t.id))) {
+      const load = loadavg().map((l) => l.toFixed(1)).join(', ');
+      const how = `Measured by \`npm run bench -- ${process.argv.slice(2).join(' ')}\`: medians of ${options.rounds} interleaved rounds (${options.warmupSec} s of warm-up, then ${options.durationSec} s measured, ${options.connections} connections, ${generator}), ${pinning ? 'server on core 0, load generator and origin on core 1' : 'NOT pinned'}; load average ${load} at the end (${cores} cores).`;
+      const section = renderPassedThrough(measured, passthroughRounds, how);
+      const lines = [...section, '| target | measured | met |', '|---|---|---|'];
+      for (const c of passthroughTargets(measured)) lines.push(`| ${c.goal} | ${c.measured} | ${c.met ? 'yes' : '**no**'} |`);
+      process.stdout.write(`${lines.join('\n')}\n`);
+      if (options.outDir) {
+        const file = join(resolve(ROOT, options.outDir), 'RESULTS.md');
+        let before = '';
+        try {
+          before = readFileSync(file, 'utf8');
+        } catch {
+          // none yet: the section alone
+        }
+        writeFileSync(file, spliceSection(before, PASSTHROUGH_SECTION, section));
+        log(`wrote the passed-through section into ${file}`);
+      }
+      return;
+    }
+    const results = renderResults({ options, generator, measured, starts, ...(startup ? { startup } : {}), skipped, facts, pinned: pinning, pageBytes: pageBytes.length, passthroughRounds });
     const pairs: PairedCpu[] = olderIds.flatMap(({ id, rev }) => {
       const olderSamples = samples.get(id);
       return olderSamples ? [{ label: `${largest.toLocaleString('en-US')} reviews, a random page per request`, rev, ours: (samples.get(randomId) ?? []).map((s) => s.cpuUs), older: olderSamples.map((s) => s.cpuUs) }] : [];
@@ -394,6 +483,7 @@ async function main(): Promise<void> {
     }
   } finally {
     for (const server of running.values()) await stopServer(server);
+    if (origin) await stopServer(origin);
   }
 }
 
@@ -417,6 +507,12 @@ async function measureStart(args: string[], size: number, core: number | undefin
   } finally {
     await stopServer(server);
   }
+}
+
+/** `a[i] / b[i]` for the rounds both ran (each pair measured right beside each other). */
+function pairedRatios(a: { cpuUs: number }[] | undefined, b: { cpuUs: number }[] | undefined): number[] {
+  if (!a || !b) return [];
+  return a.map((s, i) => s.cpuUs / (b[i]?.cpuUs ?? Number.NaN)).filter(Number.isFinite);
 }
 
 function targetInfo(target: Target): TargetInfo {

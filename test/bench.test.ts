@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { median, percentile, ratio } from '../bench/lib/stats.ts';
 import { mockoonEnvironment, openapiDocument, pactFile, wiremockMapping, REVIEWS_PATH } from '../bench/lib/peer-configs.ts';
 import { parseWrk } from '../bench/lib/wrk.ts';
-import { checkTargets, renderResults, renderSvg, startupTargets, type Measured } from '../bench/lib/report.ts';
+import { checkTargets, passthroughTargets, PASSTHROUGH_SECTION, renderPassedThrough, renderResults, renderSvg, spliceSection, startupTargets, type Measured } from '../bench/lib/report.ts';
 import { parseBenchOptions, type BenchOptions } from '../bench/lib/options.ts';
 import { randomPagePaths } from '../bench/lib/random-pages.ts';
 import { besideEachOther, commitOfTarget } from '../bench/lib/older-build.ts';
@@ -150,6 +150,48 @@ describe('report', () => {
     expect(() => parseBenchOptions(['--bogus'])).toThrow();
     expect((parseBenchOptions([]) as BenchOptions).cpuProfDir).toBeUndefined();
     expect((parseBenchOptions(['--cpu-prof', 'bench/.work/profiles']) as BenchOptions).cpuProfDir).toBe('bench/.work/profiles');
+  });
+});
+
+describe('passed through (issue 28, item 7)', () => {
+  const runs = (passthroughUs: number, overlaidUs: number): Measured[] => [
+    measured('proxy-lib', 'ceiling', 'passthrough', 10_000, 1, { cpuUsPerRequest: 100 }),
+    measured('passthrough', 'ours', 'passthrough', 8000, 1, { cpuUsPerRequest: passthroughUs, p99Ms: 2.5 }),
+    measured('ours', 'ours', 'main', 9000, 1, { cpuUsPerRequest: 40 }),
+    measured('ours-backend', 'ours', 'main', 9000, 1, { cpuUsPerRequest: overlaidUs }),
+  ];
+
+  it('judges the passed-through request against the proxy library alone (≤ 1.3×) and our page with --backend against without (≤ 1.1×)', () => {
+    expect(passthroughTargets(runs(130, 44)).map((c) => c.met)).toEqual([true, true]);
+    expect(passthroughTargets(runs(131, 45)).map((c) => c.met)).toEqual([false, false]);
+    expect(passthroughTargets(runs(125, 40))[0]).toMatchObject({ measured: '1.25× (125 vs 100 µs)' });
+    // the full run's targets hold them too; without the pair, nothing is judged
+    expect(checkTargets(runs(131, 40)).filter((c) => c.goal.includes('proxy library'))).toHaveLength(1);
+    expect(passthroughTargets(runs(131, 40).filter((m) => m.id !== 'proxy-lib' && m.id !== 'ours'))).toEqual([]);
+  });
+
+  it('the section has the table, the ratio line (met or not met) and the round-by-round ratios', () => {
+    const met = renderPassedThrough(runs(125, 40), [1.2, 1.3, 1.25]).join('\n');
+    expect(met).toContain('| passthrough | 125 | 1.25× | 8,000 | 2.500 |');
+    expect(met).toContain('\npassthrough / proxy-lib = 1.25 (target ≤ 1.30): met\n');
+    expect(met).toContain('Round by round (each pair measured right beside each other): 1.20, 1.30, 1.25.');
+    expect(met).toContain('with `--backend` set: 40 µs CPU/request against 40 without (1.00×)');
+    expect(renderPassedThrough(runs(140, 40)).join('\n')).toContain('passthrough / proxy-lib = 1.40 (target ≤ 1.30): not met');
+    expect(renderPassedThrough(runs(125, 40).filter((m) => m.id !== 'proxy-lib'))).toEqual([]);
+    expect(renderPassedThrough(runs(125, 40), [], 'Measured by hand.')).toContain('Measured by hand.');
+  });
+
+  it('a run of --only passthrough replaces its section of RESULTS.md and leaves the rest as it was', () => {
+    const before = ['# Benchmark results', '', '## Machine', 'cpu', '', '## Targets of this run', 'targets', ''].join('\n');
+    const once = spliceSection(before, PASSTHROUGH_SECTION, [PASSTHROUGH_SECTION, '', 'first', '']);
+    expect(once).toBe(['# Benchmark results', '', '## Machine', 'cpu', '', PASSTHROUGH_SECTION, '', 'first', '', '## Targets of this run', 'targets', ''].join('\n'));
+    const twice = spliceSection(once, PASSTHROUGH_SECTION, [PASSTHROUGH_SECTION, '', 'second', '']);
+    expect(twice).toBe(once.replace('first', 'second'));
+    expect(spliceSection('', PASSTHROUGH_SECTION, [PASSTHROUGH_SECTION])).toBe(['', '', PASSTHROUGH_SECTION].join('\n'));
+  });
+
+  it('--only passthrough is an option the bench takes', () => {
+    expect(parseBenchOptions(['--only', 'passthrough', '--no-peers'])).toMatchObject({ only: ['passthrough'], peers: false });
   });
 });
 

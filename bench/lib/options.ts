@@ -23,9 +23,9 @@ export interface BenchOptions {
 
 export const USAGE = `npm run bench -- [options]
 
-Runs our mock, two ceilings (raw node:http, bare Express 5) and the peers side by side on
-loopback, server and load generator on separate cores, interleaved and repeated; prints the
-tables and writes bench/RESULTS.md and bench/results.svg.
+Runs our mock, its ceilings (raw node:http, bare Express 5, the proxy library alone) and the
+peers side by side on loopback, server and load generator on separate cores, interleaved and
+repeated; prints the tables and writes bench/RESULTS.md and bench/results.svg.
 
   --quick              one short round (about 2 minutes): a smoke run, not for publishing
   --rounds <n>         interleaved rounds; medians are reported (default 5)
@@ -43,7 +43,11 @@ tables and writes bench/RESULTS.md and bench/results.svg.
                        import; alone, it runs by itself in about a minute and prints only),
                        check (a default \`check\` against the mock at --concurrency 1 and at the
                        default, and against serve --latency 200; alone, it runs by itself in
-                       about three minutes and puts its section into RESULTS.md)
+                       about three minutes and puts its section into RESULTS.md),
+                       passthrough (a request \`serve --backend\` passes to an origin, beside the
+                       proxy library alone: proxy-lib, passthrough, passthrough-nojournal; and
+                       our page with --backend set beside it without: ours, ours-backend; alone,
+                       about five minutes, and it puts its section into RESULTS.md)
   --generator <name>   wrk or autocannon (default: wrk when it is installed, else autocannon)
   --cpu-prof <dir>     the random uncached page's servers (this build's and each older commit's) run
                        with node --cpu-prof, writing a profile into <dir> when stopped (start-up,

@@ -11,8 +11,11 @@ export interface TargetInfo {
   id: string;
   label: string;
   kind: 'ours' | 'ceiling' | 'peer';
-  /** `main`: the page of 10 reviews on every server; `deep`: ours at several dataset sizes. */
-  group: 'main' | 'deep';
+  /**
+   * `main`: the page of 10 reviews on every server; `deep`: ours at several dataset sizes;
+   * `passthrough`: a request the mock does not answer, passed to an origin (issue 28, item 7).
+   */
+  group: 'main' | 'deep' | 'passthrough';
   setup: string;
   /** Dataset size (reviews), for the deep-page runs. */
   reviews?: number;
@@ -58,6 +61,8 @@ export interface ReportInput {
   facts: MachineFacts;
   pinned: boolean;
   pageBytes: number;
+  /** passthrough / proxy-lib CPU, round by round (issue 28, item 7). */
+  passthroughRounds?: number[];
 }
 
 /** The generator's share of its core and its ceiling; generator-bound when within 10 % of it. */
@@ -138,11 +143,88 @@ export function checkTargets(measured: Measured[], starts: StartMeasured[] = [],
     checks.push({ goal: `${s.label}: first answer within 3 s of start`, measured: `${sec(s.firstAnswerMs)} s`, met: s.firstAnswerMs <= 3000 });
     checks.push({ goal: `${s.label}: resident memory under 1 GiB`, measured: `${mib(s.maxRssMiB)} MiB`, met: s.maxRssMiB < 1024 });
   }
+  checks.push(...passthroughTargets(measured));
   if (startup) checks.push(...startupTargets(startup));
   for (const m of measured.filter((x) => x.kind === 'ours' && (x.reviews ?? 0) >= 1_000_000)) {
     checks.push({ goal: `${m.label}: resident memory under 1 GiB`, measured: `${mib(Math.max(m.rssMiB, m.startRssMiB))} MiB`, met: Math.max(m.rssMiB, m.startRssMiB) < 1024 });
   }
   return checks;
+}
+
+/** The budget of a passed-through request: its CPU at most this many times the proxy library's alone. */
+export const PASSTHROUGH_BUDGET = 1.3;
+/** The mock's own page with an overlay present: its CPU within this many times the page's without one. */
+export const OVERLAY_PAGE_BUDGET = 1.1;
+
+/**
+ * Issue 28, item 7: a passed-through request costs at most 1.3× the CPU of the same request through
+ * the proxy library alone, and the mock's own answers cost no more with `--backend` set (within
+ * 10 %, the noise of side-by-side runs).
+ */
+export function passthroughTargets(measured: Measured[]): TargetCheck[] {
+  const byId = new Map(measured.map((m) => [m.id, m]));
+  const checks: TargetCheck[] = [];
+  const lib = byId.get('proxy-lib');
+  const passed = byId.get('passthrough');
+  if (lib && passed) {
+    const c = ratio(passed.cpuUsPerRequest, lib.cpuUsPerRequest);
+    checks.push({ goal: `a passed-through request: CPU at most ${PASSTHROUGH_BUDGET.toFixed(1)}× the proxy library's alone`, measured: `${times(c)} (${int(passed.cpuUsPerRequest)} vs ${int(lib.cpuUsPerRequest)} µs)`, met: c <= PASSTHROUGH_BUDGET });
+  }
+  const ours = byId.get('ours');
+  const overlaid = byId.get('ours-backend');
+  if (ours && overlaid) {
+    const c = ratio(overlaid.cpuUsPerRequest, ours.cpuUsPerRequest);
+    checks.push({ goal: `our page with \`--backend\` set: CPU within ${OVERLAY_PAGE_BUDGET.toFixed(1)}× the same page without`, measured: `${times(c)} (${int(overlaid.cpuUsPerRequest)} vs ${int(ours.cpuUsPerRequest)} µs)`, met: c <= OVERLAY_PAGE_BUDGET });
+  }
+  return checks;
+}
+
+export const PASSTHROUGH_SECTION = '## Passed through';
+
+/**
+ * The "Passed through" section: the proxy library alone and `serve --backend` passing the same
+ * request to the same origin, side by side, and the ratio item 7 quotes as one line
+ * (`passthrough / proxy-lib = x.xx (target ≤ 1.30): met|not met`). `rounds`: the ratio round by
+ * round, when known; `how`: a line on how the section was measured, when it is run alone. Empty
+ * when either did not run.
+ */
+export function renderPassedThrough(measured: Measured[], rounds: number[] = [], how?: string): string[] {
+  const rows = measured.filter((m) => m.group === 'passthrough');
+  const lib = rows.find((m) => m.id === 'proxy-lib');
+  const passed = rows.find((m) => m.id === 'passthrough');
+  if (!lib || !passed) return [];
+  const lines = [PASSTHROUGH_SECTION, ''];
+  lines.push(
+    "A request none of the mock's routes answers (`GET /store/carts/cart_01BENCH`), passed to an origin that stands in for Medusa (bench/ceilings/origin.mjs: raw node:http, keep-alive, a 2 KB JSON answer; outside the measured process tree, on the load generator's core). The ceiling is the proxy library alone with the very options and agent `serve --backend` uses (bench/ceilings/proxy.mjs). CPU µs/req is the server process tree's only.",
+    '',
+  );
+  if (how) lines.push(how, '');
+  lines.push('| server | CPU µs/req | × proxy library | req/s | p99 ms |', '|---|---:|---:|---:|---:|');
+  for (const m of rows) lines.push(`| ${m.label} | ${int(m.cpuUsPerRequest)} | ${times(ratio(m.cpuUsPerRequest, lib.cpuUsPerRequest))} | ${int(m.requestsPerSec)} | ${ms(m.p99Ms)} |`);
+  const r = ratio(passed.cpuUsPerRequest, lib.cpuUsPerRequest);
+  lines.push('', `passthrough / proxy-lib = ${Number.isFinite(r) ? r.toFixed(2) : 'n/a'} (target ≤ ${PASSTHROUGH_BUDGET.toFixed(2)}): ${r <= PASSTHROUGH_BUDGET ? 'met' : 'not met'}`);
+  if (rounds.length > 0) lines.push('', `Round by round (each pair measured right beside each other): ${rounds.map((x) => x.toFixed(2)).join(', ')}.`);
+  const ours = measured.find((m) => m.id === 'ours');
+  const overlaid = measured.find((m) => m.id === 'ours-backend');
+  if (ours && overlaid) {
+    lines.push('', `Our own page (\`/store/products/reviews?limit=10&offset=0\`) with \`--backend\` set: ${int(overlaid.cpuUsPerRequest)} µs CPU/request against ${int(ours.cpuUsPerRequest)} without (${times(ratio(overlaid.cpuUsPerRequest, ours.cpuUsPerRequest))}); ${int(overlaid.requestsPerSec)} against ${int(ours.requestsPerSec)} req/s.`);
+  }
+  lines.push('');
+  return lines;
+}
+
+/** `markdown` with the section that starts with `heading` replaced by `section` (or put before the targets, or at the end). */
+export function spliceSection(markdown: string, heading: string, section: string[]): string {
+  const lines = markdown.split('\n');
+  const start = lines.indexOf(heading);
+  if (start >= 0) {
+    let end = lines.findIndex((l, i) => i > start && l.startsWith('## '));
+    if (end < 0) end = lines.length;
+    return [...lines.slice(0, start), ...section, ...lines.slice(end)].join('\n');
+  }
+  const before = lines.indexOf('## Targets of this run');
+  if (before >= 0) return [...lines.slice(0, before), ...section, ...lines.slice(before)].join('\n');
+  return [...lines, '', ...section].join('\n');
 }
 
 /** The start-up targets: serve's first answer within 2× a bare Express app's, the root entry imported in under 0.3 s. */
@@ -233,6 +315,8 @@ export function renderResults(input: ReportInput): string {
   }
 
   if (input.startup) lines.push(...renderStartup(input.startup));
+
+  lines.push(...renderPassedThrough(measured, input.passthroughRounds));
 
   const checks = checkTargets(measured, starts, input.startup);
   if (checks.length > 0) {

@@ -1,4 +1,4 @@
-/** Runs `store-listing-kit serve` as a child process and waits for its start-up banner. */
+/** Runs `store-listing-kit serve` (or `proxy`) as a child process and waits for its start-up banner. */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 
@@ -14,9 +14,20 @@ export interface ServeProcess {
   exited: Promise<number | string>;
 }
 
+/** The commands that serve until stopped, each with its banner line `listening on http://127.0.0.1:<port>`. */
+export type ServingCommand = 'serve' | 'proxy';
+
 /** `cli`: the command's script (default: this checkout's bin/store-listing-kit.js). */
 export function startServe(args: string[], timeoutMs = 20_000, cli = CLI): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [cli, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return startCommand('serve', args, timeoutMs, cli);
+}
+
+/**
+ * `store-listing-kit <command> --port 0 <args>` in a child process, resolved once its banner names
+ * the port; rejected when it exits first or does not start within `timeoutMs`.
+ */
+export function startCommand(command: ServingCommand, args: string[], timeoutMs = 20_000, cli = CLI): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [cli, command, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
@@ -26,7 +37,7 @@ export function startServe(args: string[], timeoutMs = 20_000, cli = CLI): Promi
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`serve did not start within ${timeoutMs} ms: ${out}${err}`));
+      reject(new Error(`${command} did not start within ${timeoutMs} ms: ${out}${err}`));
     }, timeoutMs);
     const check = () => {
       const match = /listening on (http:\/\/127\.0\.0\.1:(\d+))/.exec(out);
@@ -38,11 +49,10 @@ export function startServe(args: string[], timeoutMs = 20_000, cli = CLI): Promi
     child.stdout!.on('data', check);
     void exited.then((code) => {
       clearTimeout(timer);
-      reject(new Error(`serve exited (${code}) before listening: ${out}${err}`));
+      reject(new Error(`${command} exited (${code}) before listening: ${out}${err}`));
     });
   });
 }
-
 
 export interface CliRun {
   code: number | null;
