@@ -4,7 +4,7 @@ import { median, percentile, ratio } from '../bench/lib/stats.ts';
 import { mockoonEnvironment, openapiDocument, pactFile, wiremockMapping, REVIEWS_PATH } from '../bench/lib/peer-configs.ts';
 import { parseWrk } from '../bench/lib/wrk.ts';
 import { checkTargets, renderResults, renderSvg, startupTargets, type Measured } from '../bench/lib/report.ts';
-import { parseBenchOptions } from '../bench/lib/options.ts';
+import { parseBenchOptions, type BenchOptions } from '../bench/lib/options.ts';
 import { randomPagePaths } from '../bench/lib/random-pages.ts';
 import { besideEachOther, commitOfTarget } from '../bench/lib/older-build.ts';
 
@@ -148,8 +148,8 @@ describe('report', () => {
     expect(() => parseBenchOptions(['--rounds', '-1'])).toThrow();
     expect(() => parseBenchOptions(['--sizes', '5'])).toThrow(/at least 10/);
     expect(() => parseBenchOptions(['--bogus'])).toThrow();
-    expect(parseBenchOptions([]).cpuProfDir).toBeUndefined();
-    expect(parseBenchOptions(['--cpu-prof', 'bench/.work/profiles']).cpuProfDir).toBe('bench/.work/profiles');
+    expect((parseBenchOptions([]) as BenchOptions).cpuProfDir).toBeUndefined();
+    expect((parseBenchOptions(['--cpu-prof', 'bench/.work/profiles']) as BenchOptions).cpuProfDir).toBe('bench/.work/profiles');
   });
 });
 
