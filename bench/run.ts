@@ -12,7 +12,7 @@ import { parseBenchOptions, USAGE, type BenchOptions } from './lib/options.ts';
 import { cpuCount, freePort, hasTaskset, pinSelf, startServer, stopServer, treeCpuSeconds, treeRssMiB, type RunningServer } from './lib/processes.ts';
 import { runLoad, type LoadResult } from './lib/load.ts';
 import { hasWrk, runWrk } from './lib/wrk.ts';
-import { randomPagePaths } from './lib/random-pages.ts';
+import { orderPagePaths, randomPagePaths } from './lib/random-pages.ts';
 import { writePeerConfigs, REVIEWS_PATH, type PeerConfigFiles } from './lib/peer-configs.ts';
 import { PEERS, ensurePeersInstalled, installedVersion, PEER_PACKAGES, type PeerDefinition } from './lib/peers.ts';
 import { median } from './lib/stats.ts';
@@ -45,6 +45,8 @@ interface Target extends TargetInfo {
   paths: string[];
   /** Pick a new path for every request (uncached pages). */
   randomPaths?: () => string;
+  /** Asked one after another before any load, each answered once what it needs is built (the random pages' orders). */
+  readyPaths?: string[];
   /** Check one answer: undefined when it is the equivalent page, else why not. */
   check(body: string): string | undefined;
 }
@@ -283,6 +285,7 @@ async function main(): Promise<void> {
     start: (port) => startOurs(randomId, port, ['--reviews', String(largest)], serverCore, `${REVIEWS_PATH}?${PAGE_QUERY}`, profiling(options.cpuProfDir, randomId)),
     paths: [deepOf(largest)],
     randomPaths: randomPaths(),
+    readyPaths: orderPagePaths(largest, PAGE_SIZE),
     check: pageCheck,
   });
   // The same random pages served by older commits (built from git), right beside this build's in every
@@ -317,6 +320,7 @@ async function main(): Promise<void> {
         }),
       paths: [deepOf(largest)],
       randomPaths: randomPaths(),
+      readyPaths: orderPagePaths(largest, PAGE_SIZE),
       check: pageCheck,
     });
   }
@@ -341,6 +345,13 @@ async function main(): Promise<void> {
       const body = await (await fetch(`http://127.0.0.1:${server.port}${target.paths[0]}`)).text();
       const problem = target.check(body);
       if (problem) throw new Error(`${target.id}: ${problem}`);
+      // Every order the random pages draw, built before the warm-up: no measured round pays for a build.
+      for (const path of target.readyPaths ?? []) {
+        const answer = await fetch(`http://127.0.0.1:${server.port}${path}`);
+        const text = await answer.text();
+        const wrong = answer.status === 200 ? target.check(text) : `answered ${answer.status} to ${path}`;
+        if (wrong) throw new Error(`${target.id}: ${wrong}`);
+      }
     }
 
     // 4. Warm every server up (JIT compilers, caches), then interleaved rounds.

@@ -5,7 +5,7 @@ import { mockoonEnvironment, openapiDocument, pactFile, wiremockMapping, REVIEWS
 import { parseWrk } from '../bench/lib/wrk.ts';
 import { checkTargets, passthroughTargets, PASSTHROUGH_SECTION, renderPassedThrough, renderResults, renderSvg, spliceSection, startupTargets, type Measured } from '../bench/lib/report.ts';
 import { parseBenchOptions, type BenchOptions } from '../bench/lib/options.ts';
-import { randomPagePaths } from '../bench/lib/random-pages.ts';
+import { orderPagePaths, randomPagePaths } from '../bench/lib/random-pages.ts';
 import { besideEachOther, commitOfTarget } from '../bench/lib/older-build.ts';
 
 describe('statistics', () => {
@@ -204,6 +204,16 @@ describe('the random uncached page', () => {
       '/store/products/reviews?limit=10&offset=407222&order=-updated_at',
     ]);
     expect(second()).toBe('/store/products/reviews?limit=10&offset=336332&order=-updated_at');
+  });
+
+  it('is measured only once every order it draws is built: one page of each is asked first', () => {
+    const ready = orderPagePaths(1_000_000, 10);
+    const orderOf = (path: string) => new URLSearchParams(path.split('?')[1]).get('order');
+    const next = randomPagePaths(1_000_000, 10);
+    const drawn = new Set(Array.from({ length: 2_000 }, () => orderOf(next())));
+    expect(new Set(ready.map(orderOf))).toEqual(drawn);
+    expect(ready).toHaveLength(drawn.size);
+    expect(ready[0]).toBe('/store/products/reviews?limit=10&offset=500000&order=created_at');
   });
 });
 

@@ -22,6 +22,8 @@ interface Served {
   ops: Ops;
   /** Every response object the app was given, in order. */
   responses: ServerResponse[];
+  /** Per response, the listeners on it right after the app returned (an answer made in that tick has ended, its 'finish' is yet to come). */
+  listeners: string[][];
 }
 
 /** The Express app alone (no fast path in front), with a journal of `journalSize` entries. */
@@ -30,12 +32,14 @@ async function serve(journalSize: number): Promise<Served> {
   const ops = createOps({ journalSize });
   const app = createApp(holder, { ops });
   const responses: ServerResponse[] = [];
+  const listeners: string[][] = [];
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     responses.push(res);
     app(req, res);
+    listeners.push(res.eventNames().flatMap((event) => Array.from({ length: res.listenerCount(event) }, () => String(event))).sort());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, ops, responses };
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, ops, responses, listeners };
 }
 
 const close = (served: Served) => new Promise<void>((resolve) => served.server.close(() => resolve()));
@@ -73,6 +77,19 @@ describe('a request observed by the journal', () => {
       expect(keys, PAGES[i]).not.toContain('end');
       expect(keys, PAGES[i]).toEqual(ownKeys(unobserved.responses[i]!));
     }
+  });
+
+  it('puts no listener on its response: the answer is recorded as it ends, before its \'finish\'', async () => {
+    const before = { journaled: journaled.listeners.length, unobserved: unobserved.listeners.length, recorded: journaled.ops.journal.recorded };
+    for (const path of PAGES) {
+      const [a, b] = await Promise.all([fetch(`${journaled.url}${path}`), fetch(`${unobserved.url}${path}`)]);
+      expect(await a.text()).toBe(await b.text());
+    }
+    const observed = journaled.listeners.slice(before.journaled);
+    expect(observed).toHaveLength(PAGES.length);
+    // Before: one 'finish' listener (and its closure) more on every observed response than on an unobserved one.
+    expect(observed).toEqual(unobserved.listeners.slice(before.unobserved));
+    expect(journaled.ops.journal.recorded - before.recorded).toBe(PAGES.length);
   });
 
   it('is still journaled with its body and, for a listing, its page arithmetic', async () => {

@@ -187,7 +187,7 @@ export class Journal {
 
   /**
    * `at`: the request's `arrival()` stamp. Entries are merged by arrival, not by when each was
-   * recorded: a worker that answers at once (the fast path) and one that records on 'finish'
+   * recorded: a worker that answers at once (the fast path) and one that records as Express's answer ends
    * would otherwise swap two requests that came one after the other.
    */
   record(entry: RecordedRequest, at = this.arrival()): void {
