@@ -16,6 +16,7 @@ import { walkSizeArb } from '../generators.ts';
 import { countedTargets, isSkip, type ListingProperty } from '../property.ts';
 import { fail, failOnFirst } from '../violation.ts';
 import { orderQuery, pageProperty, targetOf, windowCases } from './common.ts';
+import { alphabiteRecordShape } from './contract.ts';
 
 export const dataEnvelope: ListingProperty = {
   id: 'data-envelope',
@@ -207,4 +208,4 @@ export const orderHonoured: ListingProperty = {
 };
 
 /** `check --dialect alphabite`'s properties, in the order they run and are reported. */
-export const ALPHABITE_PROPERTIES: readonly ListingProperty[] = [dataEnvelope, limitOffsetHonoured, clampedPages, countMatches, walkByOffsetOnce, orderHonoured];
+export const ALPHABITE_PROPERTIES: readonly ListingProperty[] = [dataEnvelope, limitOffsetHonoured, clampedPages, countMatches, walkByOffsetOnce, orderHonoured, alphabiteRecordShape];
