@@ -82,7 +82,7 @@ export function registerCheckCommand(program: Command): void {
         .choices(['spec', 'alphabite'])
         .default('spec'),
     )
-    .addOption(new Option('--strict', "also check the rules API.md marks [kit] (defaults of limit/offset, unaligned starts, past the end, 400s for bad parameters, record fields...)"))
+    .addOption(new Option('--strict', "with --dialect spec: also the rules API.md marks [kit] that no pact pins (unaligned starts' page numbers, ties broken by id, order on 4.2, unknown or repeated parameters, a bad order and a differing ?id= as 400s, 4.2's empty page for an unknown product); what the pacts pin (the records' shape, a bad paging value's 400, 4.4's 404, the reviews' defaults, an empty listing's totalPages 0, prevPage past the end, the JSON content type) is checked without it, as verify checks it"))
     .addOption(new Option('--max-page-size <n>', 'the largest limit/take the suite asks for').argParser(integerIn(1, 1_000_000)).default(DEFAULTS.maxPageSize))
     .addOption(new Option('--product-id <id>', 'product to list on 4.2 (repeatable or comma-separated)').argParser(collect).default([], 'discovered from 4.1'))
     .addOption(new Option('--wishlist-id <id>', 'wishlist to list on 4.4 (repeatable or comma-separated)').argParser(collect).default([], 'discovered from 4.3'))

@@ -55,7 +55,7 @@ export function registerProxyCommand(program: Command): void {
     )
     .addOption(new Option('--port <n>', 'port to listen on; 0 picks a free one').argParser(integerIn(0, 65535)).default(DEFAULT_PORT))
     .addOption(new Option('--host <host>', 'interface to listen on (0.0.0.0 for every interface)').default(DEFAULT_HOST))
-    .addOption(new Option('--strict', "with --dialect spec: the spec's [kit] rules too, as check --strict (no effect on the alphabite dialect)"))
+    .addOption(new Option('--strict', "with --dialect spec: the spec's other [kit] rules too, as check --strict (the records' shape is judged without it; no effect on the alphabite dialect)"))
     .addOption(new Option('--json <file>', 'on exit, write the verdicts as JSON: { "checked": n, "violations": [{ "method", "path", "rule", "expected", "actual", ... }] }'))
     .addOption(new Option('--junit <file>', 'on exit, write a JUnit XML report: one testcase per listing and rule (failed with examples, passed, or skipped if never exercised)'))
     .addOption(new Option('--journal-size <n>', 'recent requests kept for GET /__admin/journal and the dashboard (0: none)').argParser(integerIn(0, MAX_JOURNAL_SIZE)).default(DEFAULT_JOURNAL_SIZE))

@@ -75,7 +75,7 @@ export interface ListingAnswer {
 }
 
 export interface AnswerCheckOptions {
-  /** The spec dialect's [kit] rules too (API.md), as `check --strict`. No effect on the alphabite dialect. */
+  /** The spec dialect's other [kit] rules too (API.md; the records' shape is always judged), as `check --strict`. No effect on the alphabite dialect. */
   strict?: boolean;
 }
 
@@ -173,8 +173,11 @@ export function echoedWindow(rule: AnswerRule, keys: SpecEnvelopeKeys, page: Ans
 
 const isWindow = (w: EchoedWindow | RuleViolation): w is EchoedWindow => !('rule' in w);
 
-/** Envelope keys and JSON types for the family; null and absent are told apart exactly. `contentType` is judged with `strict`. */
-export function envelopeShapeRule(keys: SpecEnvelopeKeys, page: AnswerPage, strict: boolean, contentType?: string | null): RuleViolation[] {
+/**
+ * Envelope keys and JSON types for the family; null and absent are told apart exactly. `contentType`,
+ * when given (null: the answer had none), must be JSON: a [kit] rule the pacts pin.
+ */
+export function envelopeShapeRule(keys: SpecEnvelopeKeys, page: AnswerPage, contentType?: string | null): RuleViolation[] {
   const rule = 'envelope-shape';
   const { body } = page;
   const out: RuleViolation[] = [];
@@ -204,7 +207,7 @@ export function envelopeShapeRule(keys: SpecEnvelopeKeys, page: AnswerPage, stri
       }
     }
   }
-  if (strict && !/^application\/json\b/i.test(contentType ?? '')) {
+  if (contentType !== undefined && !/^application\/json\b/i.test(contentType ?? '')) {
     out.push({ rule, message: 'listings answer JSON', field: 'Content-Type', expected: 'application/json; charset=utf-8', actual: contentType ?? undefined });
   }
   return out;
@@ -244,29 +247,30 @@ export function pageLengthRule(keys: SpecEnvelopeKeys, page: AnswerPage): RuleVi
   ];
 }
 
-export function totalPagesRule(keys: SpecEnvelopeKeys, page: AnswerPage, strict: boolean): RuleViolation[] {
+/** totalPages = ceil(count / size), so 0 for an empty set (a [kit] rule the pacts pin: "when there are none"). */
+export function totalPagesRule(keys: SpecEnvelopeKeys, page: AnswerPage): RuleViolation[] {
   const rule = 'total-pages';
   const window = echoedWindow(rule, keys, page);
   if (!isWindow(window)) return [window];
   const { count, size } = window;
-  if (count === 0 && !strict) return []; // 0 pages for an empty set is the kit's choice
   const expected = totalPages(count, size);
   if (page.body.totalPages === expected) return [];
   return [{ rule, message: 'totalPages = ceil(count / size)', field: 'totalPages', expected, actual: page.body.totalPages, note: `count ${count}, ${keys.sizeParam} ${size}` }];
 }
 
-/** Whether the current/next/previous page numbers are defined by the spec for this window. */
-function specDefines(start: number, size: number, count: number) {
-  const aligned = start % size === 0;
-  return { current: aligned, next: aligned, prev: aligned && (start < count || start === 0) };
-}
+/**
+ * Whether the current/next/previous page numbers are judged without `strict` for this window: an
+ * aligned start (the spec's, and past the end the kit's, which the pacts pin); an unaligned start's
+ * page numbers are the kit's choice alone.
+ */
+const judgedWithoutStrict = (start: number, size: number) => start % size === 0;
 
 export function currentPageRule(keys: SpecEnvelopeKeys, page: AnswerPage, strict: boolean): RuleViolation[] {
   const rule = 'current-page';
   const window = echoedWindow(rule, keys, page);
   if (!isWindow(window)) return [window];
   const { count, size, start } = window;
-  if (!strict && !specDefines(start, size, count).current) return [];
+  if (!strict && !judgedWithoutStrict(start, size)) return [];
   const expected = currentPage(start, size);
   if (page.body.currentPage === expected) return [];
   return [{ rule, message: 'currentPage = floor(start / size) + 1 (1-based: start 0 is page 1)', field: 'currentPage', expected, actual: page.body.currentPage, note: `${keys.startParam} ${start}, ${keys.sizeParam} ${size}` }];
@@ -277,12 +281,11 @@ export function nextPrevRule(keys: SpecEnvelopeKeys, page: AnswerPage, strict: b
   const window = echoedWindow(rule, keys, page);
   if (!isWindow(window)) return [window];
   const { count, size, start } = window;
-  const applies = specDefines(start, size, count);
   const expected = pageNumbers(count, start, size);
   const note = `count ${count}, ${keys.startParam} ${start}, ${keys.sizeParam} ${size}: totalPages ${expected.totalPages}, currentPage ${expected.currentPage}`;
   const out: RuleViolation[] = [];
   for (const key of ['nextPage', 'prevPage'] as const) {
-    if (!strict && !(key === 'nextPage' ? applies.next : applies.prev)) continue;
+    if (!strict && !judgedWithoutStrict(start, size)) continue;
     const want = expected[key];
     const says = key === 'nextPage' ? 'a next page exists iff currentPage < totalPages' : 'a previous page exists iff currentPage > 1';
     if (keys.dialect === 'reviews') {
@@ -456,9 +459,6 @@ export function recordsWithinCountRule(recordsKey: string, page: AnswerPage, ask
 // ---------------------------------------------------------------------------------------------
 // Every rule that applies, collected.
 
-/** Whether API.md marks a listing's defaults [kit] (the reviews' limit 20, offset 0): judged with `strict` only. */
-const SPEC_KIT_DEFAULTS: ReadonlySet<EndpointName> = new Set(['reviews', 'productReviews']);
-
 /** Drops a violation of a field already reported with the same message (rules that read the same broken number). */
 function once(violations: RuleViolation[]): RuleViolation[] {
   const seen = new Set<string>();
@@ -471,14 +471,13 @@ function once(violations: RuleViolation[]): RuleViolation[] {
 }
 
 /**
- * The window a spec answer is held to: what was asked, with a default left to the server ([kit])
- * unknown without strict (what was asked is then unknown). Undefined when the request is refused.
+ * The window a spec answer is held to: what was asked, a default left to the server included (the
+ * reviews' limit 20 and offset 0 are [kit] rules the pacts pin). Undefined when the request is refused.
  */
-function specHeldWindow(answer: ListingAnswer, strict: boolean): { asked: AskedWindow; size: number | undefined; start: number | undefined } | undefined {
+function specHeldWindow(answer: ListingAnswer): { asked: AskedWindow; size: number; start: number } | undefined {
   const asked = askedWindow('spec', answer.endpoint, answer.query, answer.id);
   if (!asked) return undefined;
-  const unknown = !strict && SPEC_KIT_DEFAULTS.has(answer.endpoint);
-  return { asked, size: unknown && asked.sizeOmitted ? undefined : asked.size, start: unknown && asked.startOmitted ? undefined : asked.start };
+  return { asked, size: asked.size, start: asked.start };
 }
 
 function checkSpecAnswer(answer: ListingAnswer, strict: boolean): RuleViolation[] {
@@ -486,19 +485,18 @@ function checkSpecAnswer(answer: ListingAnswer, strict: boolean): RuleViolation[
   const page = readAnswerPage('envelope-shape', keys.recordsKey, answer.body);
   if ('rule' in page) return [page];
   const out = [
-    ...envelopeShapeRule(keys, page, strict, answer.contentType),
+    ...envelopeShapeRule(keys, page, answer.contentType),
     ...pageLengthRule(keys, page),
-    ...totalPagesRule(keys, page, strict),
+    ...totalPagesRule(keys, page),
     ...currentPageRule(keys, page, strict),
     ...nextPrevRule(keys, page, strict),
   ];
-  const held = specHeldWindow(answer, strict);
+  const held = specHeldWindow(answer);
   if (held) {
     const { asked, size, start } = held;
-    out.push(...specEchoRule(keys, page, size, start));
-    if (size !== undefined && start !== undefined) out.push(...recordsWithinCountRule(keys.recordsKey, page, asked));
+    out.push(...specEchoRule(keys, page, size, start), ...recordsWithinCountRule(keys.recordsKey, page, asked));
   }
-  if (strict) out.push(...recordShapesRule('spec', answer.endpoint, keys.recordsKey, page));
+  out.push(...recordShapesRule('spec', answer.endpoint, keys.recordsKey, page));
   return out;
 }
 
@@ -519,9 +517,9 @@ function checkAlphabiteAnswer(answer: ListingAnswer): RuleViolation[] {
 /**
  * Every rule of the dialect that applies to one listing answer, all that it breaks (none when it
  * holds), each broken field once. Only a 200 is a listing page: another status is not judged here.
- * Spec dialect: the envelope, echo, page arithmetic and records-within-count rules ([spec]), and
- * with `strict` the [kit] parts and the records' shape. Alphabite dialect: the plugins' envelope and
- * clamped page numbers, the echo of the limit/offset in force, records-within-count and the records'
+ * Spec dialect: the envelope, echo, page arithmetic and records-within-count rules ([spec]), the
+ * records' shape (a [kit] rule the pacts pin), and with `strict` the other [kit] parts. Alphabite
+ * dialect: the plugins' envelope and clamped page numbers, the echo of the limit/offset in force, records-within-count and the records'
  * shape as the plugins show them.
  */
 export function checkListingAnswer(dialect: DialectName, answer: ListingAnswer, options: AnswerCheckOptions = {}): RuleViolation[] {
@@ -529,10 +527,10 @@ export function checkListingAnswer(dialect: DialectName, answer: ListingAnswer, 
   return once(dialect === 'alphabite' ? checkAlphabiteAnswer(answer) : checkSpecAnswer(answer, options.strict ?? false));
 }
 
-/** Every rule `checkListingAnswer` may apply in a dialect (the spec's record-shape with strict only). */
+/** Every rule `checkListingAnswer` may apply in a dialect (the records' shape in both: the pacts pin it). */
 export function dialectRules(dialect: DialectName, options: AnswerCheckOptions = {}): AnswerRule[] {
   if (dialect === 'alphabite') return ['data-envelope', 'clamped-page-numbers', 'echo-size-and-start', 'records-within-count', 'record-shape'];
-  return ['envelope-shape', 'echo-size-and-start', 'page-length', 'total-pages', 'current-page', 'next-and-prev-page', 'records-within-count', ...(options.strict ? (['record-shape'] as const) : [])];
+  return ['envelope-shape', 'echo-size-and-start', 'page-length', 'total-pages', 'current-page', 'next-and-prev-page', 'records-within-count', 'record-shape'];
 }
 
 /**
@@ -548,17 +546,15 @@ export function rulesApplied(dialect: DialectName, answer: ListingAnswer, option
     const asked = askedWindow('alphabite', answer.endpoint, answer.query, answer.id) !== undefined;
     return ['data-envelope', 'clamped-page-numbers', ...(asked ? (['echo-size-and-start', 'records-within-count'] as const) : []), 'record-shape'];
   }
-  const strict = options.strict ?? false;
   if ('rule' in readAnswerPage('envelope-shape', specEnvelopeKeys(answer.endpoint).recordsKey, answer.body)) return ['envelope-shape'];
-  const held = specHeldWindow(answer, strict);
+  const held = specHeldWindow(answer) !== undefined;
   return [
     'envelope-shape',
     'page-length',
     'total-pages',
     'current-page',
     'next-and-prev-page',
-    ...(held && (held.size !== undefined || held.start !== undefined) ? (['echo-size-and-start'] as const) : []),
-    ...(held && held.size !== undefined && held.start !== undefined ? (['records-within-count'] as const) : []),
-    ...(strict ? (['record-shape'] as const) : []),
+    ...(held ? (['echo-size-and-start', 'records-within-count'] as const) : []),
+    'record-shape',
   ];
 }

@@ -2,7 +2,7 @@
  * The page-arithmetic checks on one response, as the properties use them: each is a rule of
  * lib/answer-rules.ts (one place per rule, shared with the validating proxy), failed on its first
  * violation with the request that shows it. Every expectation comes from lib/paging.ts; which
- * checks apply without --strict follows API.md's [spec] / [kit] marks.
+ * checks apply without --strict follows API.md's [spec] / [kit] marks and what the pacts pin.
  */
 import {
   currentPageRule,
@@ -33,8 +33,8 @@ export function echoedWindow(endpoint: ListingEndpoint, page: Page): { count: nu
 }
 
 /** Envelope keys and JSON types for the dialect; null and absent are told apart exactly. */
-export function checkShape(endpoint: ListingEndpoint, page: Page, strict: boolean): void {
-  failOnFirst(page.ex.url, envelopeShapeRule(endpoint, page, strict, page.ex.contentType));
+export function checkShape(endpoint: ListingEndpoint, page: Page): void {
+  failOnFirst(page.ex.url, envelopeShapeRule(endpoint, page, page.ex.contentType));
 }
 
 export function checkEcho(endpoint: ListingEndpoint, page: Page, size: number, start: number): void {
@@ -45,8 +45,8 @@ export function checkLength(endpoint: ListingEndpoint, page: Page): void {
   failOnFirst(page.ex.url, pageLengthRule(endpoint, page));
 }
 
-export function checkTotalPages(endpoint: ListingEndpoint, page: Page, strict: boolean): void {
-  failOnFirst(page.ex.url, totalPagesRule(endpoint, page, strict));
+export function checkTotalPages(endpoint: ListingEndpoint, page: Page): void {
+  failOnFirst(page.ex.url, totalPagesRule(endpoint, page));
 }
 
 export function checkCurrentPage(endpoint: ListingEndpoint, page: Page, strict: boolean): void {

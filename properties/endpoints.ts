@@ -31,8 +31,8 @@ export interface ListingEndpoint {
   orderRule?: 'spec' | 'kit';
   defaultSize: number;
   defaultStart: number;
-  /** Whether the defaults come from the spec (wishlists) or are the kit's choice (reviews). */
-  defaultsRule: 'spec' | 'kit';
+  /** Whether the defaults come from the spec (wishlists) or are the kit's choice the pacts pin (reviews). */
+  defaultsRule: 'spec' | 'contract';
   /** The request path, with the id filled in when the endpoint takes one. */
   path(id?: string): string;
 }
@@ -48,7 +48,7 @@ const reviewsDialect = {
   acceptsOrder: true,
   defaultSize: REVIEWS_DEFAULT_LIMIT,
   defaultStart: REVIEWS_DEFAULT_OFFSET,
-  defaultsRule: 'kit',
+  defaultsRule: 'contract',
 } as const;
 
 const wishlistDialect = {

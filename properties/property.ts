@@ -4,11 +4,13 @@ import type { CheckContext, Target } from './context.ts';
 import type { EndpointName, ListingEndpoint } from './endpoints.ts';
 
 /**
- * `spec` rules hold for any implementation; `kit` rules are checked only when strict. With
- * `--dialect alphabite`: `dialect` rules are the published plugins' own, `storefront` rules what a
- * storefront needs of any listing.
+ * `spec` rules hold for any implementation; `contract` rules are API.md's [kit] choices that the
+ * kit's pacts pin (the records' shape, the 400 for a bad paging parameter), checked by default as
+ * `verify` checks them; the other `kit` rules are checked only when strict. With `--dialect
+ * alphabite`: `dialect` rules are the published plugins' own, `storefront` rules what a storefront
+ * needs of any listing.
  */
-export type Rule = 'spec' | 'kit' | 'dialect' | 'storefront';
+export type Rule = 'spec' | 'contract' | 'kit' | 'dialect' | 'storefront';
 
 /** A property that cannot run on this target says why instead (e.g. no wishlist to list items of). */
 export interface Skip {

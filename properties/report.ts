@@ -9,7 +9,7 @@ const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.
 const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
 export function headerLine(r: Pick<CheckReport, 'baseUrl' | 'seed' | 'strict' | 'runs' | 'maxPageSize' | 'endpoints'> & Partial<Pick<CheckReport, 'dialect'>>): string {
-  const rules = r.dialect === 'alphabite' ? "dialect alphabite: the plugins' [dialect] rules and a storefront's [storefront] needs" : r.strict ? 'strict: [spec] and [kit] rules' : '[spec] rules only (add --strict for [kit] rules)';
+  const rules = r.dialect === 'alphabite' ? "dialect alphabite: the plugins' [dialect] rules and a storefront's [storefront] needs" : r.strict ? 'strict: [spec], [contract] and [kit] rules' : '[spec] rules and the [contract] ones the pacts pin (add --strict for the other [kit] rules)';
   return `${kitCommand().join(' ')} check ${r.baseUrl}\nseed ${r.seed} · ${r.runs} runs per property · ${rules} · pages of at most ${r.maxPageSize} · endpoints ${r.endpoints.join(', ')}`;
 }
 

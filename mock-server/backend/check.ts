@@ -23,7 +23,7 @@ export const MAX_CHECKED_BODY_BYTES = 64 * 1024 * 1024;
 
 export interface AnswerCheckerOptions {
   dialect: DialectName;
-  /** The spec dialect's [kit] rules too, as `check --strict`. */
+  /** The spec dialect's other [kit] rules too, as `check --strict` (the records' shape is judged without it). */
   strict?: boolean;
   verdicts: Verdicts;
   /** The cap on a body (default MAX_CHECKED_BODY_BYTES); past it, `answer-too-large-to-check`. */

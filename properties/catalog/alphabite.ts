@@ -2,7 +2,8 @@
  * `check --dialect alphabite`: the listings judged by the published plugins' own rules where they
  * have them (the `data` envelope, limit/offset on every listing, their clamped page numbers) and,
  * everywhere, by what a storefront needs of a listing (a `count` that agrees with the records, a
- * walk by offset that visits every record once, the order asked for). The plugins' documented
+ * walk by offset that visits every record once, the order asked for); and the records' shape, as
+ * the alphabite pacts pin it (`record-shape`, contract.ts). The plugins' documented
  * choices (clamped `nextPage`/`prevPage`, `totalPages` at least 1, a fractional `currentPage`) are
  * their rules, not failures; only what breaks a storefront fails (docs/property-suite.md).
  */
@@ -16,6 +17,7 @@ import { walkSizeArb } from '../generators.ts';
 import { countedTargets, isSkip, type ListingProperty } from '../property.ts';
 import { fail, failOnFirst } from '../violation.ts';
 import { orderQuery, pageProperty, targetOf, windowCases } from './common.ts';
+import { alphabiteRecordShape } from './contract.ts';
 
 export const dataEnvelope: ListingProperty = {
   id: 'data-envelope',
@@ -207,4 +209,4 @@ export const orderHonoured: ListingProperty = {
 };
 
 /** `check --dialect alphabite`'s properties, in the order they run and are reported. */
-export const ALPHABITE_PROPERTIES: readonly ListingProperty[] = [dataEnvelope, limitOffsetHonoured, clampedPages, countMatches, walkByOffsetOnce, orderHonoured];
+export const ALPHABITE_PROPERTIES: readonly ListingProperty[] = [dataEnvelope, limitOffsetHonoured, clampedPages, countMatches, walkByOffsetOnce, orderHonoured, alphabiteRecordShape];

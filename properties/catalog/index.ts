@@ -4,7 +4,8 @@ import type { ListingProperty } from '../property.ts';
 import { ALPHABITE_PROPERTIES } from './alphabite.ts';
 import { countIndependent, currentPageProp, defaultsProp, deterministic, echoParams, envelopeShape, nextPrevProp, pageLengthProp, totalPagesProp } from './arithmetic.ts';
 import { orderProp, pageContents, productReviews, walkOnce } from './sets.ts';
-import { badParameters, recordShape, unknownIds } from './strict.ts';
+import { badPaging, recordShape } from './contract.ts';
+import { badParameters, unknownIds } from './strict.ts';
 import { itemsIdQuery, wishlistFieldsStable, wishlistItemsAgree } from './wishlists.ts';
 
 export const PROPERTIES: readonly ListingProperty[] = [
@@ -24,9 +25,10 @@ export const PROPERTIES: readonly ListingProperty[] = [
   wishlistFieldsStable,
   wishlistItemsAgree,
   itemsIdQuery,
-  badParameters,
-  unknownIds,
   recordShape,
+  badPaging,
+  unknownIds,
+  badParameters,
 ];
 
 export const PROPERTY_IDS = PROPERTIES.map((p) => p.id);

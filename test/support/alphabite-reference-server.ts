@@ -21,6 +21,7 @@ export const ALPHABITE_BUGS = {
   'total-pages-short': { does: 'totalPages = max(floor(count / take), 1): a walk that stops at totalPages misses the last partial page', caughtBy: ['walk-by-offset', 'clamped-page-numbers'] },
   'wishlists-skip-take': { does: '4.3 pages with skip/take and ignores limit/offset (the spec, not the plugins)', caughtBy: ['limit-offset-honoured'] },
   'items-count-of-page': { does: "4.4's count is the number of items on the page", caughtBy: ['count-matches-records'] },
+  'rating-as-string': { does: "4.2's reviews have their rating as a string (\"4\")", caughtBy: ['record-shape'] },
 } as const;
 
 export type AlphabiteBugName = keyof typeof ALPHABITE_BUGS;
@@ -107,7 +108,8 @@ export async function startAlphabiteReferenceServer(options: { bug?: AlphabiteBu
     if (m) {
       const { q, int } = read(url, paging);
       const id = decodeURIComponent(m[1]!);
-      return envelope(sorted(data.reviews.filter((r) => r.product_id === id), q.get('order')), int('limit', ALPHABITE_DEFAULT_LIMIT), int('offset', ALPHABITE_DEFAULT_OFFSET));
+      const mine = data.reviews.filter((r) => r.product_id === id).map((r) => (bug === 'rating-as-string' ? { ...r, rating: String(r.rating) } : r));
+      return envelope(sorted(mine, q.get('order')), int('limit', ALPHABITE_DEFAULT_LIMIT), int('offset', ALPHABITE_DEFAULT_OFFSET));
     }
     if (path === '/store/wishlists') {
       // The plugin's columns: the wishlist's own, `deleted_at` among them (docs/dialects.md row 23).

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
+import { reviewsPageMeta, wishlistPageMeta } from '../../lib/paging.ts';
 import { pactStateHandlers } from '../../mock-server/state/provider-states.ts';
 import { startMockServer } from '../../mock-server/server.ts';
 
@@ -50,12 +51,69 @@ export const BREAKAGES = {
     if (!Array.isArray(records)) return body;
     return { ...body, [key]: records.map((r: unknown) => (typeof r === 'object' && r !== null && typeof (r as Envelope).id === 'string' ? { ...(r as Envelope), id: ((r as Envelope).id as string).replace(/^[a-z]+_/, '') } : r)) };
   },
+  /**
+   * The other page numbers where API.md's [kit] rules choose and the pacts pin them: an empty
+   * listing has 1 page (not 0), and a page past the end has no previous page.
+   */
+  otherPageNumbers: (body: Envelope) => {
+    const reviews = Array.isArray(body.reviews);
+    const [count, start] = [body.count, reviews ? body.offset : body.skip] as [number, number];
+    const out: Envelope = { ...body };
+    if (count === 0) out.totalPages = 1;
+    if (count > 0 && start >= count) {
+      if (reviews) out.prevPage = null;
+      else delete out.prevPage;
+    }
+    return out;
+  },
   /** The wishlist envelope without `skip` and `take`. */
   skipTakeNotEchoed: (body: Envelope) => {
     const { skip: _skip, take: _take, ...rest } = body;
     return rest;
   },
 } satisfies Record<string, (body: Envelope) => Envelope>;
+
+/** What a provider answers, and to which request: the rewrites of `REQUEST_BREAKAGES` see and may change it. */
+export interface Answer {
+  path: string;
+  status: number;
+  body: unknown;
+  /** The Content-Type sent back (the mock's when left out). */
+  contentType?: string;
+}
+
+/** Ways to break what is not an envelope: the request before it reaches the mock, the errors after. */
+export const REQUEST_BREAKAGES = {
+  /** The reviews' default limit is 10, not 20: a request without `limit` is sent on with `limit=10`. */
+  reviewsDefaultLimit10: {
+    query: (path: string, params: URLSearchParams) => {
+      if (/^\/store\/(products\/reviews|reviews\/product\/[^/]+)$/.test(path) && !params.has('limit')) params.set('limit', '10');
+    },
+  },
+  /**
+   * No error on a listing: a bad parameter (400) or an unknown wishlist (404) is answered 200 with an
+   * empty page at the defaults, as a provider that validates nothing would.
+   */
+  errorsAsEmptyPages: {
+    answer: (a: Answer): Answer => {
+      if (a.status !== 400 && a.status !== 404) return a;
+      if (/^\/store\/(products\/reviews|reviews\/product\/[^/]+)$/.test(a.path)) return { ...a, status: 200, body: { reviews: [], ...reviewsPageMeta(0, 0, 20) } };
+      if (/^\/store\/wishlists(\/[^/]+\/items)?$/.test(a.path)) return { ...a, status: 200, body: { data: [], ...wishlistPageMeta(0, 0, 10) } };
+      return a;
+    },
+  },
+  /** Listings answered as `text/plain`: the body is the same JSON. */
+  textPlain: {
+    answer: (a: Answer): Answer => (a.status === 200 ? { ...a, contentType: 'text/plain; charset=utf-8' } : a),
+  },
+} satisfies Record<string, RequestBreakage>;
+
+export interface RequestBreakage {
+  /** Changes the query before the request is sent on to the mock. */
+  query?: (path: string, params: URLSearchParams) => void;
+  /** Changes the mock's answer (status and parsed body) before it goes back. */
+  answer?: (answer: Answer) => Answer;
+}
 
 /** Several breakages at once, applied in order. */
 export const together =
@@ -69,14 +127,19 @@ const HOP_BY_HOP = new Set(['host', 'connection', 'content-length', 'transfer-en
 const passedOn = (headers: Record<string, string | string[] | undefined>) =>
   Object.fromEntries(Object.entries(headers).filter((e): e is [string, string] => typeof e[1] === 'string' && !HOP_BY_HOP.has(e[0])));
 
-/** `dialect`: the mock's (default spec); the alphabite one wants a publishable key and a bearer token, passed on. */
-export async function startBrokenProvider(rewrite: (body: Envelope) => Envelope, options: { dialect?: 'spec' | 'alphabite' } = {}): Promise<BrokenProvider> {
+/**
+ * `dialect`: the mock's (default spec); the alphabite one wants a publishable key and a bearer token,
+ * passed on. `request`: a breakage of the request or of the answers that are not envelopes.
+ */
+export async function startBrokenProvider(rewrite: (body: Envelope) => Envelope, options: { dialect?: 'spec' | 'alphabite'; request?: RequestBreakage } = {}): Promise<BrokenProvider> {
   const backing = await startMockServer({ seed: 1, ...(options.dialect ? { dialect: options.dialect } : {}) });
   const app = express();
   app.use(express.raw({ type: () => true, limit: '1mb' }));
   // Every request goes to the real mock; a JSON envelope comes back rewritten, anything else as it was.
   app.use(async (req, res) => {
-    const upstream = await fetch(`${backing.url}${req.originalUrl}`, {
+    const url = new URL(req.originalUrl, backing.url);
+    options.request?.query?.(url.pathname, url.searchParams);
+    const upstream = await fetch(url, {
       method: req.method,
       headers: { ...(options.dialect === 'alphabite' ? passedOn(req.headers) : {}), 'content-type': req.get('content-type') ?? 'application/json' },
       ...(req.method === 'GET' || req.method === 'HEAD' ? {} : { body: new Uint8Array(req.body as Buffer) }),
@@ -88,8 +151,9 @@ export async function startBrokenProvider(rewrite: (body: Envelope) => Envelope,
     } catch {
       body = undefined;
     }
-    res.status(upstream.status).type(upstream.headers.get('content-type') ?? 'application/json');
-    res.send(isEnvelope(body) ? JSON.stringify(rewrite(body)) : text);
+    const answer = options.request?.answer?.({ path: url.pathname, status: upstream.status, body }) ?? { path: url.pathname, status: upstream.status, body };
+    res.status(answer.status).type(answer.contentType ?? upstream.headers.get('content-type') ?? 'application/json');
+    res.send(isEnvelope(answer.body) ? JSON.stringify(rewrite(answer.body)) : answer.body === body ? text : JSON.stringify(answer.body));
   });
   const server: Server = createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
