@@ -10,6 +10,9 @@ import { headerArg, integerIn, maxBodyOption } from './arguments.ts';
 import { wantsColour } from './plain-output.ts';
 import { keepTheVerdictWhenTheReaderLeaves } from './program.ts';
 import { ProgressPrinter } from './progress.ts';
+import { baselineOptions, prepareBaseline, settleBaseline } from './baseline-file.ts';
+import { BaselineError } from '../lib/baseline.ts';
+import { CHECK_BASELINE, checkBaselineEntries, passedCheckKeys, type CheckBaselineEntry } from '../properties/check-baseline.ts';
 
 /** Exit codes of `check` (docs/exit-codes.md): every property holds / some property fails / the check cannot run. */
 export const EXIT = { passed: 0, failed: 1, cannotRun: 2 } as const;
@@ -35,6 +38,8 @@ interface CheckFlags {
   dataset?: string;
   junit?: string;
   json?: string;
+  baseline?: string;
+  writeBaseline?: string;
   dialect: 'spec' | 'alphabite';
 }
 
@@ -97,6 +102,7 @@ export function registerCheckCommand(program: Command): void {
     .addOption(new Option('--header <name: value>', "send this header with every request (repeatable), e.g. 'x-publishable-api-key: pk_...' or 'authorization: Bearer ...'").argParser(headerArg).default({}, 'none'))
     .addOption(new Option('--junit <file>', 'write a JUnit XML report'))
     .addOption(new Option('--json <file>', 'write a JSON report'));
+  for (const option of baselineOptions('properties')) command.addOption(option);
 
   // Bad arguments are "cannot run" (2), not a failing implementation (1): cli/program.ts sets that
   // for every command.
@@ -145,6 +151,14 @@ export async function runCheck(flags: CheckFlags): Promise<number> {
   } catch (error) {
     return cannotRun((error as Error).message);
   }
+  // A baseline that cannot be used stops the check before it runs.
+  let recorded: CheckBaselineEntry[] | undefined;
+  try {
+    recorded = prepareBaseline(CHECK_BASELINE, flags.dialect, flags);
+  } catch (error) {
+    if (error instanceof BaselineError) return cannotRun(error.message);
+    throw error;
+  }
   let report: CheckReport;
   try {
     report = await runListingProperties(input, {
@@ -175,5 +189,14 @@ export async function runCheck(flags: CheckFlags): Promise<number> {
   // Nothing held and nothing failed: the run judged nothing, and says why.
   if (report.results.length === 0) return cannotRun(`no property ran${report.notes.length ? `: ${report.notes[0]}` : ' on the chosen endpoints, properties and dataset'}`);
   if (report.results.every((r) => r.status === 'skipped')) return cannotRun('every property was skipped (see the reasons above)');
+  const passed = passedCheckKeys(report);
+  let settled: 0 | 1 | undefined;
+  try {
+    settled = settleBaseline(CHECK_BASELINE, flags.dialect, flags, recorded, checkBaselineEntries(report), (key) => passed.has(key), out);
+  } catch (error) {
+    if (error instanceof BaselineError) return cannotRun(error.message);
+    throw error;
+  }
+  if (settled !== undefined) return settled;
   return report.passed ? EXIT.passed : EXIT.failed;
 }

@@ -11,7 +11,7 @@ import { dirname } from 'node:path';
 export class ReportPathError extends Error {}
 
 /** Why `error` stopped a write, in a few words and its code (`it is a directory (EISDIR)`...). */
-function reason(error: unknown): string {
+export function reason(error: unknown): string {
   const e = error as NodeJS.ErrnoException;
   const plain: Record<string, string> = {
     EISDIR: 'it is a directory',

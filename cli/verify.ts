@@ -2,12 +2,18 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { CONSUMER_OF_DIALECT, DEFAULT_CONSUMER_VERSION_SELECTORS, PACT_DIR, PROVIDERS, type ConsumerVersionSelector, type ProviderName } from '../contracts/names.ts';
 import { DIALECT_NAMES, type DialectName } from '../lib/dialects/types.ts';
 import type { ProviderResult, VerifyOptions } from '../contracts/verify.ts';
-import { rerunWithoutColour, wantsColour } from './plain-output.ts';
+import { wantsColour } from './plain-output.ts';
 import { cannotRun, keepTheVerdictWhenTheReaderLeaves } from './program.ts';
 import { headerArg, httpUrl } from './options.ts';
 import { maxBodyOption } from './arguments.ts';
 import { PROVIDER_STATES_PATH } from '../lib/provider-states.ts';
 import { claimReportPaths, ReportPathError, writeReport } from './report-files.ts';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { BaselineError } from '../lib/baseline.ts';
+import { baselineOptions, prepareBaseline, settleBaseline } from './baseline-file.ts';
+import { passedVerifyKeys, VERIFY_BASELINE, verifyBaselineEntries, type VerifyBaselineEntry } from '../contracts/verify-baseline.ts';
+import type { InteractionOutcome } from '../contracts/outcomes.ts';
+import { verifyInWorker } from './verify-run.ts';
 
 interface VerifyFlags {
   providerBaseUrl: string;
@@ -33,6 +39,10 @@ interface VerifyFlags {
   header: Record<string, string>;
   junit?: string;
   json?: string;
+  verbose?: boolean;
+  pactLog?: string;
+  baseline?: string;
+  writeBaseline?: string;
 }
 
 function selectors(value: string): ConsumerVersionSelector[] {
@@ -48,28 +58,58 @@ function selectors(value: string): ConsumerVersionSelector[] {
   return parsed as ConsumerVersionSelector[];
 }
 
-/** A mismatch on a whole array quotes the array: the full text is in Pact's report above. */
-function shorten(text: string, max = 400): string {
-  return text.length > max ? `${text.slice(0, max)}... (see Pact's report above)` : text;
+/** A mismatch on a whole array quotes the array: the full text is in the reports and Pact's. */
+function shorten(text: string, max = 200): string {
+  return text.length > max ? `${text.slice(0, max)}... (in full: --json <file>, or Pact's report)` : text;
 }
 
-const MAX_LISTED = 20;
+/** The most kinds of mismatch listed for one interaction. */
+const MAX_KINDS = 10;
 
-/** The closing summary: each provider's verdict, its mismatches (the right way round) and failed state changes. */
-function summary(results: ProviderResult[]): string[] {
-  const lines = ['', 'store-listing-kit verify: summary'];
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** `Given <states> - <description>`, as Pact names an interaction. */
+const interactionName = (o: InteractionOutcome) => `${o.states.length ? `Given ${o.states.map((s) => s.name).join(' and ')} - ` : ''}${o.description}`;
+
+/** A failing interaction, once: each kind of mismatch once, its failed state changes, why it was not verified. */
+function failureLines(o: InteractionOutcome): string[] {
+  const lines = [`    - ${interactionName(o)}`];
+  for (const d of o.distinct.slice(0, MAX_KINDS)) lines.push(`        ${shorten(d.detail)}${d.alike ? ` (and ${d.alike} more like it)` : ''}`);
+  if (o.distinct.length > MAX_KINDS) lines.push(`        ... and ${plural(o.distinct.length - MAX_KINDS, 'more kind')} of mismatch (all of them: --json <file>)`);
+  for (const e of o.stateErrors) lines.push(`        state change ${shorten(e)}`);
+  if (o.error) lines.push(`        ${shorten(o.error.split('\n')[0]!)}`);
+  return lines;
+}
+
+/**
+ * The kit's own report: per provider, how many interactions passed; each failing interaction once
+ * with its distinct mismatches (the same kind of mismatch at several positions counts once), its
+ * failed state changes; then the count of failing interactions.
+ */
+export function verifySummary(results: readonly ProviderResult[], dialect: DialectName): string[] {
+  const lines = ['', `store-listing-kit verify: summary (dialect ${dialect})`];
   for (const r of results) {
+    const all = r.interactions;
+    const failed = all.filter((o) => o.status === 'failed');
+    const pending = all.filter((o) => o.status === 'pending').length;
+    const passed = all.filter((o) => o.status === 'passed').length;
+    const extra = pending ? `, ${pending} pending` : '';
     if (r.ok) {
-      lines.push(`  PASS ${r.provider}: honours the storefront's contract`);
+      lines.push(`  PASS ${r.provider}: ${passed} of ${plural(all.length, 'interaction')} passed${extra} (the pacts of ${r.consumer})`);
       continue;
     }
-    const counts = [r.mismatches.length ? `${r.mismatches.length} mismatch(es)` : '', r.stateErrors?.length ? `${r.stateErrors.length} failed state change(s)` : ''].filter(Boolean);
-    lines.push(`  FAIL ${r.provider}: ${counts.length ? counts.join(', ') : r.error ? r.error.split('\n')[0] : 'verification could not complete'}`);
-    for (const e of (r.stateErrors ?? []).slice(0, MAX_LISTED)) lines.push(`    - state change ${shorten(e)}`);
-    for (const m of r.mismatches.slice(0, MAX_LISTED)) lines.push(`    - ${m.interaction.replace(/^Verifying a pact between \S+ and \S+ /, '')}\n        ${shorten(m.detail)}`);
-    if (r.mismatches.length > MAX_LISTED) lines.push(`    ... and ${r.mismatches.length - MAX_LISTED} more (see Pact's report above)`);
-    if (r.error && counts.length) lines.push(`    ${r.error.split('\n').slice(0, 5).join('\n    ')}`);
+    if (r.error && r.mismatches.length === 0 && !r.stateErrors?.length) {
+      // Not replayed, or Pact failed without a verdict: one reason for every interaction, said once.
+      lines.push(`  FAIL ${r.provider}: ${shorten(r.error.split('\n')[0]!)}`, `    ${failed.length} of ${plural(all.length, 'interaction')} not verified (the pacts of ${r.consumer})`);
+      continue;
+    }
+    lines.push(`  FAIL ${r.provider}: ${failed.length} of ${plural(all.length, 'interaction')} failed${extra} (the pacts of ${r.consumer})`);
+    for (const o of failed) lines.push(...failureLines(o));
+    for (const e of r.unclaimedStateErrors ?? []) lines.push(`    - state change ${shorten(e)}`);
   }
+  const failing = results.reduce((n, r) => n + r.interactions.filter((o) => o.status === 'failed').length, 0);
+  const total = results.reduce((n, r) => n + r.interactions.length, 0);
+  lines.push(failing || results.some((r) => !r.ok) ? `FAILED: ${failing} of ${plural(total, 'interaction')} failed (Pact's own report: --verbose, or --pact-log <file>)` : `OK: ${plural(total, 'interaction')} passed`);
   return lines;
 }
 
@@ -79,6 +119,7 @@ function positiveInteger(value: string): number {
 }
 
 export function registerVerifyCommand(program: Command): void {
+  const [baselineOption, writeBaselineOption] = baselineOptions('interactions');
   program
     .command('verify')
     .description("verify a running provider against the storefront's Pact contracts (exit 0 when it honours them)")
@@ -107,7 +148,7 @@ export function registerVerifyCommand(program: Command): void {
     .addOption(new Option('--provider-version <version>', 'provider version to publish the results for (e.g. the git sha)').env('PACT_PROVIDER_VERSION'))
     .addOption(new Option('--provider-branch <branch>', 'provider branch to publish the results for').env('PACT_PROVIDER_BRANCH'))
     .addOption(new Option('--build-url <url>', 'link to the CI build, published with the results').env('PACT_BUILD_URL'))
-    .addOption(new Option('--log-level <level>', "Pact's log level").choices(['trace', 'debug', 'info', 'warn', 'error']).default('warn'))
+    .addOption(new Option('--log-level <level>', "Pact's log level (its logs come with its report: --verbose, --pact-log)").choices(['trace', 'debug', 'info', 'warn', 'error']).default('warn'))
     .addOption(new Option('--timeout <ms>', 'per-request timeout in milliseconds').argParser(positiveInteger))
     .addOption(maxBodyOption("the kit's own requests (the checks before the replay): "))
     .addOption(
@@ -117,28 +158,31 @@ export function registerVerifyCommand(program: Command): void {
     )
     .addOption(new Option('--junit <file>', 'also write a JUnit XML report: a testsuite per pact, a testcase per interaction, each failure with its mismatches (written on exit 0 and 1; none on exit 2)'))
     .addOption(new Option('--json <file>', 'also write a JSON report of every interaction: verdict, mismatches, provider state, request, time (shape: docs/contracts.md; written on exit 0 and 1; none on exit 2)'))
+    .option('--verbose', "also print Pact's own report (every interaction, each mismatch with the values) and its logs, before the summary")
+    .addOption(new Option('--pact-log <file>', "write Pact's own report and its logs into this file (without colour codes), whatever the verdict"))
+    .addOption(baselineOption)
+    .addOption(writeBaselineOption)
     .action(async (flags: VerifyFlags, cmd: Command) => {
       keepTheVerdictWhenTheReaderLeaves();
-      // Pact's report is in colour whatever the output: into a pipe or a file, it goes through a child process that drops the escape codes.
-      if (!wantsColour()) {
-        const code = await rerunWithoutColour();
-        if (code !== undefined) {
-          process.exitCode = code;
-          return;
-        }
-      }
-      // Pact (its native core: most of a second) loads only when the command runs, not for --help or other commands.
-      const { VerifyConfigError, pactFilesFor, statesIn, verifyProviders } = await import('../contracts/verify.ts');
       const fail = (message: string): never => cmd.error(`error: ${message}`, { exitCode: 2 });
       // A report path that cannot be written stops the run before Pact starts; an old report there is removed.
       const reports = [
         ['--junit', flags.junit],
         ['--json', flags.json],
+        ['--pact-log', flags.pactLog],
       ] as const;
       try {
         claimReportPaths(reports);
       } catch (error) {
         if (error instanceof ReportPathError) cannotRun(error.message);
+        throw error;
+      }
+      // So does a baseline that cannot be read or written.
+      let recorded: VerifyBaselineEntry[] | undefined;
+      try {
+        recorded = prepareBaseline(VERIFY_BASELINE, flags.dialect, flags);
+      } catch (error) {
+        if (error instanceof BaselineError) cannotRun(error.message);
         throw error;
       }
       const pactDir = flags.pactDir ?? PACT_DIR;
@@ -149,6 +193,8 @@ export function registerVerifyCommand(program: Command): void {
       if (flags.publish && !flags.providerVersion) fail('--publish needs --provider-version (or PACT_PROVIDER_VERSION), e.g. the git commit');
       const providers = flags.provider === 'both' ? PROVIDERS : [flags.provider];
       if (!flags.providerStates && !useBroker) {
+        // Pact's JavaScript (its native core: most of a second) loads only for this check; the verification runs in a worker.
+        const { pactFilesFor, statesIn } = await import('../contracts/verify.ts');
         // Each state describes the whole dataset an interaction relies on, and the states contradict
         // each other ("no reviews exist", "reviews exist" with 12): no fixed data can pass them all.
         const states = statesIn(providers.flatMap((p) => pactFilesFor(pactDir, p, CONSUMER_OF_DIALECT[flags.dialect])));
@@ -188,16 +234,26 @@ export function registerVerifyCommand(program: Command): void {
             }
           : {}),
       };
-      let results: ProviderResult[];
       const startedAt = new Date();
+      const pactLog: WriteStream | undefined = flags.pactLog ? createWriteStream(flags.pactLog) : undefined;
+      let logError: Error | undefined;
+      pactLog?.on('error', (error) => (logError ??= error));
+      let answer: Awaited<ReturnType<typeof verifyInWorker>>;
       try {
-        results = await verifyProviders(options);
+        answer = await verifyInWorker(options, {
+          ...(flags.verbose ? { terminal: { out: process.stdout, err: process.stderr, colour: wantsColour() } } : {}),
+          ...(pactLog ? { file: pactLog } : {}),
+        });
       } catch (error) {
-        // Bad options, no pact, or a provider / state-change URL that does not answer: cannot run.
-        if (error instanceof VerifyConfigError) cannotRun(error.message);
-        throw error;
+        cannotRun((error as Error).message);
+      } finally {
+        if (pactLog) await new Promise<void>((resolve) => pactLog.end(() => resolve()));
       }
-      process.stdout.write(`${summary(results).join('\n')}\n`);
+      if (logError) cannotRun(`cannot write Pact's report to ${flags.pactLog} (--pact-log): ${logError.message}`);
+      // Bad options, no pact, or a provider / state-change URL that does not answer: cannot run.
+      if ('cannotRun' in answer) cannotRun(answer.cannotRun);
+      const results: ProviderResult[] = answer.results;
+      process.stdout.write(`${verifySummary(results, flags.dialect).join('\n')}\n`);
       if (flags.junit || flags.json) {
         const { verifyJsonReport, verifyJunitReport } = await import('../contracts/verify-report.ts');
         const run = {
@@ -216,6 +272,14 @@ export function registerVerifyCommand(program: Command): void {
           throw error;
         }
       }
-      if (results.some((r) => !r.ok)) process.exitCode = 1;
+      let settled: 0 | 1 | undefined;
+      try {
+        const passed = passedVerifyKeys(results);
+        settled = settleBaseline(VERIFY_BASELINE, flags.dialect, flags, recorded, verifyBaselineEntries(results), (key) => passed.has(key), (line) => process.stdout.write(`${line}\n`));
+      } catch (error) {
+        if (error instanceof BaselineError) cannotRun(error.message);
+        throw error;
+      }
+      process.exitCode = settled ?? (results.some((r) => !r.ok) ? 1 : 0);
     });
 }

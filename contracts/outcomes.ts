@@ -12,6 +12,11 @@ export interface Mismatch {
   interaction: string;
   /** One line, the right way round: `BodyMismatch $.limit: expected 5, got 20` (expected = the contract). */
   detail: string;
+  /**
+   * What stays the same from run to run: the type and where, without the values (`BodyMismatch
+   * $.limit`; an array's positions as `[*]`; the keys a map lacks). A baseline records these.
+   */
+  kind: string;
 }
 
 export interface ProviderStateRef {
@@ -42,6 +47,17 @@ export interface InteractionOutcome extends PactInteraction {
   status: 'passed' | 'failed' | 'pending';
   /** The mismatch lines, as the summary prints them (pending mismatches included). */
   mismatches: string[];
+  /**
+   * The mismatches once per kind: the first line of each kind, and how many more lines of that kind
+   * there are (the same rule broken at other positions of an array, say).
+   */
+  distinct: Array<{ kind: string; detail: string; alike: number }>;
+  /**
+   * The kinds of failure, sorted and distinct: each mismatch's kind, `StateChangeFailed '<state>'`
+   * for a state change refused, `NotVerified` when it was not replayed or Pact gave no verdict.
+   * Empty when it passed. What a baseline records (contracts/verify-baseline.ts).
+   */
+  kinds: string[];
   /** State changes of this interaction's states that the provider refused or failed. */
   stateErrors: string[];
   /** Why it failed without a mismatch: not replayed, or Pact's own error. */
@@ -167,9 +183,10 @@ function mismatchesOf(errors: unknown): Mismatch[] {
     const interaction = entry.interaction ?? '(unknown interaction)';
     const mismatch = entry.mismatch as { message?: string; mismatches?: Array<Record<string, unknown>>; type?: string } | undefined;
     const details = mismatch?.mismatches ?? [];
-    if (details.length === 0) out.push({ interaction, detail: mismatch?.message ?? JSON.stringify(mismatch) });
+    if (details.length === 0) out.push({ interaction, detail: mismatch?.message ?? JSON.stringify(mismatch), kind: typeof mismatch?.type === 'string' ? mismatch.type : 'Error' });
     // Pact lists one interaction's mismatches in no fixed order: sorted, the report reads the same each run.
-    for (const detail of details.map(describeMismatch).sort()) out.push({ interaction, detail });
+    const described = details.map((d) => ({ interaction, detail: describeMismatch(d), kind: mismatchKind(d) }));
+    for (const m of described.sort((a, b) => (a.detail < b.detail ? -1 : a.detail > b.detail ? 1 : 0))) out.push(m);
   }
   return out;
 }
@@ -204,6 +221,18 @@ export function describeMismatch(d: Record<string, unknown>): string {
     what = JSON.stringify(d);
   }
   return `${d.type ?? 'Mismatch'} ${where}${what}`;
+}
+
+/**
+ * A mismatch's kind: its type, where (a body path with each array position as `[*]`, a header's
+ * name in lower case) and, for a map that lacks keys, which keys. No value of the answer is in it,
+ * so the same rule broken by the same provider has the same kind in every run.
+ */
+export function mismatchKind(d: Record<string, unknown>): string {
+  const type = typeof d.type === 'string' ? d.type : 'Mismatch';
+  const where = typeof d.path === 'string' ? d.path.replace(/\[\d+\]/g, '[*]').replace(/\.\d+(?=\.|\[|$)/g, '[*]') : typeof d.key === 'string' ? d.key.toLowerCase() : '';
+  const missing = typeof d.mismatch === 'string' ? /^Actual map is missing the following keys: (.+)$/s.exec(d.mismatch) : null;
+  return `${type}${where ? ` ${where}` : ''}${missing ? ` lacks ${missing[1]!.split(/,\s*/).sort().join(', ')}` : ''}`;
 }
 
 /** Pact's `expected`/`actual` of a missing-keys mismatch: the keys, as a JSON array in a string. */
@@ -246,9 +275,9 @@ export function interactionOutcomes(inputs: OutcomeInputs): { outcomes: Interact
   const v = inputs.verification;
   const known: PactInteraction[] = inputs.interactions ? [...inputs.interactions] : (v?.interactionResults ?? []).map((r) => ({ description: r.description, states: [] }));
   const descriptions = known.map((k) => k.description);
-  const mismatches = known.map((): string[] => []);
+  const mismatches = known.map((): Mismatch[] => []);
   const pending = known.map(() => false);
-  const extra: InteractionOutcome[] = [];
+  const extra: Array<{ description: string; pending: boolean; mismatches: Mismatch[] }> = [];
   for (const [list, isPending] of [
     [v?.errors ?? [], false],
     [v?.pendingErrors ?? [], true],
@@ -256,15 +285,15 @@ export function interactionOutcomes(inputs: OutcomeInputs): { outcomes: Interact
     for (const m of list) {
       const i = ownerOf(m.interaction, descriptions);
       if (i >= 0) {
-        mismatches[i]!.push(m.detail);
+        mismatches[i]!.push(m);
         if (isPending) pending[i] = true;
         continue;
       }
       // A failure of no interaction the kit knows: reported on its own rather than lost.
       const description = m.interaction.replace(/^Verifying a pact between \S+ and \S+ /, '');
       const same = extra.find((e) => e.description === description);
-      if (same) same.mismatches.push(m.detail);
-      else extra.push({ description, states: [], status: isPending ? 'pending' : 'failed', mismatches: [m.detail], stateErrors: [] });
+      if (same) same.mismatches.push(m);
+      else extra.push({ description, pending: isPending, mismatches: [m] });
     }
   }
   const claimed = new Set<StateFailure>();
@@ -277,19 +306,39 @@ export function interactionOutcomes(inputs: OutcomeInputs): { outcomes: Interact
     const own = inputs.stateFailures.filter((f) => interaction.states.some((s) => s.name === f.state && canonical(s.params ?? {}) === canonical(f.params)));
     for (const f of own) claimed.add(f);
     const stateErrors = own.map((f) => f.text);
-    let error = inputs.error ?? (result === undefined && v ? 'Pact reported no result for this interaction (see its report above)' : undefined);
+    let error = inputs.error ?? (result === undefined && v ? 'Pact reported no result for this interaction (see its report: --verbose or --pact-log <file>)' : undefined);
     const failed = Boolean(error) || stateErrors.length > 0 || (mismatches[i]!.length > 0 && !pending[i]) || (result !== undefined && result.result !== 'OK' && !pending[i]);
     // Failed with nothing to say why: say what Pact said.
-    if (failed && !error && stateErrors.length === 0 && mismatches[i]!.length === 0) error = `Pact reported '${result?.result}' without a mismatch (see its report above)`;
+    if (failed && !error && stateErrors.length === 0 && mismatches[i]!.length === 0) error = `Pact reported '${result?.result}' without a mismatch (see its report: --verbose or --pact-log <file>)`;
     const status = failed ? 'failed' : pending[i] ? 'pending' : 'passed';
+    const stateKinds = own.map((f) => `StateChangeFailed '${f.state}'`);
     return {
       ...interaction,
       status,
-      mismatches: mismatches[i]!,
+      ...described(mismatches[i]!, status === 'failed' ? [...stateKinds, ...(error ? ['NotVerified'] : [])] : undefined),
       stateErrors,
       ...(error ? { error } : {}),
       ...(result?.durationMs !== undefined ? { durationMs: result.durationMs } : {}),
     };
   });
-  return { outcomes: [...outcomes, ...extra], unclaimedStateErrors: inputs.stateFailures.filter((f) => !claimed.has(f)).map((f) => f.text) };
+  const others = extra.map((e): InteractionOutcome => ({ description: e.description, states: [], status: e.pending ? 'pending' : 'failed', ...described(e.mismatches, e.pending ? undefined : []), stateErrors: [] }));
+  return { outcomes: [...outcomes, ...others], unclaimedStateErrors: inputs.stateFailures.filter((f) => !claimed.has(f)).map((f) => f.text) };
+}
+
+/**
+ * An outcome's mismatch lines, the same once per kind, and its kinds of failure: the mismatches'
+ * and `more` (state changes, not verified); no kinds when it did not fail (`more` undefined).
+ */
+function described(list: readonly Mismatch[], more: readonly string[] | undefined): Pick<InteractionOutcome, 'mismatches' | 'distinct' | 'kinds'> {
+  const distinct: InteractionOutcome['distinct'] = [];
+  const seen = new Set<string>();
+  for (const m of list) {
+    if (seen.has(`${m.kind}\n${m.detail}`)) continue;
+    seen.add(`${m.kind}\n${m.detail}`);
+    const same = distinct.find((d) => d.kind === m.kind);
+    if (same) same.alike += 1;
+    else distinct.push({ kind: m.kind, detail: m.detail, alike: 0 });
+  }
+  const kinds = more === undefined ? [] : [...new Set([...list.map((m) => m.kind), ...more])].sort();
+  return { mismatches: list.map((m) => m.detail), distinct, kinds };
 }

@@ -83,3 +83,6 @@ export const PATHS = {
 
 export type EndpointName = keyof typeof PATHS;
 export const ENDPOINT_NAMES = Object.keys(PATHS) as EndpointName[];
+
+/** The section of the spec that describes each listing. */
+export const SECTIONS: Record<EndpointName, string> = { reviews: '4.1', productReviews: '4.2', wishlists: '4.3', wishlistItems: '4.4' };

@@ -4,6 +4,7 @@
  */
 import {
   PATHS,
+  SECTIONS,
   ENDPOINT_NAMES,
   REVIEWS_DEFAULT_LIMIT,
   REVIEWS_DEFAULT_OFFSET,
@@ -62,19 +63,19 @@ const wishlistDialect = {
 } as const;
 
 export const ENDPOINTS: Record<EndpointName, ListingEndpoint> = {
-  reviews: { name: 'reviews', section: '4.1', ...reviewsDialect, path: () => PATHS.reviews },
+  reviews: { name: 'reviews', section: SECTIONS.reviews, ...reviewsDialect, path: () => PATHS.reviews },
   productReviews: {
     name: 'productReviews',
-    section: '4.2',
+    section: SECTIONS.productReviews,
     ...reviewsDialect,
     pathId: 'product',
     orderRule: 'kit',
     path: (id) => fill(PATHS.productReviews, id),
   },
-  wishlists: { name: 'wishlists', section: '4.3', ...wishlistDialect, path: () => PATHS.wishlists },
+  wishlists: { name: 'wishlists', section: SECTIONS.wishlists, ...wishlistDialect, path: () => PATHS.wishlists },
   wishlistItems: {
     name: 'wishlistItems',
-    section: '4.4',
+    section: SECTIONS.wishlistItems,
     ...wishlistDialect,
     pathId: 'wishlist',
     path: (id) => fill(PATHS.wishlistItems, id),

@@ -308,7 +308,7 @@ describe('verify and check: another run\'s hold is exit 2, with one sentence', (
     await new Promise<void>((resolve) => door.listen(0, '127.0.0.1', resolve));
     const doorUrl = `http://127.0.0.1:${(door.address() as AddressInfo).port}${STATES}`;
     try {
-      const run = await cli(['verify', '--provider-base-url', mock.url, '--provider-states-setup-url', doorUrl]);
+      const run = await cli(['verify', '--provider-base-url', mock.url, '--provider-states-setup-url', doorUrl, '--verbose']);
       expect(run.code).toBe(2);
       expect(run.stderr).toBe(`error: another run holds the provider state at ${doorUrl}: it answered 409 (the fixtures are being reloaded)\n`);
       // It stopped after the first provider, named itself on every call, and sent no DELETE.

@@ -37,6 +37,19 @@ export const BREAKAGES = {
   },
   /** The reviews envelope echoing `limit` 20 whatever was asked (the contract asks for 5). */
   limitAlways20: (body: Envelope) => ('limit' in body ? { ...body, limit: 20 } : body),
+  /** A listing's last record dropped (count and page numbers as they were): a bug a baseline must not hide. */
+  dropsLastRecord: (body: Envelope) => {
+    const key = Array.isArray(body.reviews) ? 'reviews' : 'data';
+    const records = body[key];
+    return Array.isArray(records) && records.length ? { ...body, [key]: records.slice(0, -1) } : body;
+  },
+  /** Record ids without their prefix (`01ABC...` for `rev_01ABC...`): every record of every page breaks the same rule. */
+  idsWithoutPrefix: (body: Envelope) => {
+    const key = Array.isArray(body.reviews) ? 'reviews' : 'data';
+    const records = body[key];
+    if (!Array.isArray(records)) return body;
+    return { ...body, [key]: records.map((r: unknown) => (typeof r === 'object' && r !== null && typeof (r as Envelope).id === 'string' ? { ...(r as Envelope), id: ((r as Envelope).id as string).replace(/^[a-z]+_/, '') } : r)) };
+  },
   /** The wishlist envelope without `skip` and `take`. */
   skipTakeNotEchoed: (body: Envelope) => {
     const { skip: _skip, take: _take, ...rest } = body;
@@ -44,15 +57,28 @@ export const BREAKAGES = {
   },
 } satisfies Record<string, (body: Envelope) => Envelope>;
 
-export async function startBrokenProvider(rewrite: (body: Envelope) => Envelope): Promise<BrokenProvider> {
-  const backing = await startMockServer({ seed: 1 });
+/** Several breakages at once, applied in order. */
+export const together =
+  (...rewrites: Array<(body: Envelope) => Envelope>) =>
+  (body: Envelope): Envelope =>
+    rewrites.reduce((b, rewrite) => rewrite(b), body);
+
+/** Request headers not passed on to the mock (the proxy's own connection's). */
+const HOP_BY_HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'accept-encoding']);
+
+const passedOn = (headers: Record<string, string | string[] | undefined>) =>
+  Object.fromEntries(Object.entries(headers).filter((e): e is [string, string] => typeof e[1] === 'string' && !HOP_BY_HOP.has(e[0])));
+
+/** `dialect`: the mock's (default spec); the alphabite one wants a publishable key and a bearer token, passed on. */
+export async function startBrokenProvider(rewrite: (body: Envelope) => Envelope, options: { dialect?: 'spec' | 'alphabite' } = {}): Promise<BrokenProvider> {
+  const backing = await startMockServer({ seed: 1, ...(options.dialect ? { dialect: options.dialect } : {}) });
   const app = express();
   app.use(express.raw({ type: () => true, limit: '1mb' }));
   // Every request goes to the real mock; a JSON envelope comes back rewritten, anything else as it was.
   app.use(async (req, res) => {
     const upstream = await fetch(`${backing.url}${req.originalUrl}`, {
       method: req.method,
-      headers: { 'content-type': req.get('content-type') ?? 'application/json' },
+      headers: { ...(options.dialect === 'alphabite' ? passedOn(req.headers) : {}), 'content-type': req.get('content-type') ?? 'application/json' },
       ...(req.method === 'GET' || req.method === 'HEAD' ? {} : { body: new Uint8Array(req.body as Buffer) }),
     });
     const text = await upstream.text();

@@ -1,0 +1,30 @@
+/**
+ * The child process in which `verify` runs Pact's verifier (cli/verify-run.ts starts it). Pact's
+ * native core writes its report and its logs straight to the process's standard output, with no
+ * switch to turn it off: here that output is a pipe the parent reads, and keeps (`--verbose`,
+ * `--pact-log <file>`) or drops. The options come over the IPC channel, the results go back over it.
+ */
+import type { ProviderResult, VerifyOptions } from '../contracts/verify.ts';
+
+/** What the worker answers: the results, or why it could not run (VerifyConfigError: exit 2), or what else stopped it. */
+export type WorkerAnswer = { results: ProviderResult[] } | { cannotRun: string } | { crashed: string };
+
+function answer(message: WorkerAnswer): void {
+  process.send!(message, () => process.disconnect());
+}
+
+process.once('message', (options: VerifyOptions) => {
+  void (async () => {
+    try {
+      const { VerifyConfigError, verifyProviders } = await import('../contracts/verify.ts');
+      try {
+        answer({ results: await verifyProviders(options) });
+      } catch (error) {
+        if (error instanceof VerifyConfigError) answer({ cannotRun: error.message });
+        else answer({ crashed: error instanceof Error ? error.message : String(error) });
+      }
+    } catch (error) {
+      answer({ crashed: error instanceof Error ? error.message : String(error) });
+    }
+  })();
+});
