@@ -1,14 +1,15 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Request, Response } from 'express';
 import { isAdminPath, PROVIDER_STATES_PATH } from '../../lib/admin-paths.ts';
 import { bearerToken } from '../../lib/customers.ts';
 import { PUBLISHABLE_KEY_HEADER } from '../../lib/dialects/alphabite.ts';
 import type { DialectName } from '../../lib/dialects/types.ts';
-import { PactFileError } from '../../lib/pact-file.ts';
 import { LEFT_OUT, leftOutLines, PactBook, type PactBookReport, type PactState } from '../../lib/pact-recording.ts';
 import type { DatasetHolder } from '../dataset/holder.ts';
 import { ApiError } from '../helpers/errors.ts';
+import { DEFAULT_PACT_DIR, writePactFiles } from './files.ts';
+
+export { DEFAULT_PACT_DIR, writePactFiles, type PactFileSource } from './files.ts';
 
 /**
  * `serve --pact-consumer <name>` (issue 30): the consumer's requests under provider states become
@@ -18,9 +19,6 @@ import { ApiError } from '../helpers/errors.ts';
  * answers of the listings (their bodies, bounded). One process only (no workers): the state and
  * the answers must be seen together.
  */
-
-/** The default directory of `--pact-dir`. */
-export const DEFAULT_PACT_DIR = './pacts';
 
 /** The largest answer recorded (a page of 1000 wishlists with their items stays below it). */
 const MAX_RECORDED_BODY_BYTES = 8 * 1024 * 1024;
@@ -108,47 +106,16 @@ export class PactRecorder {
   }
 
   /**
-   * Writes the pact files (merged with those in the directory), each through a temporary file and a
-   * rename, so that a reader never sees half a file. Resolves to the paths written. Throws an ApiError
+   * Writes the pact files (merged with those in the directory): writePactFiles. Throws an ApiError
    * (409) when a file there cannot be merged with or the directory cannot be written.
    */
   write(): string[] {
-    let files: ReturnType<PactBook['files']>;
     try {
-      mkdirSync(this.dir, { recursive: true });
-      files = this.book.files((name) => readIfThere(join(this.dir, name)));
+      this.lastWritten = writePactFiles(this.book, this.dir);
     } catch (error) {
-      throw cannotWrite(error, this.dir);
+      throw new ApiError(409, 'conflict', (error as Error).message);
     }
-    const written: string[] = [];
-    for (const file of files) {
-      const path = join(this.dir, file.name);
-      try {
-        const temporary = `${path}.${process.pid}.tmp`;
-        writeFileSync(temporary, file.text);
-        renameSync(temporary, path);
-      } catch (error) {
-        throw cannotWrite(error, this.dir);
-      }
-      written.push(path);
-    }
-    this.lastWritten = written;
-    return written;
-  }
-}
-
-function cannotWrite(error: unknown, dir: string): ApiError {
-  if (error instanceof PactFileError) return new ApiError(409, 'conflict', error.message);
-  const code = (error as NodeJS.ErrnoException).code;
-  return new ApiError(409, 'conflict', `cannot write the pacts into ${dir}${code ? ` (${code})` : ''}: give a directory the server may write (--pact-dir)`);
-}
-
-function readIfThere(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
+    return this.lastWritten;
   }
 }
 

@@ -1,12 +1,13 @@
 import { STATES, STATE_NAMES, stateByName, type StateChange, type StateKey, type StateParams } from '../../lib/provider-states.ts';
 import { describeIssues } from '../../lib/zod-issues.ts';
-import { datasetFromRecords, generateDataset, type Dataset } from '../../fixtures/dataset.ts';
-import type { Review, Wishlist } from '../../lib/records.ts';
+import type { Dataset } from '../../fixtures/dataset.ts';
+import { STATE_DATASETS } from '../../fixtures/state-datasets.ts';
 import type { DatasetHolder } from '../dataset/holder.ts';
 import { invalidRequest, quote } from '../helpers/errors.ts';
 import type { ValidStateChange } from './change-data.ts';
 
 export type { ValidStateChange };
+export { STATE_DATASETS, STATE_SEED } from '../../fixtures/state-datasets.ts';
 
 /**
  * The provider states of the contracts (lib/provider-states.ts), for the mock server.
@@ -21,52 +22,6 @@ export type { ValidStateChange };
  *   provider in any language can copy. In a mock server, its changes go through the server's
  *   coordinator and the lease on its provider state (state-lease.ts): one run at a time.
  */
-
-/** The seed every state's records are drawn from: the same state always builds the same records. */
-export const STATE_SEED = 4;
-/** Reviews of other products beside the one `product has reviews` is about, so that 4.2's filter matters. */
-const OTHER_PRODUCT_REVIEWS = 5;
-/** Wishlists beside the one `wishlist has items` is about. */
-const OTHER_WISHLISTS = 2;
-/** The most items each wishlist of `wishlists exist` holds (keeps those pages small). */
-const ITEMS_PER_LISTED_WISHLIST = 3;
-
-const empty = { reviews: 0, wishlists: 0, maxItems: 0 } as const;
-
-/** The dataset of each state, from its (already validated) parameters. */
-export const STATE_DATASETS: { [K in StateKey]: (params: StateParams<K>) => Dataset } = {
-  reviewsExist: ({ count }) => generateDataset({ ...empty, seed: STATE_SEED, reviews: count }),
-  noReviewsExist: () => generateDataset({ ...empty, seed: STATE_SEED }),
-  productHasReviews: ({ product_id, count }) => datasetFromRecords({ reviews: reviewsOfProduct(product_id, count), wishlists: [], productIds: [product_id] }),
-  wishlistsExist: ({ count }) => generateDataset({ ...empty, seed: STATE_SEED, wishlists: count, maxItems: ITEMS_PER_LISTED_WISHLIST }),
-  noWishlistsExist: () => generateDataset({ ...empty, seed: STATE_SEED }),
-  wishlistHasItems: ({ wishlist_id, count }) => datasetFromRecords({ reviews: [], wishlists: wishlistsWith(wishlist_id, count) }),
-};
-
-/** `count` reviews of `productId`, plus a few of other products. */
-function reviewsOfProduct(productId: string, count: number): Review[] {
-  const source = generateDataset({ ...empty, seed: STATE_SEED, reviews: count + OTHER_PRODUCT_REVIEWS }).reviews.source;
-  const reviews: Review[] = [];
-  for (let i = 0; i < source.count; i++) {
-    const review = source.review(i);
-    if (i < count) reviews.push({ ...review, product_id: productId });
-    else if (review.product_id !== productId) reviews.push(review);
-  }
-  return reviews;
-}
-
-/** Wishlist `wishlistId` with exactly `count` items, plus a few other wishlists. */
-function wishlistsWith(wishlistId: string, count: number): Wishlist[] {
-  // The generator gives its first wishlist exactly `maxItems` items.
-  const source = generateDataset({ ...empty, seed: STATE_SEED, wishlists: 1 + OTHER_WISHLISTS, maxItems: count }).wishlists.source;
-  const first = source.wishlist(0);
-  const wishlists: Wishlist[] = [{ ...first, id: wishlistId, items: first.items.map((item) => ({ ...item, wishlist_id: wishlistId })) }];
-  for (let w = 1; w < source.count; w++) {
-    const other = source.wishlist(w);
-    if (other.id !== wishlistId) wishlists.push(other);
-  }
-  return wishlists;
-}
 
 /**
  * Validates a state change. Throws the documented 400 (`invalid_data`) for an unknown
