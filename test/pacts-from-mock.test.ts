@@ -250,6 +250,26 @@ describe('verify --consumer --pact-dir: the recorded pacts replay like the kit\'
     }
   });
 
+  it('in the alphabite dialect: the headers are matchers, replaced by verify --header', async () => {
+    const dir = tempDir();
+    const recorder = await startMockServer({ seed: 2, dialect: 'alphabite', pactConsumer: 'sdk-shop', pactDir: dir });
+    const sdk = { 'x-publishable-api-key': 'pk_recorded', authorization: 'Bearer recorded-token' };
+    await setState(recorder, 'wishlists exist', { count: 7 });
+    for (const path of ['/store/wishlists?limit=3&offset=3', '/store/wishlists?limit=3&offset=6']) expect(await get(recorder, path, sdk)).toBe(200);
+    await setState(recorder, 'product has reviews', { product_id: PRODUCT, count: 6 });
+    expect(await get(recorder, `/store/reviews/product/${PRODUCT}?limit=4&offset=4`, sdk)).toBe(200);
+    await recorder.close();
+    const mock = await startMockServer({ seed: 8, dialect: 'alphabite', publishableKeys: ['pk_ci'] });
+    try {
+      const run = await runCli(['verify', '--provider-base-url', mock.url, '--dialect', 'alphabite', '--consumer', 'sdk-shop', '--pact-dir', dir, '--header', 'x-publishable-api-key: pk_ci', '--header', 'authorization: Bearer ci-token']);
+      expect(run.stdout).toMatch(/PASS product-reviews: 1 of 1 interaction passed/);
+      expect(run.stdout).toMatch(/PASS wishlist: 2 of 2 interactions passed/);
+      expect(run.code).toBe(0);
+    } finally {
+      await mock.close();
+    }
+  });
+
   it('serve --pact-consumer writes the pacts at stop and says what it left out; verify names a consumer without pacts', async () => {
     const dir = tempDir();
     const serve = await startServe(['--pact-consumer', 'cli-shop', '--pact-dir', dir]);
