@@ -150,8 +150,11 @@ describe('serve --pact-consumer: the requests under provider states become inter
     const dir = tempDir();
     writeFileSync(join(dir, 'my-shop-product-reviews.json'), 'not json');
     const mock = await startMockServer({ seed: 1, pactConsumer: 'my-shop', pactDir: dir });
+    const unmade = await startMockServer({ seed: 1, pactConsumer: 'my-shop', pactDir: join(dir, 'not-yet') });
     try {
       expect((await adminPacts(mock, 'POST')).body.written).toEqual([]);
+      expect((await adminPacts(unmade, 'POST')).body.written).toEqual([]);
+      await unmade.close();
       await setState(mock, 'reviews exist', { count: 3 });
       expect(await get(mock, '/store/products/reviews')).toBe(200);
       const refused = await adminPacts(mock, 'POST');

@@ -20,8 +20,9 @@ export function writePactFiles(source: PactFileSource, dir: string = DEFAULT_PAC
   const where = resolve(dir);
   let files: Array<{ name: string; text: string }>;
   try {
-    mkdirSync(where, { recursive: true });
     files = source.files((name) => readIfThere(join(where, name)));
+    // No file to write (nothing recorded): no directory made either.
+    if (files.length) mkdirSync(where, { recursive: true });
   } catch (error) {
     throw cannotWrite(error, where);
   }
