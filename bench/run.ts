@@ -20,7 +20,7 @@ import { renderResults, renderStartup, renderSvg, startupTargets, type Measured,
 import { compareStartup, type StartupComparison } from './lib/startup.ts';
 import { renderCheck, spliceCheckSection, timeCheck } from './lib/check-timing.ts';
 import { DEFAULTS as CHECK_DEFAULTS } from '../properties/options.ts';
-import { besideEachOther, buildCommit, RANDOM_PAGE_BASELINE, renderAgainstCommit, type PairedCpu } from './lib/older-build.ts';
+import { besideEachOther, buildCommit, commitOfTarget, RANDOM_PAGE_BASELINE, renderAgainstCommit, type PairedCpu } from './lib/older-build.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const WORK = join(ROOT, 'bench', '.work');
@@ -61,9 +61,17 @@ function oursCommand(args: string[]): { command: string; args: string[] } {
   return { command: process.execPath, args: [CLI, 'serve', '--host', '127.0.0.1', '--seed', String(SEED), ...args] };
 }
 
-async function startOurs(name: string, port: number, args: string[], core: number | undefined, readyPath: string): Promise<RunningServer> {
+async function startOurs(name: string, port: number, args: string[], core: number | undefined, readyPath: string, nodeArgs: string[] = []): Promise<RunningServer> {
   const { command, args: argv } = oursCommand(['--port', String(port), ...args]);
-  return startServer({ name, command, args: argv, port, core, readyPath, logFile: join(WORK, `${name}.log`), cwd: ROOT });
+  return startServer({ name, command, args: [...nodeArgs, ...argv], port, core, readyPath, logFile: join(WORK, `${name}.log`), cwd: ROOT });
+}
+
+/** Node's own flags for a random target's server: --cpu-prof when `--cpu-prof <dir>` asks for profiles (Node refuses it in NODE_OPTIONS). */
+function profiling(dir: string | undefined, name: string): string[] {
+  if (dir === undefined) return [];
+  const out = resolve(ROOT, dir);
+  mkdirSync(out, { recursive: true });
+  return ['--cpu-prof', `--cpu-prof-dir=${out}`, `--cpu-prof-name=${name.replace(/[^A-Za-z0-9@.-]/g, '_')}.cpuprofile`];
 }
 
 async function main(): Promise<void> {
@@ -214,40 +222,45 @@ async function main(): Promise<void> {
     group: 'deep',
     reviews: largest,
     setup: `\`serve --reviews ${largest}\`, \`?limit=10&offset=<random>&order=<random>\`: mostly uncached`,
-    start: (port) => startOurs(randomId, port, ['--reviews', String(largest)], serverCore, `${REVIEWS_PATH}?${PAGE_QUERY}`),
+    start: (port) => startOurs(randomId, port, ['--reviews', String(largest)], serverCore, `${REVIEWS_PATH}?${PAGE_QUERY}`, profiling(options.cpuProfDir, randomId)),
     paths: [deepOf(largest)],
     randomPaths: randomPaths(),
     check: pageCheck,
   });
-  // The same random pages served by an older commit (built from git), right beside this build's in every round.
-  const olderId = `${randomId}@${RANDOM_PAGE_BASELINE}`;
-  if (options.only.length === 0 || options.only.includes(olderId)) {
-    const older = buildCommit(ROOT, WORK, RANDOM_PAGE_BASELINE, log);
-    if ('skipped' in older) skipped.push({ label: `${randomId} at ${RANDOM_PAGE_BASELINE}`, reason: older.skipped });
-    else {
-      targets.push({
-        id: olderId,
-        label: `${RANDOM_PAGE_BASELINE}, ${largest.toLocaleString('en-US')} reviews, a random page per request`,
-        kind: 'ours',
-        group: 'deep',
-        reviews: largest,
-        setup: `commit ${RANDOM_PAGE_BASELINE} built from git, \`serve --reviews ${largest}\`, the same random pages as ${randomId}`,
-        start: (port) =>
-          startServer({
-            name: olderId,
-            command: process.execPath,
-            args: [older.cli, 'serve', '--host', '127.0.0.1', '--seed', String(SEED), '--port', String(port), '--reviews', String(largest)],
-            port,
-            core: serverCore,
-            readyPath: `${REVIEWS_PATH}?${PAGE_QUERY}`,
-            logFile: join(WORK, `${olderId}.log`),
-            cwd: older.dir,
-          }),
-        paths: [deepOf(largest)],
-        randomPaths: randomPaths(),
-        check: pageCheck,
-      });
+  // The same random pages served by older commits (built from git), right beside this build's in every
+  // round: 26a2658 by default, any other named as `random-<size>@<rev>` in --only (to bisect a cost).
+  const olderRevs = options.only.length === 0 ? [RANDOM_PAGE_BASELINE] : [...new Set(options.only.map((id) => commitOfTarget(id, randomId)).filter((rev): rev is string => rev !== undefined))];
+  const olderIds: { id: string; rev: string }[] = [];
+  for (const rev of olderRevs) {
+    const olderId = `${randomId}@${rev}`;
+    const older = buildCommit(ROOT, WORK, rev, log);
+    if ('skipped' in older) {
+      skipped.push({ label: `${randomId} at ${rev}`, reason: older.skipped });
+      continue;
     }
+    olderIds.push({ id: olderId, rev });
+    targets.push({
+      id: olderId,
+      label: `${rev}, ${largest.toLocaleString('en-US')} reviews, a random page per request`,
+      kind: 'ours',
+      group: 'deep',
+      reviews: largest,
+      setup: `commit ${rev} built from git, \`serve --reviews ${largest}\`, the same random pages as ${randomId}`,
+      start: (port) =>
+        startServer({
+          name: olderId,
+          command: process.execPath,
+          args: [...profiling(options.cpuProfDir, olderId), older.cli, 'serve', '--host', '127.0.0.1', '--seed', String(SEED), '--port', String(port), '--reviews', String(largest)],
+          port,
+          core: serverCore,
+          readyPath: `${REVIEWS_PATH}?${PAGE_QUERY}`,
+          logFile: join(WORK, `${olderId}.log`),
+          cwd: older.dir,
+        }),
+      paths: [deepOf(largest)],
+      randomPaths: randomPaths(),
+      check: pageCheck,
+    });
   }
   const selected = targets.filter((t) => options.only.length === 0 || options.only.includes(t.id) || t.id === 'express');
 
@@ -293,7 +306,7 @@ async function main(): Promise<void> {
       const express = rotated.find((t) => t.id === 'express');
       const beside = rotated.filter((t) => t.id === 'ours' || t.id === randomId);
       const group = (round % 2 === 0 ? [beside[0], express, beside[1]] : [beside[1], express, beside[0]]).filter((t): t is Target => t !== undefined);
-      const order = besideEachOther(rotated.flatMap((t) => (t === express ? group : group.includes(t) ? [] : [t])), randomId, olderId, round);
+      const order = besideEachOther(rotated.flatMap((t) => (t === express ? group : group.includes(t) ? [] : [t])), [randomId, ...olderIds.map((o) => o.id)], round);
       for (const target of order) {
         await runOnce(target, options.warmupSec);
         const pid = (running.get(target.id) as RunningServer).pid;
@@ -365,8 +378,10 @@ async function main(): Promise<void> {
     }
     const facts = machineFacts(ROOT, cores, versions);
     const results = renderResults({ options, generator, measured, starts, ...(startup ? { startup } : {}), skipped, facts, pinned: pinning, pageBytes: pageBytes.length });
-    const olderSamples = samples.get(olderId);
-    const pairs: PairedCpu[] = olderSamples ? [{ label: `${largest.toLocaleString('en-US')} reviews, a random page per request`, rev: RANDOM_PAGE_BASELINE, ours: (samples.get(randomId) ?? []).map((s) => s.cpuUs), older: olderSamples.map((s) => s.cpuUs) }] : [];
+    const pairs: PairedCpu[] = olderIds.flatMap(({ id, rev }) => {
+      const olderSamples = samples.get(id);
+      return olderSamples ? [{ label: `${largest.toLocaleString('en-US')} reviews, a random page per request`, rev, ours: (samples.get(randomId) ?? []).map((s) => s.cpuUs), older: olderSamples.map((s) => s.cpuUs) }] : [];
+    });
     const withOlder = pairs.length > 0 ? `${results.trimEnd()}\n\n${renderAgainstCommit(pairs).join('\n')}` : results;
     const markdown = check ? spliceCheckSection(withOlder, check) : withOlder;
     process.stdout.write(markdown);

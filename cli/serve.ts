@@ -137,7 +137,7 @@ export function registerServeCommand(program: Command): void {
     .addOption(
       new Option(
         '--backend <url>',
-        "a real backend (a Medusa) behind the mock: every request but the plugins' routes, /__admin and /openapi.json goes there and back unchanged (kept-alive connections; only Host names the backend); one it cannot reach answers 502 (docs/operations.md)",
+        "a real backend (a Medusa) behind the mock: every request but the plugins' routes, /__admin and /openapi.json goes there and back unchanged (kept-alive connections; only Host names the backend); one it cannot reach answers 502; with --dialect alphabite, reviews and wishlist items are of its catalogue (GET /store/products, read with the first --publishable-key before listening, or else with the key of the first request to the plugins' routes; docs/operations.md)",
       ).argParser(backendArg),
     )
     .addOption(new Option('--backend-timeout <ms>', `with --backend: how long the backend may stay silent before an answer's head (then 504) or while sending it (then the connection is cut)`).argParser(integerIn(1, MAX_BACKEND_TIMEOUT_MS)).default(DEFAULT_BACKEND_TIMEOUT_MS))
@@ -158,6 +158,10 @@ export function registerServeCommand(program: Command): void {
     if (flags.pactConsumer === undefined && cmd.getOptionValueSource('pactDir') === 'cli') cannotRun('--pact-dir is where the pacts of --pact-consumer go: give --pact-consumer <name> too');
     if (flags.backend && flags.workers > 1) cannotRun('--backend cannot be served from several worker processes yet: leave out --workers');
     if (flags.publishableKey && flags.dialect !== 'alphabite') cannotRun(`--publishable-key is read by the alphabite dialect only (the ${flags.dialect} dialect takes no key): add --dialect alphabite`);
+    // In the alphabite dialect a backend's catalogue gives the products (mock-server/backend/catalogue.ts).
+    const backendCatalogue = flags.backend !== undefined && flags.dialect === 'alphabite' && !flags.fixtures;
+    if (backendCatalogue && cmd.getOptionValueSource('products') === 'cli') cannotRun(`--products cannot go with --backend in the alphabite dialect: the products are those of the backend's catalogue (${flags.backend})`);
+    if (backendCatalogue) delete fromFlags.products;
     const logger = createLogger(flags.logLevel);
     const faults = faultSettings({ latency: flags.latency ?? null, errorRate: flags.errorRate, errorStatus: flags.errorStatus, headers: flags.faultHeaders });
     const serverOptions = {
@@ -187,6 +191,7 @@ export function registerServeCommand(program: Command): void {
       heading: `store-listing-kit mock server listening on ${mock.url}`,
       url: mock.url,
       summary: mock.dataset.current.summary,
+      catalogue: catalogueBanner(mock.dataset.current.summary, mock.dataset.awaitedCatalogue, flags.backend, flags.dialect),
       dialect: flags.dialect,
       publishableKeys: flags.publishableKey,
       cors: serverOptions.corsOrigin,
@@ -216,12 +221,24 @@ export function registerServeCommand(program: Command): void {
   });
 }
 
+/**
+ * The banner's line on the catalogue: a given or backend's one (how large, from where), one still to
+ * be read from a backend, or the generated one beside a backend in the spec dialect; none otherwise.
+ */
+function catalogueBanner(summary: DatasetSummary, awaited: string | undefined, backend: string | undefined, dialect: DialectName): string | undefined {
+  if (summary.catalogue) return `${summary.catalogue.products} products, ${summary.catalogue.variants} variants from ${summary.catalogue.from}`;
+  if (awaited !== undefined) return `from ${awaited}, read with the publishable key of the first request to the plugins' routes, which waits for it (the dataset is empty until then)`;
+  if (backend !== undefined && dialect !== 'alphabite') return "generated from the seed (the spec dialect takes no publishable key, so the backend's catalogue is not read)";
+  return undefined;
+}
+
 /** The start-up banner: where, what data, which dialect, the endpoints, CORS, admin and faults. */
-function banner(facts: { heading: string; url: string; summary: DatasetSummary; dialect: DialectName; publishableKeys: string[] | undefined; cors: string | string[] | undefined; admin: string; faults: string; backend?: string | undefined }): string[] {
+function banner(facts: { heading: string; url: string; summary: DatasetSummary; catalogue?: string | undefined; dialect: DialectName; publishableKeys: string[] | undefined; cors: string | string[] | undefined; admin: string; faults: string; backend?: string | undefined }): string[] {
   const keys = facts.publishableKeys;
   return [
     facts.heading,
     `dataset: ${describeDataset(facts.summary)}`,
+    ...(facts.catalogue !== undefined ? [`catalogue: ${facts.catalogue}`] : []),
     `dialect: ${facts.dialect}: ${createDialect(facts.dialect, { maxPageSize: DEFAULT_MAX_PAGE_SIZE }).summary}`,
     ...(keys ? [`publishable keys: ${keys.length} known (${keys.join(', ')}); any other key is refused`] : []),
     ...Object.values(PATHS).map((path) => `  GET ${facts.url}${path}`),

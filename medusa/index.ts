@@ -6,16 +6,17 @@
  *
  * and switched on by `STORE_LISTING_KIT_PROVIDER_STATES=1` (else it answers 404); the wishlists
  * belong to `STORE_LISTING_KIT_STATES_CUSTOMER` (the id or email of the customer whose token
- * `verify --header` sends). Then `verify --provider-states-setup-url <app>/kit/provider-states`.
+ * `verify --header` sends), in `STORE_LISTING_KIT_STATES_SALES_CHANNEL` (optional: the channel whose
+ * products the states draw on; what they lack is made as a draft product, deleted on teardown). Then `verify --provider-states-setup-url <app>/kit/provider-states`.
  * (Not under /store or /admin, whose middlewares ask for a key or an admin; Medusa's router skips
  * folders starting with `_`, so the mock's `/__admin/provider-states` cannot be a Medusa route.)
  * docs/contracts.md, "Verify your Medusa backend in CI".
  */
 import { stateByName, stateChangeSchema, STATE_NAMES, type StateKey } from '../lib/provider-states.ts';
 import { describeIssues } from '../lib/zod-issues.ts';
-import { CUSTOMER_ENV, ENABLE_ENV, MedusaProviderStates, StateSetupError, type ServiceResolver } from './provider-states.ts';
+import { CUSTOMER_ENV, ENABLE_ENV, MedusaProviderStates, SALES_CHANNEL_ENV, StateSetupError, type ServiceResolver } from './provider-states.ts';
 
-export { CUSTOMER_ENV, ENABLE_ENV, ITEMS_PER_WISHLIST, MedusaProviderStates, MODULE_NAMES, StateSetupError } from './provider-states.ts';
+export { CUSTOMER_ENV, ENABLE_ENV, FILLER_HANDLE, ITEMS_PER_WISHLIST, MedusaProviderStates, MODULE_NAMES, SALES_CHANNEL_ENV, StateSetupError } from './provider-states.ts';
 export type { ServiceResolver, StatesConfig } from './provider-states.ts';
 
 /** The path the kit's docs name for the route file (`src/api/kit/provider-states/route.ts`). */
@@ -78,8 +79,8 @@ export function providerStatesRoute(options: ProviderStatesRouteOptions = {}): (
       await states?.teardown();
       states = undefined;
       if (key === undefined) return {};
-      // the customer is read at each setup: the app's environment decides
-      states = new MedusaProviderStates(req.scope, { customer: env[CUSTOMER_ENV] || undefined });
+      // the customer and the channel are read at each setup: the app's environment decides
+      states = new MedusaProviderStates(req.scope, { customer: env[CUSTOMER_ENV] || undefined, salesChannel: env[SALES_CHANNEL_ENV] || undefined });
       return { state, ...(await states.setup(key, stateParams as never)) };
     };
     const done = queue.then(run, run);

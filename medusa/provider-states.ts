@@ -6,6 +6,14 @@
  * next setup) undoes it: rows it created are deleted, rows it hid (soft-deleted, so that "exactly
  * N" holds) are restored.
  *
+ * Any catalogue will do, an empty one too: what a state needs and the catalogue lacks (variants for
+ * a wishlist, a product for reviews) is made as one draft product (FILLER_HANDLE) with as many
+ * variants as are missing. A draft in no sales channel is listed by no store route (Medusa's
+ * /store/products shows published products of the key's channels), while the plugins' listings,
+ * which read variants and products through Medusa's query, show it as they show any other. The
+ * teardown deletes it; a filler left by a run that never tore down (the app restarted) is deleted
+ * by the next setup.
+ *
  * No import of @medusajs packages: the services are taken from the request's container
  * (`req.scope.resolve(name)`), typed by the few methods used here.
  */
@@ -46,6 +54,10 @@ export interface CustomerModuleService {
 export interface SalesChannelModuleService {
   listSalesChannels(filters: Record<string, unknown>, config?: ListConfig): Promise<Row[]>;
 }
+/** Medusa's query (`ContainerRegistrationKeys.QUERY`): here only to read the product-sales channel link. */
+export interface QueryService {
+  graph(config: { entity: string; fields: string[]; filters?: Record<string, unknown>; pagination?: { take?: number; skip?: number } }): Promise<{ data: Array<Record<string, unknown>> }>;
+}
 
 /** The container of a Medusa request (`req.scope`), as far as the states use it. */
 export interface ServiceResolver {
@@ -53,7 +65,7 @@ export interface ServiceResolver {
 }
 
 /** Module names in Medusa's container: the plugins' (`REVIEW_MODULE`, `WISHLIST_MODULE`) and Medusa's `Modules.*`. */
-export const MODULE_NAMES = { review: 'review', wishlist: 'wishlist', product: 'product', customer: 'customer', salesChannel: 'sales_channel' } as const;
+export const MODULE_NAMES = { review: 'review', wishlist: 'wishlist', product: 'product', customer: 'customer', salesChannel: 'sales_channel', query: 'query' } as const;
 
 /** A state that cannot be set up on this app (missing data or configuration): its message says what to do. */
 export class StateSetupError extends Error {}
@@ -61,15 +73,29 @@ export class StateSetupError extends Error {}
 /** How many items each wishlist of `wishlists exist` holds ("a few"). */
 export const ITEMS_PER_WISHLIST = 3;
 
+/** The handle of the draft product the states make when the catalogue lacks variants or products. */
+export const FILLER_HANDLE = 'store-listing-kit-filler';
+/** The filler's one option: each variant is one of its values. */
+const FILLER_OPTION = 'Store-listing-kit filler';
+/** How many of the sales channel's products the states read (reviews spread over them; variants come from them). */
+const CHANNEL_PRODUCTS_READ = 200;
+
 export interface StatesConfig {
   /** The customer who owns the wishlists (and writes the reviews): an id (`cus_...`) or an email. */
   customer?: string;
+  /**
+   * The sales channel (an id `sc_...` or a name) of the wishlists, whose products are the catalogue
+   * the states draw on. None: the first channel, and the whole catalogue.
+   */
+  salesChannel?: string;
 }
 
 /** Sets up the states of the vocabulary on one app, and undoes them. */
 export class MedusaProviderStates {
   /** Undo steps of the states set up and not yet torn down, run last first. */
   private readonly undo: Array<() => Promise<unknown>> = [];
+  /** Variants made by this instance's filler (0 when the catalogue had enough). */
+  private made = 0;
 
   constructor(
     private readonly scope: ServiceResolver,
@@ -110,6 +136,8 @@ export class MedusaProviderStates {
   /** Undoes the previous state, if any, and sets up `key`; answers what it made. */
   async setup<K extends StateKey>(key: K, params: StateParams<K>): Promise<Record<string, unknown>> {
     await this.teardown();
+    await this.deleteLeftoverFiller();
+    this.made = 0;
     try {
       return await this.apply(key, params);
     } catch (error) {
@@ -138,13 +166,13 @@ export class MedusaProviderStates {
       case 'wishlistsExist': {
         const count = params.count as number;
         const [customerId, salesChannelId] = [await this.customerId(true), await this.salesChannelId()];
-        const variants = await this.variants(count === 0 ? 0 : ITEMS_PER_WISHLIST, 'wishlists exist');
+        const variants = await this.variants(count === 0 ? 0 : ITEMS_PER_WISHLIST);
         const hidden = await this.hideWishlists();
         const created = await this.createWishlists(
           Array.from({ length: count }, (_, i) => ({ name: `Contract wishlist ${i + 1}`, customer_id: customerId, sales_channel_id: salesChannelId })),
         );
         await this.createItems(created.flatMap((w) => variants.map((v) => ({ wishlist_id: w.id, product_variant_id: v.id, product_id: v.product_id }))));
-        return { wishlists: created.length, hidden };
+        return { wishlists: created.length, hidden, ...this.drafts() };
       }
       case 'noWishlistsExist':
         return { wishlists: 0, hidden: await this.hideWishlists() };
@@ -152,15 +180,20 @@ export class MedusaProviderStates {
         const wishlistId = params.wishlist_id as string;
         const count = params.count as number;
         const [customerId, salesChannelId] = [await this.customerId(true), await this.salesChannelId()];
-        const variants = await this.variants(count, 'wishlist has items');
+        const variants = await this.variants(count);
         // The contract's wishlist id belongs to the contracts: a row left by an interrupted run goes.
         const leftover = await this.wishlists.listWishlists({ id: wishlistId }, { select: ['id'], withDeleted: true });
         if (leftover.length > 0) await this.deleteWishlists([wishlistId]);
         await this.createWishlists([{ id: wishlistId, name: 'Contract wishlist', customer_id: customerId, sales_channel_id: salesChannelId }]);
         await this.createItems(variants.map((v) => ({ wishlist_id: wishlistId, product_variant_id: v.id, product_id: v.product_id })));
-        return { items: variants.length };
+        return { items: variants.length, ...this.drafts() };
       }
     }
+  }
+
+  /** What an answer says of the draft variants made (nothing when none were). */
+  private drafts(): { draftVariants?: number } {
+    return this.made > 0 ? { draftVariants: this.made } : {};
   }
 
   /** Soft-deletes the reviews matching `filters` (restored on teardown); answers how many. */
@@ -175,8 +208,8 @@ export class MedusaProviderStates {
   /** `count` approved reviews by the customer, of `productId` or spread over the app's products (deleted on teardown). */
   private async createReviews(count: number, productId?: string): Promise<Row[]> {
     if (count === 0) return [];
-    const productIds = productId ? [productId] : (await this.products.listProducts({}, { select: ['id'], take: 50, order: { id: 'ASC' } })).map((p) => p.id);
-    if (productIds.length === 0) throw new StateSetupError('the app has no product to attach reviews to: create one first');
+    let productIds = productId ? [productId] : await this.catalogueProductIds(50);
+    if (productIds.length === 0) productIds = [(await this.filler(0)).productId];
     const customerId = await this.customerId(false);
     const created = await this.reviews.createReviews(
       Array.from({ length: count }, (_, i) => ({
@@ -235,12 +268,65 @@ export class MedusaProviderStates {
     await this.wishlists.deleteWishlists(ids);
   }
 
-  /** `count` distinct product variants (a wishlist holds a variant once). */
-  private async variants(count: number, state: string): Promise<Array<Row & { product_id: string }>> {
+  /**
+   * `count` distinct product variants (a wishlist holds a variant once): the catalogue's first by id,
+   * and as many of a draft filler's as the catalogue lacks.
+   */
+  private async variants(count: number): Promise<Array<Row & { product_id: string }>> {
     if (count === 0) return [];
-    const variants = await this.products.listProductVariants({}, { select: ['id', 'product_id'], take: count, order: { id: 'ASC' } });
-    if (variants.length < count) throw new StateSetupError(`'${state}' needs ${count} product variants (a wishlist holds a variant once); the app has ${variants.length}`);
-    return variants;
+    const productIds = this.config.salesChannel ? await this.catalogueProductIds(CHANNEL_PRODUCTS_READ) : undefined;
+    const found = productIds?.length === 0 ? [] : await this.products.listProductVariants(productIds ? { product_id: productIds } : {}, { select: ['id', 'product_id'], take: count, order: { id: 'ASC' } });
+    if (found.length >= count) return found;
+    return [...found, ...(await this.filler(count - found.length)).variants];
+  }
+
+  /** A draft product in no sales channel, with `variants` variants (deleted on teardown, its variants with it). */
+  private async filler(variants: number): Promise<{ productId: string; variants: Array<Row & { product_id: string }> }> {
+    const values = Array.from({ length: variants }, (_, i) => `v${String(i + 1).padStart(3, '0')}`);
+    const [product] = await this.products.createProducts([
+      {
+        title: 'Store-listing-kit filler (draft: shoppers never see it)',
+        handle: FILLER_HANDLE,
+        status: 'draft',
+        description: 'Made by the store-listing-kit provider states for the variants the catalogue lacks; deleted on teardown.',
+        ...(variants > 0 ? { options: [{ title: FILLER_OPTION, values }], variants: values.map((v) => ({ title: `Filler ${v}`, options: { [FILLER_OPTION]: v }, manage_inventory: false })) } : {}),
+      },
+    ]);
+    const productId = product!.id;
+    this.undo.push(() => this.products.deleteProducts([productId]));
+    this.made += variants;
+    const made = variants === 0 ? [] : await this.products.listProductVariants({ product_id: productId }, { select: ['id', 'product_id'], take: variants, order: { id: 'ASC' } });
+    return { productId, variants: made };
+  }
+
+  /**
+   * A filler left by a setup that was never torn down (the app restarted in between) is deleted, with
+   * the wishlist items that point at its variants: what a state makes is gone by the next one.
+   */
+  private async deleteLeftoverFiller(): Promise<void> {
+    const leftovers = (await this.products.listProducts({ handle: FILLER_HANDLE }, { select: ['id'], withDeleted: true })).map((p) => p.id);
+    if (leftovers.length === 0) return;
+    const variantIds = (await this.products.listProductVariants({ product_id: leftovers }, { select: ['id', 'product_id'], withDeleted: true })).map((v) => v.id);
+    if (variantIds.length > 0) {
+      const items = (await this.wishlists.listWishlistItems({ product_variant_id: variantIds }, { select: ['id'], withDeleted: true })).map((i) => i.id);
+      if (items.length > 0) await this.wishlists.deleteWishlistItems(items);
+    }
+    await this.products.deleteProducts(leftovers);
+  }
+
+  /**
+   * The ids of the catalogue's products the states draw on, at most `take`, the first by id: the
+   * configured sales channel's (through Medusa's product-sales channel link), else the app's.
+   */
+  private async catalogueProductIds(take: number): Promise<string[]> {
+    if (!this.config.salesChannel) return (await this.products.listProducts({}, { select: ['id'], take, order: { id: 'ASC' } })).map((p) => p.id);
+    const channelId = await this.salesChannelId();
+    const query = this.service<QueryService>(MODULE_NAMES.query);
+    const { data } = await query.graph({ entity: 'product_sales_channel', fields: ['product_id'], filters: { sales_channel_id: channelId }, pagination: { take: CHANNEL_PRODUCTS_READ } });
+    const linked = [...new Set(data.map((link) => link.product_id).filter((id): id is string => typeof id === 'string'))];
+    if (linked.length === 0) return [];
+    // deleted products keep no link; the product module has the last word on what exists
+    return (await this.products.listProducts({ id: linked }, { select: ['id'], take, order: { id: 'ASC' } })).map((p) => p.id);
   }
 
   /** The configured customer; without one, the first customer (reviews only: a wishlist must be the token's customer's). */
@@ -258,8 +344,15 @@ export class MedusaProviderStates {
     return found.id;
   }
 
+  /** The configured sales channel; without one, the first. */
   private async salesChannelId(): Promise<string> {
     const channels = this.service<SalesChannelModuleService>(MODULE_NAMES.salesChannel);
+    const wanted = this.config.salesChannel;
+    if (wanted) {
+      const [found] = await channels.listSalesChannels(wanted.startsWith('sc_') ? { id: wanted } : { name: wanted }, { select: ['id'], take: 1 });
+      if (!found) throw new StateSetupError(`${SALES_CHANNEL_ENV} names no sales channel of the app: '${wanted}'`);
+      return found.id;
+    }
     const [first] = await channels.listSalesChannels({}, { select: ['id'], take: 1, order: { created_at: 'ASC' } });
     if (!first) throw new StateSetupError('the app has no sales channel for the wishlists: create one');
     return first.id;
@@ -270,5 +363,7 @@ export class MedusaProviderStates {
 export const ENABLE_ENV = 'STORE_LISTING_KIT_PROVIDER_STATES';
 /** The customer (id or email) whose bearer token `verify --header` sends: the wishlists are theirs. */
 export const CUSTOMER_ENV = 'STORE_LISTING_KIT_STATES_CUSTOMER';
+/** The sales channel (id or name) of the wishlists, whose products the states draw on (default: the first channel, the whole catalogue). */
+export const SALES_CHANNEL_ENV = 'STORE_LISTING_KIT_STATES_SALES_CHANNEL';
 
 export const STATE_KEYS = Object.keys(STATES) as StateKey[];

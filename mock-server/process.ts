@@ -2,7 +2,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_MAX_PAGE_SIZE } from '../lib/api-rules.ts';
 import { DEFAULT_DIALECT, type DialectName } from '../lib/dialects/index.ts';
-import { generateDataset, servingProblem, type Dataset, type GenerateOptions } from '../fixtures/dataset.ts';
+import { datasetFromRecords, generateDataset, servingProblem, type Dataset, type GenerateOptions } from '../fixtures/dataset.ts';
+import { givenCatalogue, type CatalogueInput, type GivenCatalogue } from '../fixtures/catalogue.ts';
+import { DEFAULT_SEED } from '../fixtures/generate.ts';
+import { BackendCatalogue, backendCatalogueReader } from './backend/catalogue.ts';
+import { withCatalogueGate } from './backend/catalogue-gate.ts';
 import { createApp, listingAnswers } from './front/app.ts';
 import { corsPolicy } from './helpers/cors-policy.ts';
 import { withFastPath } from './front/fast-path.ts';
@@ -18,13 +22,13 @@ import type { CoordinatorFactory } from './state/coordination.ts';
  * checks them, then starts this or a cluster of workers, each of which starts this).
  */
 
-/** The dataset the options ask for: a given one, a fixtures file, or generated from the seed. */
-export async function resolveDataset(options: MockServerOptions): Promise<Dataset> {
+/** The dataset the options ask for: a given one, a fixtures file, or generated from the seed (over the catalogue given, if one is). */
+export async function resolveDataset(options: MockServerOptions, catalogue: CatalogueInput | GivenCatalogue | undefined = options.catalogue): Promise<Dataset> {
   // The validating proxy serves no listings: its holder gets an empty dataset.
   if (options.mode === 'proxy') return generateDataset({ seed: options.seed, reviews: 0, products: 1, wishlists: 0, maxItems: 0 });
   // Loaded only for a file: its validation (zod) is not on the start-up path of a generated dataset.
   const given = options.dataset ?? (options.fixtures ? await (await import('../fixtures/file.ts')).loadFixturesFile(options.fixtures) : undefined);
-  if (!given) return generateDataset(options);
+  if (!given) return generateDataset(options, catalogue);
   const problem = servingProblem(given);
   if (problem) throw new RangeError(`Cannot serve ${options.dataset ? 'the dataset given' : `fixtures file ${options.fixtures}`}: ${problem}`);
   return given;
@@ -35,11 +39,10 @@ export async function resolveDataset(options: MockServerOptions): Promise<Datase
  * of a cluster (cluster/worker.ts gives it); by default this server is on its own.
  */
 export async function startInProcess(options: MockServerOptions, coordinate?: CoordinatorFactory): Promise<MockServer> {
-  const dataset = assertServable(await resolveDataset(options), options.dialect ?? DEFAULT_DIALECT);
-  const holder = new DatasetHolder(dataset, withMaxItems(generationOf(dataset.summary), options.maxItems));
+  const { holder, backendCatalogue } = await datasetHolder(options);
   const host = options.host ?? '127.0.0.1';
   const ops = createOps({
-    generation: holder.initialGeneration,
+    generation: holder.initialGeneration ?? { seed: options.seed ?? DEFAULT_SEED },
     ...(options.stateLeaseMs !== undefined ? { stateLeaseMs: options.stateLeaseMs } : {}),
     access: { token: options.adminToken, host },
     ...(options.faults ? { faults: options.faults } : {}),
@@ -65,10 +68,13 @@ export async function startInProcess(options: MockServerOptions, coordinate?: Co
     ...(options.allowMultipleWishlists !== undefined ? { allowMultipleWishlists: options.allowMultipleWishlists } : {}),
     ...(options.shareTokenSecret !== undefined ? { shareTokenSecret: options.shareTokenSecret } : {}),
     ...(options.corsOrigin !== undefined ? { corsOrigin: options.corsOrigin } : {}),
+    ...(backendCatalogue ? { findVariant: (id: string) => backendCatalogue.findVariant(id) } : {}),
     ...(options.mode === 'proxy' ? { providerStates: false } : {}),
   });
   // The pacts need every listing's answer seen by Express (the recorder's tap): no fast path then.
-  const mine = options.fastPath === false || pacts ? app : withFastPath(app, { answers, cors: corsPolicy(options.corsOrigin), ops });
+  const fast = options.fastPath === false || pacts ? app : withFastPath(app, { answers, cors: corsPolicy(options.corsOrigin), ops });
+  // Until a backend's catalogue is read, requests to the plugins' routes wait for it (read with their key).
+  const mine = backendCatalogue && !backendCatalogue.loaded ? withCatalogueGate(fast, backendCatalogue) : fast;
   // Loaded only with a backend: the proxy library is not on the start-up path of a mock on its own.
   const overlay = options.backend
     ? (await import('./backend/overlay.ts')).createOverlay({
@@ -111,6 +117,43 @@ export async function startInProcess(options: MockServerOptions, coordinate?: Co
       }
     },
   };
+}
+
+/**
+ * The holder of the dataset the options ask for. In the alphabite dialect with a `backend` (and no
+ * dataset, fixtures or catalogue given), the dataset is generated over the backend's catalogue
+ * (backend/catalogue.ts): read now with the first publishable key, or else (with an empty dataset
+ * served until then) with the key of the first request to the plugins' routes that carries one.
+ */
+async function datasetHolder(options: MockServerOptions): Promise<{ holder: DatasetHolder; backendCatalogue?: BackendCatalogue }> {
+  const dialect = options.dialect ?? DEFAULT_DIALECT;
+  if (readsBackendCatalogue(options)) {
+    const holder = new DatasetHolder(datasetFromRecords({ reviews: [], wishlists: [] }), undefined);
+    const { seed, reviews, wishlists, maxItems } = options;
+    const backendCatalogue = new BackendCatalogue(holder, options.backend!, {
+      generation: { ...(seed !== undefined ? { seed } : {}), ...(reviews !== undefined ? { reviews } : {}), ...(wishlists !== undefined ? { wishlists } : {}), ...(maxItems !== undefined ? { maxItems } : {}) },
+      read: backendCatalogueReader(options.backendTimeoutMs),
+      ...(options.logger ? { logger: options.logger } : {}),
+    });
+    const key = options.publishableKeys?.[0];
+    if (key !== undefined) await backendCatalogue.load(key);
+    return { holder, backendCatalogue };
+  }
+  const catalogue = options.catalogue === undefined ? undefined : givenCatalogue(options.catalogue);
+  const dataset = assertServable(await resolveDataset(options, catalogue), dialect);
+  return { holder: new DatasetHolder(dataset, withMaxItems(generationOf(dataset.summary), options.maxItems), catalogue) };
+}
+
+/** Whether the options have the dataset generated over a backend's catalogue (alphabite dialect, a backend, no data given). */
+export function readsBackendCatalogue(options: MockServerOptions): boolean {
+  return (
+    options.backend !== undefined &&
+    (options.dialect ?? DEFAULT_DIALECT) === 'alphabite' &&
+    options.mode !== 'proxy' &&
+    options.dataset === undefined &&
+    options.fixtures === undefined &&
+    options.catalogue === undefined
+  );
 }
 
 /** Publishable keys are non-empty strings, and only the alphabite dialect reads them: refused up front otherwise. */

@@ -91,7 +91,12 @@ export interface MockServerOptions extends GenerateOptions {
   backendTimeoutMs?: number;
   /** `serve` (default): the mock's routes, the rest to `backend`. `proxy`: only /__admin is the mock's; every other request goes to `backend`. */
   mode?: 'serve' | 'proxy';
-  /** Products and variants for reviews and wishlist items instead of generated ones (or the backend's). */
+  /**
+   * Products and variants for reviews and wishlist items instead of generated ones (fixtures/catalogue.ts):
+   * the dataset, its reseeds and provider states are generated over it. Not with `products`, `dataset`,
+   * `fixtures` or several workers. Without it, in the alphabite dialect with a `backend`, the backend's
+   * own catalogue is read (mock-server/backend/catalogue.ts).
+   */
   catalogue?: CatalogueInput;
   /** Told of every passed-through answer (the validating proxy checks the listings' with it). */
   onBackendAnswer?: BackendAnswerHook;

@@ -6,7 +6,7 @@ import { assertStateLeaseMs } from './state/state-lease.ts';
 import { defaultJournalBodyBytes, DEFAULT_JOURNAL_SIZE, journalProblem } from './journal/journal.ts';
 import type { MockCluster, MockClusterOptions } from './cluster/start-cluster.ts';
 import type { MockServer, MockServerOptions } from './server-options.ts';
-import { assertPublishableKeys, startInProcess } from './process.ts';
+import { assertPublishableKeys, readsBackendCatalogue, startInProcess } from './process.ts';
 import { consumerNameProblem } from '../lib/pact-file.ts';
 
 export { DEFAULT_SHUTDOWN_GRACE_MS, type MockServer, type MockServerOptions } from './server-options.ts';
@@ -39,6 +39,7 @@ export async function startMockServer(options: MockServerOptions | MockClusterOp
   const journal = journalProblem(journalSize, options.journalBodyBytes ?? defaultJournalBodyBytes(journalSize));
   if (journal) throw new RangeError(`Cannot keep the journal asked for: ${journal}`);
   assertBackendOptions(options);
+  assertCatalogueOptions(options);
   assertPactOptions(options);
   if ('workers' in options && options.workers !== undefined) return (await import('./cluster/start-cluster.ts')).startMockCluster(options);
   return startInProcess(options as MockServerOptions);
@@ -55,6 +56,25 @@ function assertPactOptions(options: MockServerOptions | MockClusterOptions): voi
   if (options.pactDir !== undefined && (typeof options.pactDir !== 'string' || options.pactDir.trim() === '')) throw new TypeError('pactDir must name a directory');
   if (options.mode === 'proxy') throw new TypeError('the validating proxy serves no provider states: record pacts with serve (leave out mode proxy)');
   if ('workers' in options && options.workers !== undefined && options.workers > 1) throw new RangeError('pacts are recorded by one process, which sees the provider state and the answers together: leave out workers');
+}
+
+/**
+ * A catalogue (given, or a backend's in the alphabite dialect) is what a generated dataset's reviews
+ * and items point at: it cannot go with a dataset or fixtures given, nor with `products` (the
+ * catalogue's products are the products), nor yet with several workers (each would need it).
+ */
+function assertCatalogueOptions(given: MockServerOptions | MockClusterOptions): void {
+  const options = given as MockServerOptions & { workers?: number };
+  const workers = options.workers !== undefined && options.workers > 1;
+  if (options.catalogue !== undefined) {
+    const other = options.dataset !== undefined ? 'dataset' : options.fixtures !== undefined ? 'fixtures' : options.products !== undefined ? 'products' : undefined;
+    if (other) throw new TypeError(`'catalogue' and '${other}' cannot be given together: over a catalogue the dataset is generated, and its products are the catalogue's`);
+    if (workers) throw new TypeError("'catalogue' cannot be given with more than one worker yet: serve it from one process");
+    return;
+  }
+  if (!readsBackendCatalogue(options)) return;
+  // (Several workers with a backend are refused by assertBackendOptions.)
+  if (options.products !== undefined) throw new TypeError(`'products' cannot be given with a backend in the alphabite dialect: the products are the catalogue of ${options.backend}`);
 }
 
 /** The backend options (issue 28: `serve --backend`, `proxy`), refused up front with one sentence each. */

@@ -10,6 +10,9 @@
  *   import { setupWorker } from 'msw/browser';
  *   import { createStoreHandlers } from 'store-listing-kit/msw';
  *   await setupWorker(...createStoreHandlers({ dialect: 'alphabite', baseUrl: 'http://localhost:9000' })).start();
+ *
+ * With `catalogue` (the app's products and variants, or a backend's: `fetchCatalogue`), reviews are
+ * of those products and wishlist items hold those variants, as `startMockServer({ catalogue })`.
  */
 import { delay, http, HttpResponse, type HttpHandler } from 'msw';
 import { DEFAULT_MAX_PAGE_SIZE, ENDPOINT_NAMES, PATHS, assertMaxPageSize, type EndpointName } from '../lib/api-rules.ts';
@@ -17,6 +20,7 @@ import { createDialect, DEFAULT_DIALECT, type DialectName, type ListingRequest }
 import { invalidData } from '../lib/dialects/spec.ts';
 import { faultBody, readFaultHeaders, retryAfter, UNKNOWN_ERROR_BODY } from '../lib/fault-headers.ts';
 import { QueryError, queryPairs } from '../lib/query.ts';
+import type { CatalogueInput } from '../fixtures/catalogue.ts';
 import { generateDataset, servingProblem, type Dataset } from '../fixtures/dataset.ts';
 import { sizesProblem, type DatasetSizes } from '../fixtures/generate.ts';
 import { answerListing, PageBodies, type ListingAnswer } from '../mock-server/listings/page-bodies.ts';
@@ -36,6 +40,12 @@ export interface ListingHandlersOptions extends Partial<DatasetSizes> {
   seed?: number;
   /** Serve this dataset instead of generating one from `seed` and the sizes. */
   dataset?: Dataset;
+  /**
+   * Generate the dataset over these products and variants (the app's, or a backend's read by
+   * `fetchCatalogue`) instead of generated ones: reviews are of its products, wishlist items hold its
+   * variants, and add-item takes any of them. Its products are the dataset's: not with `products`, nor `dataset`.
+   */
+  catalogue?: CatalogueInput;
   /** `spec` (default) or `alphabite` (the published plugins, bugs included). */
   dialect?: DialectName;
   /** The alphabite dialect only: the backend's publishable keys; another key is refused as Medusa does (default: any key). */
@@ -105,9 +115,13 @@ export function createStoreHandlers(options: StoreHandlersOptions = {}): HttpHan
 function handlers(options: StoreHandlersOptions, store: WriteStore | undefined): HttpHandler[] {
   const maxPageSize = options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE;
   assertMaxPageSize(maxPageSize);
+  const { catalogue } = options;
+  // The same rule, in the same words, as startMockServer's (mock-server/server.ts).
+  const other = catalogue === undefined ? undefined : options.dataset !== undefined ? 'dataset' : options.products !== undefined ? 'products' : undefined;
+  if (other) throw new TypeError(`'catalogue' and '${other}' cannot be given together: over a catalogue the dataset is generated, and its products are the catalogue's`);
   const sizes = options.dataset ? undefined : sizesProblem(options);
   if (sizes) throw new RangeError(`Cannot serve the dataset asked for: ${sizes}`);
-  const dataset = options.dataset ?? generateDataset(options);
+  const dataset = options.dataset ?? generateDataset(options, catalogue);
   const problem = options.dataset ? servingProblem(options.dataset) : undefined;
   if (problem) throw new RangeError(`Cannot serve the dataset given: ${problem}`);
   const { publishableKeys } = options;
@@ -192,4 +206,6 @@ function handlers(options: StoreHandlersOptions, store: WriteStore | undefined):
   return [...listings, writesHandler];
 }
 
+export { CatalogueFetchError, fetchCatalogue, type FetchCatalogueOptions } from './fetch-catalogue.ts';
+export type { CatalogueInput, CatalogueProductInput, CatalogueVariantInput } from '../fixtures/catalogue.ts';
 export type { Dataset, DatasetSizes, DialectName };

@@ -87,6 +87,5 @@ export async function seedThroughStoreRoutes(baseUrl, catalog) {
   await wishlist(customers[3], 'Deleted variant', [deletedVariantId]);
   await call('DELETE', `/admin/products/${tee.id}/variants/${deletedVariantId}`, { token: adminToken });
 
-  const { admin: _, ...facts } = catalog;
-  return { baseUrl, ...facts, customers, reviews, wishlists, deletedVariantId };
+  return { baseUrl, ...catalog, customers, reviews, wishlists, deletedVariantId };
 }

@@ -8,7 +8,8 @@
 //      root), installing Debian's `postgresql` first when it is missing and this runs as root;
 //   3. a fresh database (dropped at the end, so every run starts clean);
 //   4. `medusa db:migrate`;
-//   5. `medusa exec ./src/scripts/seed.js`: sales channels and publishable keys, products, an admin user;
+//   5. `medusa exec ./src/scripts/seed.js`: sales channels and publishable keys, products, an admin user
+//      (and the provider states' storefront: a channel with a catalogue of 10 variants);
 //   6. `medusa start` on a free port on 127.0.0.1, until GET /health answers;
 //   7. customers, reviews and wishlists through the store routes (scripts/medusa-store-seed.mjs);
 //   8. vitest with test/vitest.medusa.config.ts; the facts it needs are in the JSON file $MEDUSA_FIXTURE.
@@ -318,6 +319,9 @@ async function main() {
     // customer scripts/medusa-store-seed.mjs registers, whose token the tests send
     STORE_LISTING_KIT_PROVIDER_STATES: '1',
     STORE_LISTING_KIT_STATES_CUSTOMER: 'shopper@store-listing-kit.test',
+    // ...in the third storefront, whose 10 variants are fewer than the largest state needs (25): the
+    // route makes the rest as drafts (medusa-app/src/scripts/seed.js, test/medusa/provider-states.medusa.test.ts)
+    STORE_LISTING_KIT_STATES_SALES_CHANNEL: 'States storefront',
   };
   delete env.REDIS_URL;
   await step('medusa db:migrate', () => run(medusaBin, ['db:migrate'], { cwd: appDir, env, log: join(work, 'migrate.log') }));

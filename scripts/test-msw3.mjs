@@ -1,7 +1,8 @@
-// `npm run test:msw3`: the MSW equivalence test (test/msw-equivalence.test.ts) with msw 3, which
-// needs Node 22.12+: installs msw@3 and Node 22 (the npm package `node@22`) into a temporary
-// folder, then runs vitest with that Node and test/vitest.msw3.config.ts. The main suite covers
-// msw 2 on Node 20. Exit code: vitest's, or 1 when the install fails.
+// `npm run test:msw3`: the MSW equivalence and catalogue tests (test/msw-equivalence.test.ts,
+// test/msw-catalogue.test.ts) with msw 3, which needs Node 22.12+: installs msw@3 and Node 22
+// (the npm package `node@22`) into a temporary folder, then runs vitest with that Node and
+// test/vitest.msw3.config.ts. The main suite covers msw 2 on Node 20. Exit code: vitest's, or 1
+// when the install fails.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

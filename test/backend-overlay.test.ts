@@ -14,6 +14,7 @@ import fc from 'fast-check';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer, type MockServerOptions } from '../mock-server/server.ts';
+import { generateDataset } from '../fixtures/dataset.ts';
 import { ownsRequest } from '../mock-server/backend/ownership.ts';
 import { isPluginPath } from '../mock-server/writes/routes.ts';
 import type { RecordedRequest } from '../mock-server/journal/journal-entry.ts';
@@ -25,6 +26,11 @@ import { requestBytes, sendRaw, type RawResponse } from './support/raw-http.ts';
 import { runCli, startServe } from './support/cli-process.ts';
 
 const DATA = { seed: 5, reviews: 60, products: 4, wishlists: 8, maxItems: 6 } as const;
+/**
+ * The mock's own generated data, given as a dataset: in the alphabite dialect a backend's own
+ * catalogue is read otherwise (mock-server/backend/catalogue.ts; test/catalogue-serve.test.ts).
+ */
+const GIVEN = () => ({ dataset: generateDataset(DATA) });
 
 interface Answer {
   status: number;
@@ -185,7 +191,7 @@ describe('a mock in front of a backend', () => {
   beforeAll(async () => {
     backend = await startFakeBackend();
     mock = await startMockServer({
-      ...DATA,
+      ...GIVEN(),
       dialect: 'alphabite',
       backend: backend.url,
       journalSize: 100,
@@ -542,7 +548,7 @@ describe('the mock\'s own answers with a backend behind it', () => {
   let fronting: MockServer;
   beforeAll(async () => {
     backend = await startFakeBackend();
-    [alone, fronting] = await Promise.all([startMockServer({ ...DATA, dialect: 'alphabite' }), startMockServer({ ...DATA, dialect: 'alphabite', backend: backend.url })]);
+    [alone, fronting] = await Promise.all([startMockServer({ ...DATA, dialect: 'alphabite' }), startMockServer({ ...GIVEN(), dialect: 'alphabite', backend: backend.url })]);
   });
   afterAll(async () => {
     await Promise.all([alone?.close(), fronting?.close()]);

@@ -4,8 +4,9 @@ import { median, percentile, ratio } from '../bench/lib/stats.ts';
 import { mockoonEnvironment, openapiDocument, pactFile, wiremockMapping, REVIEWS_PATH } from '../bench/lib/peer-configs.ts';
 import { parseWrk } from '../bench/lib/wrk.ts';
 import { checkTargets, renderResults, renderSvg, startupTargets, type Measured } from '../bench/lib/report.ts';
-import { parseBenchOptions } from '../bench/lib/options.ts';
+import { parseBenchOptions, type BenchOptions } from '../bench/lib/options.ts';
 import { randomPagePaths } from '../bench/lib/random-pages.ts';
+import { besideEachOther, commitOfTarget } from '../bench/lib/older-build.ts';
 
 describe('statistics', () => {
   it('percentile is nearest-rank on ascending data; median averages the middle pair', () => {
@@ -147,6 +148,8 @@ describe('report', () => {
     expect(() => parseBenchOptions(['--rounds', '-1'])).toThrow();
     expect(() => parseBenchOptions(['--sizes', '5'])).toThrow(/at least 10/);
     expect(() => parseBenchOptions(['--bogus'])).toThrow();
+    expect((parseBenchOptions([]) as BenchOptions).cpuProfDir).toBeUndefined();
+    expect((parseBenchOptions(['--cpu-prof', 'bench/.work/profiles']) as BenchOptions).cpuProfDir).toBe('bench/.work/profiles');
   });
 });
 
@@ -159,5 +162,27 @@ describe('the random uncached page', () => {
       '/store/products/reviews?limit=10&offset=407222&order=-updated_at',
     ]);
     expect(second()).toBe('/store/products/reviews?limit=10&offset=336332&order=-updated_at');
+  });
+});
+
+describe('older commits beside this build (bisecting the random page)', () => {
+  it('names the commit of a random-<size>@<rev> target, and nothing else', () => {
+    expect(commitOfTarget('random-1000000@26a2658', 'random-1000000')).toBe('26a2658');
+    expect(commitOfTarget('random-1000000@v1.2.0', 'random-1000000')).toBe('v1.2.0');
+    expect(commitOfTarget('random-1000@26a2658', 'random-1000000')).toBeUndefined();
+    expect(commitOfTarget('random-1000000', 'random-1000000')).toBeUndefined();
+    for (const bad of ['random-1000000@', 'random-1000000@../x', 'random-1000000@a/b', 'random-1000000@-x', 'random-1000000@a b']) expect(commitOfTarget(bad, 'random-1000000')).toBeUndefined();
+  });
+
+  it('puts the random targets side by side, their order turning by one each round, the others where they were', () => {
+    const order = ['a', 'r', 'x', 'o1', 'o2'].map((id) => ({ id }));
+    const ids = (round: number) => besideEachOther(order, ['r', 'o1', 'o2'], round).map((t) => t.id);
+    expect(ids(0)).toEqual(['a', 'r', 'o1', 'o2', 'x']);
+    expect(ids(1)).toEqual(['a', 'o1', 'o2', 'r', 'x']);
+    expect(ids(2)).toEqual(['a', 'o2', 'r', 'o1', 'x']);
+    expect(ids(3)).toEqual(ids(0));
+    // Two: one side in even rounds, the other in odd ones; a missing partner changes nothing.
+    expect(besideEachOther(order, ['r', 'o2'], 1).map((t) => t.id)).toEqual(['a', 'o2', 'r', 'x', 'o1']);
+    expect(besideEachOther(order, ['r', 'missing'], 1)).toBe(order);
   });
 });

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clampedPageNumbers } from '../lib/paging.ts';
-import { medusaQuery } from '../lib/dialects/alphabite.ts';
+import { medusaQuery, medusaQueryFields, NESTED, relationsDepth } from '../lib/dialects/alphabite.ts';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
 import { get } from './support/http.ts';
 
@@ -82,6 +82,47 @@ describe("Medusa's query validation", () => {
     for (const products of answers) expect(new Set(products)).toEqual(new Set([productId, other]));
     expect(medusaQuery([['a[0]', 'x,y'], ['a[1]', 'z']]).get('a')).toEqual(['x,y', 'z']);
     expect(medusaQuery([['a', '1'], ['a', '2']]).get('a')).toEqual(['1', '2']);
+  });
+
+  it('qs objects: a nested name is an object under its first name, which no field accepts (row 26)', async () => {
+    expect(medusaQuery([['limit[a]', '1']]).get('limit')).toBe(NESTED);
+    expect(medusaQuery([['a[b][c][d]', '1']]).get('a')).toBe(NESTED);
+    const refusal = (message: string) => ({ type: 'invalid_data', message: `Invalid request: ${message}` });
+    expect((await call('/store/wishlists?limit[a]=1')).json).toEqual(refusal("Expected type: 'number' for field 'limit', got: '[object Object]'"));
+    expect((await call(`/store/wishlists/${wishlistId}/items?fields[a]=id`)).json).toEqual(refusal("Expected type: 'string' for field 'fields', got: '[object Object]'"));
+    expect((await call('/store/products/reviews?product_ids[a]=x')).json).toEqual(refusal("Expected type: 'array' for field 'product_ids', got: '[object Object]'"));
+    expect((await call(`/store/reviews/product/${productId}?a[b][c][d][e][f][g]=1`)).json).toEqual(refusal("Unrecognized fields: 'a'"));
+  });
+});
+
+describe('Medusa 2.20+: at most 3 relations deep in fields (row 25)', () => {
+  const tooDeep = (fields: string) => ({ type: 'invalid_data', message: `The following fields expand more than the maximum of 3 allowed relations: ${fields}` });
+
+  it('counts a field\'s dots, a star field\'s segments', () => {
+    expect(['id', 'a.b', 'a.b.c.d', 'a.b.c.d.e', '*a', 'a.*', 'a.b.c.*', '*a.b.c.d', 'a.b.c.d.*'].map(relationsDepth)).toEqual([0, 1, 3, 4, 1, 1, 3, 4, 4]);
+  });
+
+  it('reads fields as Medusa\'s FieldParser: defaults with +/- applied, or the caller\'s list when it has a bare field; id added; star fields last', () => {
+    expect(medusaQueryFields(undefined, ['a', 'b.c'])).toEqual(['a', 'b.c']);
+    expect(medusaQueryFields('+x.y,-b', ['a', 'b.c'])).toEqual(['a', 'x.y', 'id']);
+    expect(medusaQueryFields('x,-b.c.d.e.f,*s', ['a'])).toEqual(['x', 'b.c.d.e.f', 'id', 's.*']);
+    expect(medusaQueryFields('', ['a'])).toEqual(['id']);
+    expect(medusaQueryFields('*w,q.*', ['a'])).toEqual(['a', 'id', 'w.*', 'q.*']);
+  });
+
+  it('on all four listings, 400 invalid_data naming each field past the limit; plain fields before star ones', async () => {
+    for (const path of ['/store/products/reviews', `/store/reviews/product/${productId}`, '/store/wishlists', `/store/wishlists/${wishlistId}/items`]) {
+      expect(await call(`${path}?fields=id,product.variants.product.variants.id`), path).toMatchObject({ status: 400, json: tooDeep('product.variants.product.variants.id') });
+      expect((await call(`${path}?fields=%2Bproduct.variants.product.variants.id`)).json, path).toEqual(tooDeep('product.variants.product.variants.id'));
+      expect((await call(`${path}?fields=a.b.c.d.e,*x.y.z.w,q.r.s.t.u`)).json, path).toEqual(tooDeep('a.b.c.d.e, q.r.s.t.u, x.y.z.w.*'));
+      expect((await call(`${path}?fields=x,-a.b.c.d.e`)).json, path).toEqual(tooDeep('a.b.c.d.e'));
+      // at the limit, or removed by a lone -field: answered
+      expect((await call(`${path}?fields=*a.b.c`)).status, path).toBe(200);
+      expect((await call(`${path}?fields=-a.b.c.d.e`)).status, path).toBe(200);
+      // a zod issue is reported instead; the key is checked before
+      expect((await call(`${path}?fields=a.b.c.d.e&limit=abc`)).json.message, path).toBe("Invalid request: Expected type: 'number' for field 'limit', got: 'abc'");
+      expect((await call(`${path}?fields=a.b.c.d.e`, {})).json.type, path).toBe('not_allowed');
+    }
   });
 });
 

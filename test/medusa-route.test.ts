@@ -5,7 +5,8 @@
  * test/medusa/verdicts.medusa.test.ts (`npm run test:medusa`).
  */
 import { describe, expect, it } from 'vitest';
-import { CUSTOMER_ENV, ENABLE_ENV, providerStatesRoute, type RouteRequest } from '../medusa/index.ts';
+import { stateByName } from '../lib/provider-states.ts';
+import { CUSTOMER_ENV, ENABLE_ENV, FILLER_HANDLE, MedusaProviderStates, providerStatesRoute, SALES_CHANNEL_ENV, type RouteRequest } from '../medusa/index.ts';
 
 type Row = Record<string, unknown> & { id: string; deleted_at?: string | null };
 
@@ -39,7 +40,7 @@ class Table {
   };
 }
 
-function fakeMedusa({ variants = 30 } = {}) {
+function fakeMedusa({ variants = 30, empty = false } = {}) {
   const t = {
     reviews: new Table('rev'),
     wishlists: new Table('wl'),
@@ -48,15 +49,36 @@ function fakeMedusa({ variants = 30 } = {}) {
     variants: new Table('variant'),
     customers: new Table('cus'),
     channels: new Table('sc'),
+    /** Medusa's product-sales channel link. */
+    links: new Table('link'),
   };
-  t.products.seed([{ title: 'Tee' }, { title: 'Mug' }]);
-  const [tee] = t.products.rows;
-  t.variants.seed(Array.from({ length: variants }, () => ({ product_id: tee!.id })));
   t.customers.seed([{ email: 'first@example.com' }, { email: 'shopper@example.com' }]);
-  t.channels.seed([{ name: 'Default' }]);
-  t.reviews.seed([{ product_id: tee!.id, rating: 5 }, { product_id: tee!.id, rating: 3 }]);
-  t.wishlists.seed([{ customer_id: t.customers.rows[1]!.id }]);
-  t.items.seed([{ wishlist_id: t.wishlists.rows[0]!.id, product_variant_id: t.variants.rows[0]!.id }]);
+  t.channels.seed([{ name: 'Default' }, { name: 'States' }]);
+  if (!empty) {
+    t.products.seed([{ title: 'Tee' }, { title: 'Mug' }]);
+    const [tee, mug] = t.products.rows;
+    t.variants.seed(Array.from({ length: variants }, () => ({ product_id: tee!.id })));
+    t.reviews.seed([{ product_id: tee!.id, rating: 5 }, { product_id: tee!.id, rating: 3 }]);
+    t.wishlists.seed([{ customer_id: t.customers.rows[1]!.id }]);
+    t.items.seed([{ wishlist_id: t.wishlists.rows[0]!.id, product_variant_id: t.variants.rows[0]!.id }]);
+    // the 'States' channel sells the mug alone, with its 4 variants
+    t.variants.seed(Array.from({ length: 4 }, () => ({ product_id: mug!.id })));
+    t.links.seed([{ product_id: tee!.id, sales_channel_id: t.channels.rows[0]!.id }, { product_id: mug!.id, sales_channel_id: t.channels.rows[1]!.id }]);
+  }
+  // as the product module: a product is made with its options and variants; deleting it deletes them
+  const createProducts = async (data: Array<Record<string, unknown>>) => {
+    const made = await t.products.create(data.map(({ variants: _, options: __, ...p }) => p));
+    for (const [i, p] of made.entries()) {
+      const wanted = (data[i]!.variants ?? []) as Array<Record<string, unknown>>;
+      if (wanted.some((v) => Object.keys(v.options as object).some((o) => !(data[i]!.options as Array<{ title: string }>).some((d) => d.title === o)))) throw new Error('variant option not on the product');
+      await t.variants.create(wanted.map(({ options: _, ...v }) => ({ ...v, product_id: p.id })));
+    }
+    return made;
+  };
+  const deleteProducts = async (ids: string[]) => {
+    await t.variants.delete(t.variants.rows.filter((v) => ids.includes(v.product_id as string)).map((v) => v.id));
+    await t.products.delete(ids);
+  };
   const services: Record<string, unknown> = {
     review: { listReviews: t.reviews.list, createReviews: t.reviews.create, softDeleteReviews: t.reviews.softDelete, restoreReviews: t.reviews.restore, deleteReviews: t.reviews.delete },
     wishlist: {
@@ -83,9 +105,15 @@ function fakeMedusa({ variants = 30 } = {}) {
       },
       deleteWishlistItems: t.items.delete,
     },
-    product: { listProducts: t.products.list, listProductVariants: t.variants.list, createProducts: t.products.create, deleteProducts: t.products.delete, restoreProducts: t.products.restore, softDeleteProducts: t.products.softDelete },
+    product: { listProducts: t.products.list, listProductVariants: t.variants.list, createProducts, deleteProducts, restoreProducts: t.products.restore, softDeleteProducts: t.products.softDelete },
     customer: { listCustomers: t.customers.list },
     sales_channel: { listSalesChannels: t.channels.list },
+    query: {
+      graph: async ({ entity, filters = {} }: { entity: string; filters?: Record<string, unknown> }) => {
+        if (entity !== 'product_sales_channel') throw new Error(`no entity ${entity}`);
+        return { data: await t.links.list(filters) };
+      },
+    },
   };
   const scope = {
     resolve: (name: string) => {
@@ -202,21 +230,100 @@ describe('the provider-state route of store-listing-kit/medusa', () => {
     expect(snapshot()).toBe(before);
   });
 
-  it('says what the app lacks (422), and undoes what the state had done: no customer configured, too few variants, an unknown customer', async () => {
+  it('says what the app lacks (422), and undoes what the state had done: no customer configured, an unknown customer or sales channel', async () => {
     const few = fakeMedusa({ variants: 5 });
     const before = few.snapshot();
     const noCustomer = await caller(few.scope, { [ENABLE_ENV]: 'true' })({ state: 'wishlists exist', params: { count: 2 } });
     expect(noCustomer).toEqual({ status: 422, json: { type: 'invalid_state', message: expect.stringContaining(`set ${CUSTOMER_ENV} to that customer's id or email`) } });
-    const tooFew = await caller(few.scope)({ state: 'wishlist has items', params: { wishlist_id: 'wl_01CONTRACTWISHLIST000000001', count: 12 } });
-    expect(tooFew).toEqual({ status: 422, json: { type: 'invalid_state', message: "Cannot set up 'wishlist has items': 'wishlist has items' needs 12 product variants (a wishlist holds a variant once); the app has 5" } });
     const unknown = await caller(few.scope, { ...ON, [CUSTOMER_ENV]: 'nobody@example.com' })({ state: 'reviews exist', params: { count: 3 } });
     expect(unknown.status).toBe(422);
     expect(unknown.json.message).toContain("names no customer of the app: 'nobody@example.com'");
+    const noChannel = await caller(few.scope, { ...ON, [SALES_CHANNEL_ENV]: 'Nowhere' })({ state: 'wishlists exist', params: { count: 1 } });
+    expect(noChannel).toEqual({ status: 422, json: { type: 'invalid_state', message: `Cannot set up 'wishlists exist': ${SALES_CHANNEL_ENV} names no sales channel of the app: 'Nowhere'` } });
     expect(few.snapshot()).toBe(before);
     // without a configured customer the reviews are the first customer's
     const reviews = await caller(few.scope, { [ENABLE_ENV]: '1' })({ state: 'reviews exist', params: { count: 2 } });
     expect(reviews.status).toBe(200);
     expect(few.t.reviews.visible().map((r) => r.customer_id)).toEqual([few.t.customers.rows[0]!.id, few.t.customers.rows[0]!.id]);
+  });
+
+  it('a catalogue with fewer variants than a state needs: the rest are one draft product\'s, deleted on teardown', async () => {
+    const few = fakeMedusa({ variants: 5 });
+    const before = few.snapshot();
+    const post = caller(few.scope);
+    const wishlist_id = 'wl_01CONTRACTWISHLIST000000001';
+    expect((await post({ state: 'wishlist has items', params: { wishlist_id, count: 25 } })).json).toEqual({ state: 'wishlist has items', items: 25, draftVariants: 16 });
+    const [filler] = few.t.products.rows.filter((p) => p.handle === FILLER_HANDLE);
+    expect(filler).toMatchObject({ status: 'draft' });
+    const items = few.t.items.visible().filter((i) => i.wishlist_id === wishlist_id);
+    expect(new Set(items.map((i) => i.product_variant_id)).size).toBe(25);
+    // the catalogue's 9 variants first, then 16 of the filler
+    expect(items.filter((i) => i.product_id === filler!.id)).toHaveLength(16);
+    expect(items.every((i) => few.t.variants.rows.some((v) => v.id === i.product_variant_id && v.product_id === i.product_id))).toBe(true);
+    await post({ state: 'wishlist has items', action: 'teardown' });
+    expect(few.snapshot()).toBe(before);
+  });
+
+  it('an empty catalogue: every state is set up on drafts, and the app is empty again after each teardown', async () => {
+    const empty = fakeMedusa({ empty: true });
+    const before = empty.snapshot();
+    const post = caller(empty.scope);
+    const cases = [
+      [{ state: 'reviews exist', params: { count: 12 } }, { reviews: 12, hidden: 0 }],
+      [{ state: 'product has reviews', params: { product_id: 'prod_01CONTRACTPRODUCT0000000001', count: 3 } }, { reviews: 3, hidden: 0 }],
+      [{ state: 'wishlists exist', params: { count: 4 } }, { wishlists: 4, hidden: 0, draftVariants: 3 }],
+      [{ state: 'wishlist has items', params: { wishlist_id: 'wl_01CONTRACTWISHLIST000000001', count: 25 } }, { items: 25, draftVariants: 25 }],
+    ] as const;
+    for (const [body, made] of cases) {
+      expect((await post(body)).json, body.state).toEqual({ state: body.state, ...made });
+      expect(empty.t.products.visible().every((p) => p.status === 'draft'), body.state).toBe(true);
+      await post({ state: body.state, action: 'teardown' });
+      expect(empty.snapshot(), body.state).toBe(before);
+      // one instance, setup after setup: each answer counts its own drafts
+      const states = new MedusaProviderStates(empty.scope, { customer: 'shopper@example.com' });
+      const key = stateByName(body.state)!.key;
+      expect(await states.setup(key, body.params as never), body.state).toEqual(made);
+      expect(await states.setup(key, body.params as never), body.state).toEqual(made);
+      await states.teardown();
+      expect(empty.snapshot(), body.state).toBe(before);
+    }
+    // the reviews hang on one draft product
+    await post(cases[0][0]);
+    expect(new Set(empty.t.reviews.visible().map((r) => r.product_id))).toEqual(new Set(empty.t.products.rows.filter((p) => p.handle === FILLER_HANDLE).map((p) => p.id)));
+  });
+
+  it('a filler left by a run that never tore down (the app restarted) is gone, with its wishlist items, by the next setup', async () => {
+    const few = fakeMedusa({ empty: true });
+    await caller(few.scope)({ state: 'wishlists exist', params: { count: 2 } });
+    const filler = few.t.products.rows.find((p) => p.handle === FILLER_HANDLE)!;
+    expect(filler).toBeDefined();
+    // a new route (the restarted app) knows nothing of the first one's undo steps
+    const restarted = caller(few.scope);
+    expect((await restarted({ state: 'no reviews exist' })).status).toBe(200);
+    expect(few.t.products.rows.find((p) => p.id === filler.id)).toBeUndefined();
+    expect(few.t.variants.rows.filter((v) => v.product_id === filler.id)).toEqual([]);
+    expect(few.t.items.rows.filter((i) => i.product_id === filler.id)).toEqual([]);
+    await restarted({ state: 'no reviews exist', action: 'teardown' });
+    // the leftover wishlists stay (their ids are not the contracts'), now without items
+    expect(few.t.products.rows).toEqual([]);
+    expect(few.t.items.rows).toEqual([]);
+  });
+
+  it(`${SALES_CHANNEL_ENV}: the wishlists are that channel's, and the states draw on its products alone (by id or name)`, async () => {
+    for (const channel of ['States', 'sc_seed1']) {
+      const { t, scope, snapshot } = fakeMedusa();
+      const before = snapshot();
+      const post = caller(scope, { ...ON, [SALES_CHANNEL_ENV]: channel });
+      const [, mug] = t.products.rows;
+      expect((await post({ state: 'wishlist has items', params: { wishlist_id: 'wl_01CONTRACTWISHLIST000000001', count: 6 } })).json).toEqual({ state: 'wishlist has items', items: 6, draftVariants: 2 });
+      expect(t.wishlists.visible().find((w) => w.id === 'wl_01CONTRACTWISHLIST000000001')?.sales_channel_id).toBe(t.channels.rows[1]!.id);
+      const filler = t.products.rows.find((p) => p.handle === FILLER_HANDLE)!;
+      expect(new Set(t.items.visible().filter((i) => i.wishlist_id === 'wl_01CONTRACTWISHLIST000000001').map((i) => i.product_id))).toEqual(new Set([mug!.id, filler.id]));
+      expect((await post({ state: 'reviews exist', params: { count: 3 } })).status).toBe(200);
+      expect(new Set(t.reviews.visible().map((r) => r.product_id))).toEqual(new Set([mug!.id]));
+      await post({ state: 'reviews exist', action: 'teardown' });
+      expect(snapshot()).toBe(before);
+    }
   });
 
   it('a service that fails is a 500 with a JSON body naming the state', async () => {

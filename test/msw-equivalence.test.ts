@@ -7,6 +7,8 @@
  * (two customers, guests, bogus tokens, bad bodies, share and import) and writes over seeded
  * wishlists, in the same order against both, give the same statuses, Content-Types and bytes but
  * for the times (each stamps its own clock: ISO times and a share token's `iat`/`exp` are masked).
+ * Over a given catalogue (`catalogue`: the app's products and variants) too: the listings and
+ * add-item of any of its variants answer as the HTTP mock over the same catalogue.
  * `npm run test:msw3` runs this file with msw 3 on Node 22.
  */
 import fc from 'fast-check';
@@ -21,6 +23,7 @@ import { createListingHandlers, createStoreHandlers } from '../msw/index.ts';
 import { listingRequests, type ListingRequestSpec } from './support/listing-requests.ts';
 import { caseRequest, caseValues, saveFromAnswer, WRITE_CASES, type Json, type WriteCase } from './support/write-cases.ts';
 import { mockWriteWorld, WRITE_WORLD_DATA, WRITE_WORLD_KEY } from './support/mock-write-world.ts';
+import { SHOP_CATALOGUE, shopVariants } from './support/shop-catalogue.ts';
 
 const DATA = { seed: 3, reviews: 150, products: 6, wishlists: 25, maxItems: 20 };
 const MSW_ORIGIN = 'http://msw.store-listing-kit.test';
@@ -88,7 +91,7 @@ for (const dialect of ['spec', 'alphabite'] as const) {
     it('answer the named refusals the same way', async () => {
       const named = dialect === 'spec'
         ? ['/store/wishlists?limit=10&offset=0', '/store/wishlists/wl_nope/items', '/store/products/reviews?limit=0', '/store/wishlists?take=1&take=2']
-        : ['/store/wishlists?limit=-1', '/store/reviews/product/prod_x?order=desc', '/store/wishlists?skip=0&take=1'];
+        : ['/store/wishlists?limit=-1', '/store/reviews/product/prod_x?order=desc', '/store/wishlists?skip=0&take=1', '/store/wishlists/wl_x/items?fields=id,product_variant.product.variants.product.id', '/store/products/reviews?limit[a]=1'];
       for (const target of named) {
         const { http, mocked } = await both({ target, headers: dialect === 'alphabite' ? { 'x-publishable-api-key': 'pk', authorization: 'Bearer t' } : {} });
         expect(http.status).toBeGreaterThanOrEqual(400);
@@ -255,5 +258,68 @@ describe('MSW store handlers vs the HTTP mock: the write routes', () => {
     }
     // no handler: MSW lets it through (onUnhandledRequest: bypass), to a host that does not exist
     await expect(fetch(`${SPEC_ORIGIN}/store/carts`, { method: 'POST', signal: AbortSignal.timeout(10_000) })).rejects.toThrow();
+  });
+});
+
+describe('MSW store handlers vs the HTTP mock over a given catalogue (alphabite)', () => {
+  const ORIGIN = 'http://msw-catalogue.store-listing-kit.test';
+  const { products: _products, ...sizes } = DATA;
+  const options = { ...sizes, dialect: 'alphabite' as const };
+  const dataset = generateDataset(sizes, SHOP_CATALOGUE);
+  let mock: MockServer;
+  const msw = setupServer(...createStoreHandlers({ ...options, catalogue: SHOP_CATALOGUE, baseUrl: ORIGIN }));
+  beforeAll(async () => {
+    mock = await startMockServer({ ...options, catalogue: SHOP_CATALOGUE });
+    msw.listen(BYPASS);
+  });
+  afterAll(async () => {
+    msw.close();
+    await mock?.close();
+  });
+
+  it(`answer ${RUNS / 2} generated listing requests with the same status, Content-Type and bytes, its products and variants in them`, async () => {
+    const requests = fc.sample(listingRequests('alphabite', dataset, 60), { seed: 20261126, numRuns: RUNS / 2 });
+    const endpoints = new Set<string>();
+    let bodies = '';
+    for (const request of requests) {
+      const [http, mocked] = await Promise.all([fetchSeen(`${mock.url}${request.target}`, request.headers), fetchSeen(`${ORIGIN}${request.target}`, request.headers)]);
+      expect(mocked, `${request.target} ${JSON.stringify(request.headers)}`).toEqual(http);
+      if (http.status === 200) {
+        endpoints.add(request.endpoint);
+        bodies += http.body;
+      }
+    }
+    expect([...endpoints].sort()).toEqual(['productReviews', 'reviews', 'wishlistItems', 'wishlists']);
+    // Both sides serve the catalogue's records, not generated ones (which would be equal too).
+    expect(bodies).toContain('"handle":"shop-tee"');
+    expect(bodies).toContain('"product_id":"prod_01SHOP');
+    expect(bodies).not.toMatch(/"variant_[0-9A-Z]{26}"/);
+  });
+
+  it('add any of its variants (some that no seeded item holds) with the same answers, the item showing its product\'s handle and thumbnail', async () => {
+    const carol = { 'x-publishable-api-key': 'pk_any', authorization: 'Bearer carol-catalogue' };
+    const json = { ...carol, 'content-type': 'application/json' };
+    const both = async (method: string, path: string, body?: unknown) => {
+      const init = { method, headers: body === undefined ? carol : json, ...(body === undefined ? {} : { body: JSON.stringify(body) }) };
+      const [http, mocked] = [await fetchWrite(`${mock.url}${path}`, init), await fetchWrite(`${ORIGIN}${path}`, init)];
+      expect(mocked.seen, `${method} ${path}`).toEqual(http.seen);
+      return { status: http.seen.status, json: (http.raw ? JSON.parse(http.raw) : {}) as Record<string, unknown> };
+    };
+    const created = await both('POST', '/store/wishlists', { name: 'Real things', sales_channel_id: 'sc_shop' });
+    const wishlist = created.json.id as string;
+    const seeded = new Set(Array.from({ length: dataset.wishlists.count }, (_, w) => Array.from({ length: dataset.wishlists.source.itemCount(w) }, (_, k) => dataset.wishlists.source.item(w, k).product_variant.id)).flat());
+    // Every product's variants but the socks', and three socks no seeded item holds.
+    const variants = [...shopVariants().filter((v) => v.handle !== 'socks'), ...shopVariants().filter((v) => v.handle === 'socks' && !seeded.has(v.id)).slice(0, 3)];
+    expect(variants.filter((v) => !seeded.has(v.id)).length).toBeGreaterThanOrEqual(3);
+    for (const variant of variants) {
+      const added = await both('POST', `/store/wishlists/${wishlist}/add-item`, { product_variant_id: variant.id });
+      expect(added.status, variant.id).toBe(201);
+    }
+    expect((await both('POST', `/store/wishlists/${wishlist}/add-item`, { product_variant_id: 'variant_01NOTINTHESHOP' })).status).toBeGreaterThanOrEqual(400);
+    const items = await both('GET', `/store/wishlists/${wishlist}/items?limit=50`);
+    const shown = (items.json.data as Array<{ product_variant: { id: string; product: { handle: string; thumbnail: string | null } } }>).map((item) => [item.product_variant.id, item.product_variant.product.handle]);
+    expect(shown.sort()).toEqual(variants.map((v) => [v.id, v.handle]).sort());
+    const cap = (items.json.data as Array<{ product_variant: { id: string; product: { thumbnail: string | null } } }>).find((item) => item.product_variant.id === 'variant_01SHOPCAPA');
+    expect(cap?.product_variant.product.thumbnail).toBe('https://cdn.shop.test/cap.png');
   });
 });

@@ -145,6 +145,23 @@ describe('each part loads only what it needs', () => {
     expect(checked.packages).toContain('zod');
   });
 
+  it('a mock in front of a backend (alphabite) loads the HTTP client (undici) and zod only to read its catalogue', async () => {
+    const server = JSON.stringify(join(root, 'dist', 'mock-server', 'server.js'));
+    const start = `const { startMockServer } = await import(${server}); const mock = await startMockServer({ port: 0, dialect: 'alphabite', backend: 'http://127.0.0.1:9' });`;
+    const waiting = await packagesLoadedBy(`${start}
+      const res = await fetch(mock.url + '/store/products/reviews');
+      await mock.close();
+      console.log(res.status);`);
+    expect(waiting.output.trim()).toBe('400');
+    for (const heavy of ['undici', 'zod']) expect(waiting.packages).not.toContain(heavy);
+    const read = await packagesLoadedBy(`${start}
+      const res = await fetch(mock.url + '/store/products/reviews', { headers: { 'x-publishable-api-key': 'pk_test' } });
+      await mock.close();
+      console.log(res.status);`);
+    expect(read.output.trim()).toBe('502');
+    expect(read.packages).toContain('undici');
+  });
+
   it('the Medusa route loads zod and nothing else: no @medusajs package, no Express, no Pact', async () => {
     const { packages, output } = await packagesLoadedBy(`const m = await import('store-listing-kit/medusa'); console.log(typeof m.POST);`);
     expect(output.trim()).toBe('function');

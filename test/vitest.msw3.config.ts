@@ -1,4 +1,4 @@
-// `npm run test:msw3` (scripts/test-msw3.mjs): the MSW equivalence test with msw 3, installed in
+// `npm run test:msw3` (scripts/test-msw3.mjs): the MSW equivalence and catalogue tests with msw 3, installed in
 // MSW3_DIR (msw 3 needs Node 22.12+, which the script runs this with). `msw` and `msw/node` resolve
 // to that install; everything else to the repository's own node_modules.
 import { readFileSync } from 'node:fs';
@@ -23,7 +23,7 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['test/msw-equivalence.test.ts'],
+    include: ['test/msw-equivalence.test.ts', 'test/msw-catalogue.test.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
     pool: 'forks',
     sequence: { concurrent: false },

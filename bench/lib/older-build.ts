@@ -31,15 +31,26 @@ export function buildCommit(root: string, work: string, rev: string, log: (line:
 }
 
 /**
- * `order` with `partner` moved right beside `id`: after it in even rounds, before it in odd ones,
- * so that the two compare the same moment of a machine that may not be quiet. Unchanged when
- * either is missing.
+ * `order` with the targets named by `ids` moved right beside one another, where the first of them
+ * was, their own order rotated by one each round (for two: one side in even rounds, the other in
+ * odd ones), so that they compare the same moment of a machine that may not be quiet. Those missing
+ * from `order` are left out; unchanged when fewer than two are there.
  */
-export function besideEachOther<T extends { id: string }>(order: T[], id: string, partner: string, round: number): T[] {
-  const a = order.find((t) => t.id === id);
-  const b = order.find((t) => t.id === partner);
-  if (!a || !b) return order;
-  return order.filter((t) => t !== b).flatMap((t) => (t !== a ? [t] : round % 2 === 0 ? [a, b] : [b, a]));
+export function besideEachOther<T extends { id: string }>(order: T[], ids: string[], round: number): T[] {
+  const group = ids.map((id) => order.find((t) => t.id === id)).filter((t): t is T => t !== undefined);
+  if (group.length < 2) return order;
+  const shift = round % group.length;
+  const rotated = [...group.slice(shift), ...group.slice(0, shift)];
+  const first = order.findIndex((t) => group.includes(t));
+  return order.flatMap((t, i) => (i === first ? rotated : group.includes(t) ? [] : [t]));
+}
+
+/** The commit named by a target id `random-<size>@<rev>`, or undefined for any other id. */
+export function commitOfTarget(id: string, randomId: string): string | undefined {
+  const prefix = `${randomId}@`;
+  if (!id.startsWith(prefix)) return undefined;
+  const rev = id.slice(prefix.length);
+  return /^[0-9A-Za-z][0-9A-Za-z._-]*$/.test(rev) && !rev.includes('..') ? rev : undefined;
 }
 
 export interface PairedCpu {

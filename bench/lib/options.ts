@@ -17,6 +17,8 @@ export interface BenchOptions {
   quick: boolean;
   /** The load generator: wrk when it is installed (it drives a server harder per core), else autocannon. */
   generator: 'wrk' | 'autocannon' | undefined;
+  /** Where the random targets (this build's and the older commits') write V8 CPU profiles (\`--cpu-prof\`); undefined: none. */
+  cpuProfDir: string | undefined;
 }
 
 export const USAGE = `npm run bench -- [options]
@@ -33,15 +35,19 @@ tables and writes bench/RESULTS.md and bench/results.svg.
   --sizes <a,b,c>      review counts of the deep-page runs (default 1000,100000,1000000)
   --only <ids>         only these, comma-separated (the Express ceiling always runs): ours, ours-nojournal,
                        raw-http, express, json-server, prism-static, prism-dynamic, mockoon, wiremock,
-                       pact-stub, deep-<size>, random-<largest size>, random-<largest size>@26a2658
-                       (the same random pages served by commit 26a2658, built from git into
-                       bench/.work/, right beside random-<largest size> in every round), start (the start-up table),
+                       pact-stub, deep-<size>, random-<largest size>, random-<largest size>@<commit>
+                       (the same random pages served by that commit, built from git into
+                       bench/.work/, right beside random-<largest size> in every round; several
+                       may be named, to bisect; a full run has @26a2658), start (the start-up table),
                        startup (serve on the default dataset vs bare Express, and the root
                        import; alone, it runs by itself in about a minute and prints only),
                        check (a default \`check\` against the mock at --concurrency 1 and at the
                        default, and against serve --latency 200; alone, it runs by itself in
                        about three minutes and puts its section into RESULTS.md)
   --generator <name>   wrk or autocannon (default: wrk when it is installed, else autocannon)
+  --cpu-prof <dir>     the random uncached page's servers (this build's and each older commit's) run
+                       with node --cpu-prof, writing a profile into <dir> when stopped (start-up,
+                       warm-up and every round included; compare self-time per request)
   --no-peers           skip the peers (no install needed)
   --no-install         never run npm install for the peers; skip those missing
   --out <dir>          where RESULTS.md and results.svg go (default bench/); --out - prints only
@@ -62,6 +68,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions | 'help' {
       'no-peers': { type: 'boolean', default: false },
       'no-install': { type: 'boolean', default: false },
       out: { type: 'string' },
+      'cpu-prof': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -89,5 +96,6 @@ export function parseBenchOptions(argv: string[]): BenchOptions | 'help' {
     peers: !values['no-peers'],
     install: !values['no-install'],
     outDir: values.out === '-' ? undefined : (values.out ?? 'bench'),
+    cpuProfDir: values['cpu-prof'],
   };
 }

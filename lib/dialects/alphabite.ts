@@ -29,7 +29,9 @@ export type FieldType =
   /** Must arrive as an array (`name[]=a` or `name[0]=a`). */
   | 'array';
 
-type Value = string | string[];
+/** What `qs` makes of a nested name (`limit[a]=1`, `a[b][c]=1`): an object, which no field of the listings accepts. */
+export const NESTED = Object.freeze({ toString: () => '[object Object]' });
+type Value = string | string[] | typeof NESTED;
 
 export const BASE_FIELDS: Array<[string, FieldType]> = [
   ['fields', 'string'],
@@ -55,15 +57,22 @@ export const ALPHABITE_QUERY_FIELDS = {
 
 /**
  * The query as Medusa's stack reads it: `qs` (`a[0]=x`, `a[]=x` and a repeated name give an
- * array), then `normalizeQuery`, which splits a one-element array on commas.
+ * array; any other bracket, `a[b]=x`, an object under `a`), then `normalizeQuery`, which splits a
+ * one-element array on commas.
  */
 export function medusaQuery(pairs: QueryPairs): Map<string, Value> {
   const out = new Map<string, Value>();
   for (const [rawName, value] of pairs) {
     const bracket = /^([^[\]]+)\[(\d*)\]$/.exec(rawName);
+    const nested = bracket ? undefined : /^([^[\]]+)\[/.exec(rawName);
+    if (nested) {
+      out.set(nested[1]!, NESTED);
+      continue;
+    }
     const name = bracket ? bracket[1]! : rawName;
     const previous = out.get(name);
-    if (bracket || previous !== undefined) out.set(name, [...(previous === undefined ? [] : typeof previous === 'string' ? [previous] : previous), value]);
+    if (previous === NESTED) continue;
+    if (bracket || previous !== undefined) out.set(name, [...(previous === undefined ? [] : typeof previous === 'string' ? [previous] : (previous as string[])), value]);
     else out.set(name, value);
   }
   for (const [name, value] of out) {
@@ -77,7 +86,7 @@ interface Parsed {
   issues: string[];
 }
 
-const shown = (value: Value) => (Array.isArray(value) ? value.join(',') : value);
+const shown = (value: Value) => (Array.isArray(value) ? value.join(',') : String(value));
 const expected = (type: string, name: string, value: Value) => `Expected type: '${type}' for field '${name}', got: '${shown(value)}'`;
 
 function parseField(name: string, type: FieldType, value: Value, out: Parsed): void {
@@ -101,6 +110,7 @@ function parseField(name: string, type: FieldType, value: Value, out: Parsed): v
       return void out.values.set(name, n);
     }
     case 'csv-list':
+      if (value === NESTED) return fail(expected('array', name, value));
       return void out.values.set(name, typeof value === 'string' ? value.split(',') : value);
     case 'array':
       return Array.isArray(value) ? void out.values.set(name, value) : fail(expected('array', name, value));
@@ -111,6 +121,8 @@ function parseField(name: string, type: FieldType, value: Value, out: Parsed): v
  * Medusa's strict `validateAndTransformQuery`: 400 `invalid_data` naming at most three issues.
  * Before it, `normalizeQuery` reads a dotted name `a.b` as field `a` and refuses a deeper one
  * (`a.b.c`) with a 500 `invalid_argument` (@medusajs/framework 2.x, http/utils/validate-query.js).
+ * After it, on every /store route, the fields the query will ask for must not expand more than
+ * ALPHABITE_STORE_RELATIONS_LIMIT relations (2.20+: relationsLimitRefusal).
  */
 export function validate(schema: ReadonlyArray<readonly [string, FieldType]>, pairs: QueryPairs): Map<string, unknown> | Refusal {
   const deep = pairs.find(([name]) => name.split('.').length > 2);
@@ -124,7 +136,74 @@ export function validate(schema: ReadonlyArray<readonly [string, FieldType]>, pa
   const unknown = [...query.keys()].filter((name) => !schema.some(([known]) => known === name));
   if (unknown.length) parsed.issues.push(`Unrecognized fields: '${unknown.join(', ')}'`);
   if (parsed.issues.length) return refusal(400, { type: 'invalid_data', message: `Invalid request: ${parsed.issues.slice(0, 3).join('; ')}` });
-  return parsed.values;
+  return relationsLimitRefusal(parsed.values.get('fields') as string | undefined) ?? parsed.values;
+}
+
+/**
+ * The fields Medusa's query is asked for, as `prepareListQuery` makes them from the `fields`
+ * parameter and the route's defaults (@medusajs/framework 2.x, http/utils/field-filtering/field-parser.js,
+ * `FieldParser.parse`, and http/utils/get-query-config.js): a field without a modifier (`+`, ` `,
+ * `-`, `*f`, `f.*`), or an empty list, replaces the defaults (modifiers stripped, `-` included);
+ * otherwise `+f` adds, `-f` removes f and its subfields, `*f` and `f.*` add; `id` is always added;
+ * then each `*f` or `f.*` becomes `f.*`, after the others.
+ */
+export function medusaQueryFields(fields: string | undefined, defaults: readonly string[]): string[] {
+  let all = new Set(defaults);
+  if (fields !== undefined) {
+    const custom = fields.split(',').filter(Boolean);
+    const strip = (f: string) => f.replace(/^[+ \t-]+/, '').trim();
+    const modifies = (f: string) => f.startsWith('-') || f.startsWith('+') || f.startsWith(' ') || f.startsWith('*') || f.endsWith('.*');
+    if (custom.length === 0 || custom.some((f) => !modifies(f))) all = new Set(custom.map(strip));
+    else {
+      for (const f of custom) {
+        if (f.startsWith('+') || f.startsWith(' ')) all.add(strip(f));
+        else if (f.startsWith('-')) {
+          const name = strip(f);
+          for (const s of all) {
+            const bare = s.replace(/^\*/, '');
+            if (bare === name || bare.startsWith(`${name}.`)) all.delete(s);
+          }
+        } else all.add(f);
+      }
+    }
+    all.add('id');
+  }
+  const star = new Set<string>();
+  for (const f of all) {
+    if (f.startsWith('*') || f.endsWith('.*')) {
+      star.add(f.replace(/(^\*|\.\*$)/, ''));
+      all.delete(f);
+    }
+  }
+  return [...all, ...[...star].map((f) => `${f}.*`)];
+}
+
+/**
+ * Medusa's `http.storeRelationsLimit` (@medusajs/framework 2.20+, config/config.js: 3 unless the
+ * app's config says otherwise; medusa-app sets none).
+ */
+export const ALPHABITE_STORE_RELATIONS_LIMIT = 3;
+
+/**
+ * How many relations a query field expands (@medusajs/framework 2.20+, http/utils/relations-limit.js,
+ * `getRelationsDepth`): a star field (`*a.b`, `a.b.*`) its segments (`a.b`: 2), any other its dots
+ * (`a.b.c`: 2, the last segment being a column).
+ */
+export function relationsDepth(field: string): number {
+  const star = field.startsWith('*') || field.endsWith('.*');
+  const segments = field.replace(/(^\*|\.\*$)/, '').split('.').length;
+  return star ? segments : segments - 1;
+}
+
+/**
+ * `validateRelationsLimit` on the query's fields: 400 `invalid_data` naming every field past the
+ * limit, in the query's order. The route's defaults do not matter here: none expands more than two
+ * relations, and they change neither which of the caller's fields are named nor their order.
+ */
+export function relationsLimitRefusal(fields: string | undefined): Refusal | undefined {
+  const invalid = medusaQueryFields(fields, []).filter((f) => relationsDepth(f) > ALPHABITE_STORE_RELATIONS_LIMIT);
+  if (invalid.length === 0) return undefined;
+  return refusal(400, { type: 'invalid_data', message: `The following fields expand more than the maximum of ${ALPHABITE_STORE_RELATIONS_LIMIT} allowed relations: ${invalid.join(', ')}` });
 }
 
 /** Medusa's error handler for anything that is not a MedusaError (a database error, say). */
@@ -238,28 +317,8 @@ const productReviews: EndpointRules = {
 /** The 4.4 route's default fields (the plugin's `defaultItemsFields` and `wishlist.*`, which the route reads and strips). */
 const ITEM_DEFAULT_FIELDS = ['id', 'wishlist_id', 'product_variant.id', 'product_variant.title', 'product_variant.product.id', 'product_variant.product.handle', 'product_variant.product.thumbnail', 'wishlist.*'];
 
-/**
- * Whether `fields` keeps the wishlist selected, as Medusa's `FieldParser` reads it (@medusajs/framework
- * 2.x, http/utils/field-filtering): one field without a modifier (`+`, ` `, `-`, `*`, `.*`), or an
- * empty list, replaces the defaults; otherwise `+f` adds and `-f` removes (with its subfields).
- */
-function selectsWishlist(fields: string): boolean {
-  const custom = fields.split(',').filter(Boolean);
-  const strip = (f: string) => f.replace(/^[+ \t-]+/, '').trim();
-  const replaces = custom.length === 0 || custom.some((f) => !(f.startsWith('-') || f.startsWith('+') || f.startsWith(' ') || f.startsWith('*') || f.endsWith('.*')));
-  let selected: string[];
-  if (replaces) selected = custom.map(strip);
-  else {
-    selected = [...ITEM_DEFAULT_FIELDS];
-    for (const f of custom) {
-      if (f.startsWith('-')) {
-        const name = strip(f);
-        selected = selected.filter((s) => s.replace(/^\*/, '') !== name && !s.replace(/^\*/, '').startsWith(`${name}.`));
-      } else selected.push(strip(f));
-    }
-  }
-  return selected.some((f) => /^\*?wishlist(\.|$)/.test(f));
-}
+/** Whether `fields` keeps the wishlist selected in 4.4's query (the route reads it). */
+const selectsWishlist = (fields: string) => medusaQueryFields(fields, ITEM_DEFAULT_FIELDS).some((f) => /^wishlist(\.|$)/.test(f));
 
 /** The wishlist plugin's `getPagination` (no `take`/`skip` keys: the routes write those themselves, `take || 5`). */
 function wishlistRules(schema: ReadonlyArray<readonly [string, FieldType]>, keyOrder: 'take-skip' | 'skip-take', checkGuest: boolean): EndpointRules {

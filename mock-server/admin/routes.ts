@@ -6,7 +6,7 @@ import { adminAccessMode, adminGuard } from './access.ts';
 import type { Ops } from '../state/ops.ts';
 import type { Coordinator } from '../state/coordination.ts';
 import type { DatasetHolder } from '../dataset/holder.ts';
-import { invalidRequest } from '../helpers/errors.ts';
+import { ApiError, invalidRequest } from '../helpers/errors.ts';
 import { faultSettings, mergedFaultSettings } from '../state/faults.ts';
 import { journalQuery } from './journal-query.ts';
 import { serveDashboard } from './dashboard.ts';
@@ -118,16 +118,25 @@ function adminRoutes(holder: DatasetHolder, ops: Ops, coordinator: Coordinator):
   router.post('/dataset', json, async (req, res) => {
     noQuery(req);
     const change = (await adminSchemasModule()).parseDatasetChange(req.body ?? {});
+    if (holder.awaitedCatalogue !== undefined) {
+      throw new ApiError(409, 'conflict', `The catalogue of ${holder.awaitedCatalogue} is not read yet (it is read with the publishable key of the first request to the plugins' routes, or at start with --publishable-key): reseed once it is.`);
+    }
+    // Over a catalogue (given, or a backend's) the products are the catalogue's.
+    const catalogue = holder.catalogue;
+    if (catalogue && change.products !== undefined && change.products !== catalogue.count) {
+      throw invalidRequest(`'products' is ${change.products}, but the dataset is generated over the catalogue of ${catalogue.from}, whose ${catalogue.count} products are the products: leave 'products' out`);
+    }
     const base = holder.generation ?? {};
     const generation: Required<GenerateOptions> = {
       seed: change.seed ?? base.seed ?? DEFAULT_SEED,
       reviews: change.reviews ?? base.reviews ?? DEFAULT_SIZES.reviews,
-      products: change.products ?? base.products ?? DEFAULT_SIZES.products,
+      products: catalogue ? catalogue.count : (change.products ?? base.products ?? DEFAULT_SIZES.products),
       wishlists: change.wishlists ?? base.wishlists ?? DEFAULT_SIZES.wishlists,
       maxItems: change.maxItems ?? base.maxItems ?? DEFAULT_SIZES.maxItems,
     };
     await coordinator.apply({ kind: 'reseed', generation });
-    res.json({ ...datasetState(), generation });
+    // As applied: over a backend's catalogue, read again for the reseed, `products` is its count now.
+    res.json({ ...datasetState(), generation: holder.generation ?? generation });
   });
 
   router.get('/journal', async (req, res) => {

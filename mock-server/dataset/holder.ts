@@ -1,4 +1,5 @@
 import type { Dataset, DatasetSummary, GenerateOptions } from '../../fixtures/dataset.ts';
+import type { GivenCatalogue } from '../../fixtures/catalogue.ts';
 import { DEFAULT_SEED } from '../../fixtures/generate.ts';
 import { WriteStore } from '../writes/store.ts';
 
@@ -19,6 +20,10 @@ export class DatasetHolder {
    * provider-state swaps called directly leave it to the caller.
    */
   readonly writes = new WriteStore();
+  #initial: Dataset;
+  #initialGeneration: GenerateOptions | undefined;
+  #catalogue: GivenCatalogue | undefined;
+  #awaitedCatalogue: string | undefined;
   #current: Dataset;
   #generation: GenerateOptions | undefined;
   #version = 0;
@@ -27,14 +32,78 @@ export class DatasetHolder {
 
   /**
    * `initial` is what `reset()` returns to; `initialGeneration` how it was generated (default: as
-   * far as its summary tells, for a generated dataset; none for records from a file).
+   * far as its summary tells, for a generated dataset; none for records from a file). `catalogue`:
+   * the given catalogue (fixtures/catalogue.ts) `initial` was generated over, which reseeds and
+   * provider states generate over too.
    */
-  constructor(
-    readonly initial: Dataset,
-    readonly initialGeneration: GenerateOptions | undefined = generationOf(initial.summary),
-  ) {
+  constructor(initial: Dataset, initialGeneration: GenerateOptions | undefined = generationOf(initial.summary), catalogue?: GivenCatalogue) {
+    this.#initial = initial;
+    this.#initialGeneration = initialGeneration;
+    this.#catalogue = catalogue;
     this.#current = initial;
     this.#generation = initialGeneration;
+  }
+
+  /** What `reset()` returns to. */
+  get initial(): Dataset {
+    return this.#initial;
+  }
+
+  /** How `initial` was generated (undefined for records). */
+  get initialGeneration(): GenerateOptions | undefined {
+    return this.#initialGeneration;
+  }
+
+  /**
+   * The catalogue reseeds and provider states generate over: the one given, or a backend's as
+   * last read (mock-server/backend/catalogue.ts); undefined for the generated one.
+   */
+  get catalogue(): GivenCatalogue | undefined {
+    return this.#catalogue;
+  }
+
+  /**
+   * Where the catalogue will come from while it has not arrived yet (a backend's URL: its catalogue
+   * is read with the first publishable key a storefront sends); undefined otherwise. A reseed waits
+   * for it (the admin API refuses one meanwhile).
+   */
+  get awaitedCatalogue(): string | undefined {
+    return this.#awaitedCatalogue;
+  }
+
+  /** The dataset served now is a stand-in until the catalogue of `from` arrives (`adoptCatalogue`). */
+  awaitCatalogue(from: string): void {
+    this.#awaitedCatalogue = from;
+  }
+
+  /**
+   * Reads the catalogue again from where it came from (a backend's: backend/catalogue.ts sets it), so
+   * that a reseed generates over the catalogue as it is now; never rejects (a failed read keeps the
+   * catalogue read before). Undefined for a catalogue given as data, or none.
+   */
+  rereadCatalogue: (() => Promise<void>) | undefined;
+
+  /**
+   * A newer read of the same catalogue (a backend's, read again): what the next reseed or provider
+   * state generates over. The dataset served stays as it is.
+   */
+  updateCatalogue(catalogue: GivenCatalogue): void {
+    this.#catalogue = catalogue;
+  }
+
+  /**
+   * The catalogue has arrived (a backend's, read on the first request that carried a publishable
+   * key), with the dataset generated over it: that dataset is now the initial one, what `reset()`
+   * returns to, and it is served at once; inside a provider state it is what the state's teardown
+   * serves again.
+   */
+  adoptCatalogue(catalogue: GivenCatalogue, dataset: Dataset, generation: GenerateOptions): void {
+    this.#catalogue = catalogue;
+    this.#awaitedCatalogue = undefined;
+    this.#initial = dataset;
+    this.#initialGeneration = generation;
+    if (this.#beforeState) this.#beforeState = { dataset, generation };
+    else this.#swap(dataset, generation, undefined);
   }
 
   get current(): Dataset {
@@ -68,7 +137,7 @@ export class DatasetHolder {
 
   /** Back to the dataset the server started with (and out of any provider state). */
   reset(version?: number): void {
-    this.replace(this.initial, version, this.initialGeneration);
+    this.replace(this.#initial, version, this.#initialGeneration);
   }
 
   /** Installs a provider state's dataset, remembering what was served before it (unless a state already is). */

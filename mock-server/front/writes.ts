@@ -21,6 +21,8 @@ export interface WriteRoutesOptions {
   settings: WishlistSettings;
   /** The wishlist plugin's option `shareTokenSecret` ('' : left out, as the plugin's default options). */
   shareTokenSecret: string;
+  /** add-item's lookup of a variant the dataset does not know (a backend's catalogue read again: backend/catalogue.ts). */
+  findVariant?: WriteContext['findVariant'];
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -55,7 +57,7 @@ function rawBody(): (req: Request, res: Response) => Promise<RawBody | undefined
 
 const LISTING_PATTERNS = ENDPOINT_NAMES.map((endpoint) => new RegExp(`^${PATHS[endpoint].replace(/:[a-z_]+/g, '[^/]+')}/?$`));
 
-export function writeRoutes({ answers, coordinator, settings, shareTokenSecret }: WriteRoutesOptions): RequestHandler {
+export function writeRoutes({ answers, coordinator, settings, shareTokenSecret, findVariant }: WriteRoutesOptions): RequestHandler {
   const read = rawBody();
   const { dialect } = answers;
   const store = answers.holder.writes;
@@ -70,7 +72,7 @@ export function writeRoutes({ answers, coordinator, settings, shareTokenSecret }
     void (async () => {
       const body = await read(req, res);
       const bodies = answers.bodies();
-      const ctx: WriteContext = { dataset: bodies.dataset, dialect, store, settings, aggregate: (id) => bodies.aggregateOf(id), shareTokenSecret, now: Date.now };
+      const ctx: WriteContext = { dataset: bodies.dataset, dialect, store, settings, aggregate: (id) => bodies.aggregateOf(id), shareTokenSecret, now: Date.now, ...(findVariant ? { findVariant } : {}) };
       const outcome = await routeWrite(ctx, { method: req.method, path, query: queryPairs(req.originalUrl), headers: req.headers, body });
       if (!outcome) return next();
       if ('answer' in outcome) return send(res, outcome.answer);

@@ -93,3 +93,12 @@ export function badGatewayBody(backend: string, method: string, path: string, ca
 export function gatewayTimeoutBody(backend: string, method: string, path: string, timeoutMs: number): ErrorBody {
   return { type: 'unknown_error', message: `Gateway timeout: the backend ${backend} sent no answer within ${timeoutMs} ms: ${exchangeName(method, path)} is not one of the mock's routes, so it went there` };
 }
+
+/**
+ * The 502 of `serve --backend` (alphabite) when the backend's catalogue could not be read for a
+ * request to the mock's routes (mock-server/backend/catalogue-gate.ts): `reason` names the backend.
+ */
+export function catalogueUnreadBody(reason: string): ErrorBody {
+  const why = reason.length > 400 ? `${reason.slice(0, 400)}...` : reason;
+  return { type: 'unknown_error', message: `Bad gateway: ${why.replace(/\.$/, '')}; the mock's reviews and wishlists are generated over that catalogue, and the next request reads it again` };
+}

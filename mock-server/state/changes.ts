@@ -84,7 +84,7 @@ export class ChangeApplier {
         // Loaded on the first state change (its validation needs zod; a mock that is never verified never loads it).
         const { stateDataset } = await providerStatesModule();
         if (!current()) return SUPERSEDED;
-        holder.installState(stateDataset(change.change), ticket);
+        holder.installState(stateDataset(change.change, holder.catalogue), ticket);
         return DONE;
       }
       case 'releaseState': {
@@ -99,9 +99,15 @@ export class ChangeApplier {
         return DONE;
       }
       case 'reseed': {
-        const dataset = await buildBetweenRequests(generateDatasetInSteps(change.generation), () => !current());
+        // Over the catalogue the holder keeps (given, or a backend's, read again first: products added since are in it).
+        await holder.rereadCatalogue?.();
+        if (!current()) return SUPERSEDED;
+        const { catalogue } = holder;
+        // A catalogue's products are its own (their number may have changed with the read).
+        const generation = catalogue ? { ...change.generation, products: catalogue.count } : change.generation;
+        const dataset = await buildBetweenRequests(generateDatasetInSteps(generation, catalogue), () => !current());
         if (!dataset || !current()) return SUPERSEDED;
-        holder.replace(dataset, ticket, change.generation);
+        holder.replace(dataset, ticket, generation);
         ops.logger.info({ dataset: holder.current.summary }, 'dataset replaced');
         return DONE;
       }

@@ -1,7 +1,8 @@
 import { STATES, STATE_NAMES, stateByName, type StateChange, type StateKey, type StateParams } from '../../lib/provider-states.ts';
 import { describeIssues } from '../../lib/zod-issues.ts';
 import type { Dataset } from '../../fixtures/dataset.ts';
-import { STATE_DATASETS } from '../../fixtures/state-datasets.ts';
+import type { GivenCatalogue } from '../../fixtures/catalogue.ts';
+import { generateOver, STATE_DATASETS, type Generate } from '../../fixtures/state-datasets.ts';
 import type { DatasetHolder } from '../dataset/holder.ts';
 import { invalidRequest, quote } from '../helpers/errors.ts';
 import type { ValidStateChange } from './change-data.ts';
@@ -36,10 +37,10 @@ export function validateStateChange(change: StateChange): ValidStateChange {
   return { action: 'setup', key: state.key, state: STATES[state.key].name, params: parsed.data as Record<string, unknown> };
 }
 
-/** The dataset a state's setup installs. */
-export function stateDataset(setup: Extract<ValidStateChange, { action: 'setup' }>): Dataset {
-  const build = STATE_DATASETS[setup.key] as (params: unknown) => Dataset;
-  return build(setup.params);
+/** The dataset a state's setup installs, over the server's catalogue when it has one (`generateOver`). */
+export function stateDataset(setup: Extract<ValidStateChange, { action: 'setup' }>, catalogue?: GivenCatalogue): Dataset {
+  const build = STATE_DATASETS[setup.key] as (params: unknown, generate: Generate) => Dataset;
+  return build(setup.params, generateOver(catalogue));
 }
 
 /** What the state-change endpoint answers: the parameters, which Pact may inject into the interaction's request (`fromProviderState`). */
@@ -55,7 +56,7 @@ export function stateAnswer(change: ValidStateChange): Record<string, unknown> {
 export function applyStateChange(holder: DatasetHolder, change: StateChange): Record<string, unknown> {
   const valid = validateStateChange(change);
   if (valid.action === 'teardown') holder.restoreState();
-  else holder.installState(stateDataset(valid));
+  else holder.installState(stateDataset(valid, holder.catalogue));
   return stateAnswer(valid);
 }
 

@@ -16,7 +16,7 @@ import { seedOf, type SeedWishlists } from './seed.ts';
 import { signShareToken, verifyShareToken } from './share-token.ts';
 export { MOCK_SHARE_TOKEN_SECRET } from './share-token.ts';
 import { CustomerWrites, type SeenWishlist, type WriteStore } from './store.ts';
-import type { Headers, WishlistSettings, WriteAnswer, WriteCommand, WriteRequest } from './types.ts';
+import type { Headers, VariantJson, WishlistSettings, WriteAnswer, WriteCommand, WriteRequest } from './types.ts';
 
 export interface WriteContext {
   dataset: Dataset;
@@ -32,6 +32,12 @@ export interface WriteContext {
   shareTokenSecret: string;
   /** The clock (epoch ms) a share token's `iat` and an import's expiry check read. */
   now(): number;
+  /**
+   * Asked by add-item for a variant the dataset does not know, before it answers as the plugin does
+   * for an unknown variant: a backend's catalogue read again (mock-server/backend/catalogue.ts)
+   * finds one created after the dataset was generated. Absent: the dataset's variants only.
+   */
+  findVariant?(variantId: string): Promise<VariantJson | undefined>;
 }
 
 
@@ -149,7 +155,7 @@ function matchRoute(method: string, s: string[]): { name: string; run: Run } | u
     if (n === 2 && method === 'GET') return { name: 'retrieve', run: (ctx, r, _b, seed) => retrieveWishlist(ctx, r, seed, a!) };
     if (n === 2 && method === 'PUT') return { name: 'update', run: (ctx, r, body) => updateWishlist(r, body, a!) };
     if (n === 2 && method === 'DELETE') return { name: 'delete', run: (_ctx, r) => withBearer(r, (customer) => ({ command: { op: 'deleteWishlist', customer, id: a! } })) };
-    if (n === 3 && method === 'POST' && b === 'add-item') return { name: 'addItem', run: (ctx, r, body, seed) => addItem(r, body, seed, a!) };
+    if (n === 3 && method === 'POST' && b === 'add-item') return { name: 'addItem', run: (ctx, r, body, seed) => addItem(ctx, r, body, seed, a!) };
     if (n === 3 && method === 'POST' && b === 'share') return { name: 'share', run: (ctx, r) => shareWishlist(ctx, r, a!) };
     if (n === 3 && method === 'POST' && b === 'transfer')
       return { name: 'transfer', run: (ctx, r) => withBearer(r, (customer) => ({ command: { op: 'transfer', customer, id: a!, multiple: ctx.settings.allow_multiple_wishlists } })) };
@@ -205,15 +211,17 @@ function updateWishlist(request: WriteRequest, body: unknown, id: string): Outco
   });
 }
 
-function addItem(request: WriteRequest, body: unknown, seed: SeedWishlists, wishlist: string): Outcome {
+function addItem(ctx: WriteContext, request: WriteRequest, body: unknown, seed: SeedWishlists, wishlist: string): MaybeAsync<Outcome> {
   const customer = optional(request.headers);
   const checked = validateBody(body, ADD_ITEM);
   if (isAnswer(checked)) return answer(checked);
   const query = validate(BASE_FIELDS, request.query);
   if (!(query instanceof Map)) return answer({ status: query.status, body: JSON.stringify(query.body) });
   if (!customer) return answer(GUEST_NOT_ALLOWED);
-  const variant = seed.variant(checked.values.product_variant_id as string) ?? null;
-  return { command: { op: 'addItem', customer, wishlist, variant } };
+  const id = checked.values.product_variant_id as string;
+  const command = (variant: VariantJson | undefined): Outcome => ({ command: { op: 'addItem', customer, wishlist, variant: variant ?? null } });
+  const known = seed.variant(id);
+  return known || !ctx.findVariant ? command(known) : ctx.findVariant(id).then(command);
 }
 
 /** Any id, any customer's or none (no existence or ownership check, as the plugin): a token for it. */

@@ -6,6 +6,7 @@
  */
 import type { Dataset } from '../../fixtures/dataset.ts';
 import type { Dialect } from '../../lib/dialects/index.ts';
+import type { ProductVariant } from '../../fixtures/records.ts';
 import type { VariantJson, WishlistRow } from './types.ts';
 
 /** The largest dataset whose wishlists are scanned for their customers (`indexesOfCustomer`). */
@@ -82,7 +83,7 @@ export class SeedWishlists {
     const source = this.dataset.wishlists.source;
     if (source.findVariant && !this.dataset.recorded) {
       const found = source.findVariant(id);
-      return found && { id: found.id, title: found.title, product_id: found.product.id, product: { id: found.product.id, handle: found.product.handle, thumbnail: found.product.thumbnail } };
+      return found && variantJson(found);
     }
     if (!this.#variants) {
       this.#variants = new Map();
@@ -106,6 +107,12 @@ export class SeedWishlists {
     }
     return this.#items.get(id);
   }
+}
+
+/** A catalogue's variant as the wishlist routes show an item's `product_variant` (the alphabite projection). */
+export function variantJson(variant: ProductVariant): VariantJson {
+  const { product } = variant;
+  return { id: variant.id, title: variant.title, product_id: product.id, product: { id: product.id, handle: product.handle, thumbnail: product.thumbnail } };
 }
 
 const seeds = new WeakMap<Dataset, WeakMap<Dialect, SeedWishlists>>();

@@ -6,6 +6,10 @@
  * HTTP mock gives for the same URL and seed, in both dialects. The write routes too
  * (`createStoreHandlers`): a storefront's writes from two customers (create, add, list, share,
  * import, a review, errors) get the HTTP mock's answers, times aside (each side stamps its clock).
+ * Over a catalogue: given to the page, the listings and add-item answer as the HTTP mock over it;
+ * fetched by the page from a backend (fetchCatalogue, across origins under the backend's CORS)
+ * before the worker starts, add-item takes the backend's variants and the requests the handlers
+ * do not match pass through to the backend; a backend whose CORS refuses the page is named.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -19,6 +23,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDataset } from '../../fixtures/dataset.ts';
 import { startMockServer } from '../../mock-server/server.ts';
 import { listingRequests } from '../support/listing-requests.ts';
+import { startFakeStoreProducts } from '../support/fake-store-products.ts';
+import { SHOP_CATALOGUE, shopVariants } from '../support/shop-catalogue.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -137,6 +143,92 @@ describe('the MSW store handlers in Chromium: the write routes', () => {
     } finally {
       await tab.close();
       await mock.close();
+    }
+  }, 60_000);
+});
+
+describe('the MSW store handlers in Chromium over a catalogue', () => {
+  const { products: _products, ...sizes } = DATA;
+  const key = { 'x-publishable-api-key': 'pk_browser' };
+  const erin = { ...key, authorization: 'Bearer erin-in-the-browser', 'content-type': 'application/json' };
+  type Answer = { status: number; contentType: string | null; body: string };
+  const ready = (tab: import('playwright-core').Page) => tab.evaluate(() => window.listingsReady.then(() => 'ready', (error: Error) => error.message));
+  const mask = (text: string) => text.replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g, '<time>');
+
+  it('given to the page: the listings and add-item of its variants answer as the HTTP mock over the same catalogue', async () => {
+    const options = { ...sizes, dialect: 'alphabite' as const, catalogue: SHOP_CATALOGUE };
+    const dataset = generateDataset(sizes, SHOP_CATALOGUE);
+    const mock = await startMockServer({ ...sizes, dialect: 'alphabite', catalogue: SHOP_CATALOGUE });
+    const tab = await browser.newPage();
+    try {
+      // In the fragment: a catalogue is too long for a request line.
+      await tab.goto(`${origin}/#options=${encodeURIComponent(JSON.stringify(options))}`);
+      await tab.waitForFunction(() => 'listingsReady' in window);
+      expect(await ready(tab)).toBe('ready');
+      const requests = fc.sample(listingRequests('alphabite', dataset, 40), { seed: 28, numRuns: 60 }).filter((r) => !('cookie' in r.headers));
+      const both = async (method: string, target: string, headers: Record<string, string>, body?: unknown) => {
+        const request = { method, target, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) };
+        const inBrowser: Answer = await tab.evaluate((r) => window.send(r), request);
+        const res = await fetch(`${mock.url}${target}`, { method, headers, ...(request.body === undefined ? {} : { body: request.body }) });
+        const overHttp = { status: res.status, contentType: res.headers.get('content-type'), body: await res.text() };
+        expect({ ...inBrowser, body: mask(inBrowser.body) }, `${method} ${target}`).toEqual({ ...overHttp, body: mask(overHttp.body) });
+        return overHttp;
+      };
+      let bodies = '';
+      for (const { target, headers } of requests) bodies += (await both('GET', target, headers)).body;
+      expect(bodies).toContain('"handle":"shop-tee"');
+      const { id } = JSON.parse((await both('POST', '/store/wishlists', erin, { name: 'Real', sales_channel_id: 'sc_browser' })).body) as { id: string };
+      const variants = shopVariants().filter((v, i) => v.handle !== 'socks' || i % 50 === 0);
+      for (const variant of variants) expect((await both('POST', `/store/wishlists/${id}/add-item`, erin, { product_variant_id: variant.id })).status).toBe(201);
+      const items = JSON.parse((await both('GET', `/store/wishlists/${id}/items?limit=50`, erin)).body) as { data: Array<{ product_variant: { id: string; product: { handle: string } } }> };
+      expect(items.data.map((i) => [i.product_variant.id, i.product_variant.product.handle]).sort()).toEqual(variants.map((v) => [v.id, v.handle]).sort());
+    } finally {
+      await tab.close();
+      await mock.close();
+    }
+  }, 60_000);
+
+  it('fetched by the page from the backend before the worker starts: add-item takes its variants, other requests pass through to it', async () => {
+    const backend = await startFakeStoreProducts(SHOP_CATALOGUE, { corsOrigin: origin });
+    const tab = await browser.newPage();
+    try {
+      const catalogueFrom = { baseUrl: backend.url, publishableKey: backend.key };
+      await tab.goto(`${origin}/?options=${encodeURIComponent(JSON.stringify({ ...sizes, dialect: 'alphabite' }))}&catalogueFrom=${encodeURIComponent(JSON.stringify(catalogueFrom))}`);
+      await tab.waitForFunction(() => 'listingsReady' in window);
+      expect(await ready(tab)).toBe('ready');
+      const catalogueRequests = backend.requests.filter((r) => r.method === 'GET');
+      expect(catalogueRequests.map((r) => [r.url.split('?')[0], r.headers['x-publishable-api-key'], r.headers.origin])).toEqual([['/store/products', backend.key, origin]]);
+      const send = (method: string, path: string, body?: unknown): Promise<Answer> =>
+        tab.evaluate((r) => window.send(r), { method, target: `${backend.url}${path}`, headers: { ...erin, 'x-publishable-api-key': backend.key }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      const created = await send('POST', '/store/wishlists', { name: 'From the backend', sales_channel_id: 'sc_1' });
+      expect(created.status).toBe(201);
+      const { id } = JSON.parse(created.body) as { id: string };
+      expect((await send('POST', `/store/wishlists/${id}/add-item`, { product_variant_id: 'variant_01SHOPSOCKS149' })).status).toBe(201);
+      const items = JSON.parse((await send('GET', `/store/wishlists/${id}/items`)).body) as { data: Array<{ product_variant: { product: { handle: string } } }> };
+      expect(items.data.map((i) => i.product_variant.product.handle)).toEqual(['socks']);
+      // No handler matches: the service worker lets it through, to the backend.
+      const cart = await send('POST', '/store/carts', {});
+      expect(JSON.parse(cart.body)).toEqual({ answeredBy: 'the fake backend', method: 'POST', path: '/store/carts' });
+      expect(backend.requests.filter((r) => r.url.startsWith('/store/wishlists'))).toEqual([]);
+    } finally {
+      await tab.close();
+      await backend.close();
+    }
+  }, 60_000);
+
+  it('a backend whose CORS does not allow the page: a CatalogueFetchError naming the URL and STORE_CORS', async () => {
+    const backend = await startFakeStoreProducts(SHOP_CATALOGUE, { corsOrigin: 'http://elsewhere.test' });
+    const tab = await browser.newPage();
+    try {
+      const catalogueFrom = { baseUrl: backend.url, publishableKey: backend.key };
+      await tab.goto(`${origin}/?catalogueFrom=${encodeURIComponent(JSON.stringify(catalogueFrom))}`);
+      await tab.waitForFunction(() => 'listingsReady' in window);
+      const message = await ready(tab);
+      expect(message).toContain(`CatalogueFetchError: the catalogue could not be read from GET ${backend.url}/store/products?limit=200&offset=0`);
+      expect(message).toContain("STORE_CORS does not allow this page's origin");
+    } finally {
+      await tab.close();
+      await backend.close();
     }
   }, 60_000);
 });

@@ -248,6 +248,27 @@ describe('the rows of docs/dialects.md, observed', () => {
     expect(Object.keys(item.product_variant.product)).toEqual(['id', 'handle', 'thumbnail']);
     expect(item).toMatchObject({ wishlist_id: fullest.id, product_variant: { id: item.product_variant_id, product_id: tee.id, product: { id: tee.id, handle: tee.handle } } });
   });
+
+  it('row 25: Medusa 2.20+ refuses fields that expand more than 3 relations, naming them as the query holds them', async () => {
+    const tooDeep = (fields: string) => ({ type: 'invalid_data', message: `The following fields expand more than the maximum of 3 allowed relations: ${fields}` });
+    for (const [, path] of ALL) {
+      expect((await get(with_(path, 'fields=id,product.variants.product.variants.id'))).json, path).toEqual(tooDeep('product.variants.product.variants.id'));
+      expect((await get(with_(path, 'fields=%2Bproduct.variants.product.variants.id'))).json, path).toEqual(tooDeep('product.variants.product.variants.id'));
+      expect((await get(with_(path, 'fields=a.b.c.d.e,*x.y.z.w,q.r.s.t.u'))).json, path).toEqual(tooDeep('a.b.c.d.e, q.r.s.t.u, x.y.z.w.*'));
+      expect((await get(with_(path, 'fields=x,-a.b.c.d.e'))).json, path).toEqual(tooDeep('a.b.c.d.e'));
+      for (const fine of ['*a.b.c', 'a.b.c.*', '-a.b.c.d.e']) expect((await get(with_(path, `fields=${fine}`))).status, `${path} ${fine}`).toBe(200);
+      // validation first, and the key before it
+      expect((await get(with_(path, 'fields=a.b.c.d.e&limit=abc'))).json, path).toEqual(invalid("Expected type: 'number' for field 'limit', got: 'abc'"));
+      expect((await get(with_(path, 'fields=a.b.c.d.e'), { key: null })).json.type, path).toBe('not_allowed');
+    }
+  });
+
+  it('row 26: qs makes a nested name an object under its first name', async () => {
+    for (const [, path] of ALL) {
+      expect((await get(with_(path, 'limit[a]=1'))).json, path).toEqual(invalid("Expected type: 'number' for field 'limit', got: '[object Object]'"));
+      expect((await get(with_(path, 'a[b][c]=1'))).json, path).toEqual(invalid("Unrecognized fields: 'a'"));
+    }
+  });
 });
 
 describe('formerly undetermined (notes/alphabite-plugins.md), observed', () => {

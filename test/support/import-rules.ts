@@ -8,7 +8,8 @@
  *   lib  <-  fixtures (not its barrel)  <-  msw  (and the answer core, mock-server/listings/page-bodies.ts,
  *                                                and the write routes' core, mock-server/writes/)
  *   lib  <-  medusa  (the provider-state route of a Medusa app)
- *   lib  <-  client  <-  fixtures, contracts, properties  (the kit's one HTTP client to a server under test: undici)
+ *   lib  <-  client  <-  fixtures, contracts, properties, mock-server  (the kit's one HTTP client to a server under test: undici;
+ *                                                   mock-server/backend/ loads it only to read a backend's catalogue)
  *
  * `lib/` is the protocol layer: pure, zod only, no Node built-ins (it must run in a browser).
  * The contracts and the property suite check *any* implementation, so they never load the
@@ -42,7 +43,8 @@ export const LAYERS: Record<string, LayerRule> = {
   lib: { folders: ['lib'], packages: ['zod'], builtins: false },
   client: { folders: ['lib', 'client'], packages: ['undici'], builtins: true },
   fixtures: { folders: ['lib', 'client', 'fixtures'], packages: ['zod', '@faker-js/faker'], builtins: true },
-  'mock-server': { folders: ['lib', 'fixtures', 'mock-server'], packages: ['zod', 'express', 'cors', 'pino', 'etag', 'lru-cache', 'fresh', 'http-proxy-middleware'], builtins: true },
+  // client/: the catalogue of a backend (mock-server/backend/catalogue.ts) is read through the kit's bounded HTTP client, loaded on first use.
+  'mock-server': { folders: ['lib', 'client', 'fixtures', 'mock-server'], packages: ['zod', 'express', 'cors', 'pino', 'etag', 'lru-cache', 'fresh', 'http-proxy-middleware'], builtins: true },
   contracts: { folders: ['lib', 'client', 'contracts'], packages: ['zod', '@pact-foundation/pact'], builtins: true },
   properties: { folders: ['lib', 'client', 'properties'], packages: ['zod', 'fast-check', 'vitest'], builtins: true },
   // The MSW handlers run in browsers: no Node built-ins, and not the fixtures barrel (fixtures/file.ts uses node:fs).

@@ -21,6 +21,13 @@ export interface MedusaFacts {
   deletedVariantId: string;
   /** Medusa's output, for a failing test to point at. */
   medusaLog: string;
+  /** The admin user (medusa-app/src/scripts/seed.js). */
+  admin: { email: string; password: string };
+  /**
+   * The provider states' storefront (STORE_LISTING_KIT_STATES_SALES_CHANNEL names it): its channel,
+   * key and catalogue of 10 variants, fewer than the largest state needs.
+   */
+  states: { salesChannel: string; salesChannelId: string; publishableKey: string; products: Array<{ id: string; handle: string; variantIds: string[] }> };
 }
 
 export function medusaFacts(): MedusaFacts {

@@ -1,5 +1,5 @@
 /**
- * `medusa exec ./src/scripts/seed.js <output.json>`: what the storefront routes cannot create: two
+ * `medusa exec ./src/scripts/seed.js <output.json>`: what the storefront routes cannot create: three
  * sales channels with a publishable key each, products with variants, an admin user (as `medusa user`
  * makes one: it moderates reviews through the reviews plugin's admin route), and the wishlist plugin's
  * setting that lets a customer keep several wishlists (an admin setting; the listing routes do not
@@ -19,6 +19,17 @@ const PRODUCTS = [
   { handle: 'kit-mug', title: 'Kit Mug', variants: 3 },
   { handle: 'kit-cap', title: 'Kit Cap', variants: 2 },
 ];
+/**
+ * The catalogue of the third storefront, the one the provider states draw on
+ * (STORE_LISTING_KIT_STATES_SALES_CHANNEL, scripts/test-medusa.mjs): 10 variants, fewer than the
+ * largest state needs (`wishlist has items { count: 25 }`), so the states' drafts are made on every run.
+ */
+const STATES_PRODUCTS = [
+  { handle: 'states-shirt', title: 'States Shirt', variants: 7 },
+  { handle: 'states-sock', title: 'States Sock', variants: 3 },
+];
+/** The name of the provider states' sales channel (the route finds it by name). */
+const STATES_CHANNEL = 'States storefront';
 
 /** @param {import('@medusajs/framework/types').ExecArgs} exec */
 async function seed({ container, args }) {
@@ -46,27 +57,17 @@ async function seed({ container, args }) {
   });
   await linkSalesChannelsToApiKeyWorkflow(container).run({ input: { id: otherKeys[0].id, add: [otherChannels[0].id] } });
 
-  const { result: products } = await createProductsWorkflow(container).run({
-    input: {
-      products: PRODUCTS.map((p) => {
-        const sizes = Array.from({ length: p.variants }, (_, i) => `v${String(i + 1).padStart(2, '0')}`);
-        return {
-          title: p.title,
-          handle: p.handle,
-          status: ProductStatus.PUBLISHED,
-          options: [{ title: 'Variant', values: sizes }],
-          variants: sizes.map((size) => ({
-            title: `${p.title} ${size}`,
-            sku: `${p.handle}-${size}`,
-            options: { Variant: size },
-            manage_inventory: false,
-            prices: [{ amount: 10, currency_code: 'usd' }],
-          })),
-          sales_channels: [{ id: channel.id }],
-        };
-      }),
-    },
+  // The provider states' storefront: its own channel, key and small catalogue.
+  const { result: statesChannels } = await createSalesChannelsWorkflow(container).run({
+    input: { salesChannelsData: [{ name: STATES_CHANNEL }] },
   });
+  const { result: statesKeys } = await createApiKeysWorkflow(container).run({
+    input: { api_keys: [{ title: STATES_CHANNEL, type: 'publishable', created_by: '' }] },
+  });
+  await linkSalesChannelsToApiKeyWorkflow(container).run({ input: { id: statesKeys[0].id, add: [statesChannels[0].id] } });
+
+  const products = await createProducts(container, PRODUCTS, channel.id);
+  const statesProducts = await createProducts(container, STATES_PRODUCTS, statesChannels[0].id);
 
   const { result: users } = await createUsersWorkflow(container).run({ input: { users: [{ email: ADMIN.email }] } });
   const auth = container.resolve(Modules.AUTH);
@@ -83,13 +84,38 @@ async function seed({ container, args }) {
     otherPublishableKey: otherKeys[0].token,
     salesChannelId: channel.id,
     admin: ADMIN,
-    products: products.map((p) => ({
-      id: p.id,
-      handle: p.handle,
-      variantIds: (p.variants ?? []).map((v) => v.id).sort(),
-    })),
+    products: products.map(productFacts),
+    states: { salesChannel: STATES_CHANNEL, salesChannelId: statesChannels[0].id, publishableKey: statesKeys[0].token, products: statesProducts.map(productFacts) },
   };
   writeFileSync(output, `${JSON.stringify(facts, null, 2)}\n`);
+}
+
+const productFacts = (p) => ({ id: p.id, handle: p.handle, variantIds: (p.variants ?? []).map((v) => v.id).sort() });
+
+/** Published products, each with one option whose every value is a variant, in one sales channel. */
+async function createProducts(container, specs, salesChannelId) {
+  const { result } = await createProductsWorkflow(container).run({
+    input: {
+      products: specs.map((p) => {
+        const sizes = Array.from({ length: p.variants }, (_, i) => `v${String(i + 1).padStart(2, '0')}`);
+        return {
+          title: p.title,
+          handle: p.handle,
+          status: ProductStatus.PUBLISHED,
+          options: [{ title: 'Variant', values: sizes }],
+          variants: sizes.map((size) => ({
+            title: `${p.title} ${size}`,
+            sku: `${p.handle}-${size}`,
+            options: { Variant: size },
+            manage_inventory: false,
+            prices: [{ amount: 10, currency_code: 'usd' }],
+          })),
+          sales_channels: [{ id: salesChannelId }],
+        };
+      }),
+    },
+  });
+  return result;
 }
 
 module.exports = { default: seed };

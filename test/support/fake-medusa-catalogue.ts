@@ -1,0 +1,70 @@
+/**
+ * A backend that answers `GET /store/products` as Medusa does (`{ products, count, offset, limit }`,
+ * in id order, the publishable key required), for the tests of the mock's catalogue from a backend
+ * (mock-server/backend/catalogue.ts). It counts and keeps the requests it gets; `failing` makes it
+ * answer Medusa's 500 instead. Listens on port 0.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { CatalogueProductInput } from '../../fixtures/catalogue.ts';
+
+export interface FakeCatalogueBackend {
+  readonly url: string;
+  /** The products it lists (change it to change the catalogue). */
+  products: CatalogueProductInput[];
+  /** The publishable key it takes. */
+  key: string;
+  /** Answer every request with Medusa's 500. */
+  failing: boolean;
+  /** The requests it got, in order: path and query, and the key sent. */
+  readonly requests: Array<{ url: string; key: string | undefined; offset: number; limit: number }>;
+  close(): Promise<void>;
+}
+
+const send = (res: import('node:http').ServerResponse, status: number, body: unknown) => {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+};
+
+/** `n` products `prod_<label>NNNN`, each with `variants` variants `variant_<label>NNNN_v`. */
+export function fakeProducts(n: number, variants = 2, label = 'SHOP'): CatalogueProductInput[] {
+  return Array.from({ length: n }, (_, i) => {
+    const id = `${label}${String(i).padStart(4, '0')}`;
+    return {
+      id: `prod_${id}`,
+      title: `Product ${i}`,
+      handle: `product-${label.toLowerCase()}-${i}`,
+      thumbnail: i % 3 === 0 ? null : `https://cdn.shop.test/${id}.png`,
+      variants: Array.from({ length: variants }, (_, v) => ({ id: `variant_${id}_${v}`, title: `Size ${v}`, sku: `SKU-${id}-${v}` })),
+    };
+  });
+}
+
+export async function startFakeCatalogueBackend(products: CatalogueProductInput[], key = 'pk_shop'): Promise<FakeCatalogueBackend> {
+  const state = { products, key, failing: false, requests: [] as FakeCatalogueBackend['requests'] };
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://backend.test');
+    const sent = req.headers['x-publishable-api-key'];
+    const offset = Number(url.searchParams.get('offset') ?? 0);
+    const limit = Number(url.searchParams.get('limit') ?? 50);
+    state.requests.push({ url: req.url ?? '/', key: typeof sent === 'string' ? sent : undefined, offset, limit });
+    if (state.failing) return send(res, 500, { type: 'unknown_error', message: 'An unknown error occurred.' });
+    if (url.pathname !== '/store/products' || req.method !== 'GET') return send(res, 404, { type: 'not_found', message: `Cannot ${req.method} ${url.pathname}` });
+    if (sent !== state.key) {
+      return send(res, 400, { type: 'not_allowed', message: "A valid publishable key is required to proceed with the request" });
+    }
+    const sorted = [...state.products].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    send(res, 200, { products: sorted.slice(offset, offset + limit), count: sorted.length, offset, limit });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return Object.assign(state, {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  }) as FakeCatalogueBackend;
+}
