@@ -20,7 +20,7 @@ import { createDialect, DEFAULT_DIALECT, type DialectName, type ListingRequest }
 import { invalidData } from '../lib/dialects/spec.ts';
 import { faultBody, readFaultHeaders, retryAfter, UNKNOWN_ERROR_BODY } from '../lib/fault-headers.ts';
 import { QueryError, queryPairs } from '../lib/query.ts';
-import type { CatalogueInput } from '../fixtures/catalogue.ts';
+import { givenCatalogue, type CatalogueInput } from '../fixtures/catalogue.ts';
 import { generateDataset, servingProblem, type Dataset } from '../fixtures/dataset.ts';
 import { sizesProblem, type DatasetSizes } from '../fixtures/generate.ts';
 import { answerListing, PageBodies, type ListingAnswer } from '../mock-server/listings/page-bodies.ts';
@@ -133,8 +133,10 @@ function handlers(options: StoreHandlersOptions, store: WriteStore | undefined):
   const pact = options.pact;
   // Under a provider state (pact.given), the listings answer from its dataset: one answer core per dataset.
   let stateBodies: PageBodies | undefined;
+  // The catalogue a state's records are drawn over, as the mock's door draws them (its holder's given catalogue).
+  const stateCatalogue = pact && catalogue !== undefined ? givenCatalogue(catalogue) : undefined;
   const bodiesNow = (): PageBodies => {
-    const stateDataset = pact?.dataset;
+    const stateDataset = pact?.datasetOver(stateCatalogue);
     if (!stateDataset) return bodies;
     if (stateBodies?.dataset !== stateDataset) stateBodies = new PageBodies(stateDataset, bodies.dialect);
     return stateBodies;

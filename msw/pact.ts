@@ -6,7 +6,9 @@ import { LEFT_OUT, leftOutLines, PactBook, type PactBookReport, type PactState }
 import { stateByName, STATE_NAMES } from '../lib/provider-states.ts';
 import { describeIssues } from '../lib/zod-issues.ts';
 import type { Dataset } from '../fixtures/dataset.ts';
-import { STATE_DATASETS } from '../fixtures/state-datasets.ts';
+import type { GivenCatalogue } from '../fixtures/catalogue.ts';
+import { generateOver, STATE_DATASETS, type Generate } from '../fixtures/state-datasets.ts';
+import type { StateKey } from '../lib/provider-states.ts';
 
 /**
  * A consumer's own pacts from the MSW handlers (issue 30, as `serve --pact-consumer` from the HTTP
@@ -23,7 +25,7 @@ import { STATE_DATASETS } from '../fixtures/state-datasets.ts';
  */
 export class PactRecording {
   readonly book: PactBook;
-  #state: { state: PactState; dataset: Dataset; dirty: boolean } | undefined;
+  #state: { state: PactState; key: StateKey; dataset?: Dataset; dirty: boolean } | undefined;
 
   constructor(consumer: string) {
     const problem = consumerNameProblem(consumer);
@@ -46,8 +48,7 @@ export class PactRecording {
     const parsed = state.params.safeParse(params);
     if (!parsed.success) throw new TypeError(`provider state '${name}': ${describeIssues(parsed.error)}`);
     const valid = parsed.data as Record<string, unknown>;
-    const dataset = (STATE_DATASETS[state.key] as (p: unknown) => Dataset)(valid);
-    this.#state = { state: { name, params: valid }, dataset, dirty: false };
+    this.#state = { state: { name, params: valid }, key: state.key, dirty: false };
   }
 
   /** Tears the state down: the handlers answer from their own dataset again (requests are then left out). */
@@ -55,9 +56,15 @@ export class PactRecording {
     this.#state = undefined;
   }
 
-  /** The dataset of the state set up, for the handlers; undefined when none is. */
-  get dataset(): Dataset | undefined {
-    return this.#state?.dataset;
+  /**
+   * (The handlers) the dataset of the state set up, over the handlers' catalogue when they have one
+   * (as the mock's provider-state door builds it); undefined when no state is set up.
+   */
+  datasetOver(catalogue: GivenCatalogue | undefined): Dataset | undefined {
+    const under = this.#state;
+    if (!under) return undefined;
+    under.dataset ??= (STATE_DATASETS[under.key] as (p: unknown, generate: Generate) => Dataset)(under.state.params, generateOver(catalogue));
+    return under.dataset;
   }
 
   /** What is recorded: interactions per provider, the requests left out and why. */
