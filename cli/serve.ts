@@ -42,6 +42,8 @@ interface ServeFlags extends DatasetFlags {
   workers: number;
   backend?: string;
   backendTimeout?: number;
+  pactConsumer?: string;
+  pactDir?: string;
 }
 
 /** The default of --backend-timeout: mock-server/backend/proxy-options.ts's DEFAULT_BACKEND_TIMEOUT_MS, without loading the proxy library to read it. */
@@ -138,13 +140,22 @@ export function registerServeCommand(program: Command): void {
         "a real backend (a Medusa) behind the mock: every request but the plugins' routes, /__admin and /openapi.json goes there and back unchanged (kept-alive connections; only Host names the backend); one it cannot reach answers 502; with --dialect alphabite, reviews and wishlist items are of its catalogue (GET /store/products, read with the first --publishable-key before listening, or else with the key of the first request to the plugins' routes; docs/operations.md)",
       ).argParser(backendArg),
     )
-    .addOption(new Option('--backend-timeout <ms>', `with --backend: how long the backend may stay silent before an answer's head (then 504) or while sending it (then the connection is cut)`).argParser(integerIn(1, MAX_BACKEND_TIMEOUT_MS)).default(DEFAULT_BACKEND_TIMEOUT_MS));
+    .addOption(new Option('--backend-timeout <ms>', `with --backend: how long the backend may stay silent before an answer's head (then 504) or while sending it (then the connection is cut)`).argParser(integerIn(1, MAX_BACKEND_TIMEOUT_MS)).default(DEFAULT_BACKEND_TIMEOUT_MS))
+    .addOption(
+      new Option(
+        '--pact-consumer <name>',
+        "record this consumer's pacts: every listing request made under a provider state (POST /__admin/provider-states) becomes an interaction with its provider, written on POST /__admin/pacts and at stop (docs/contracts.md, \"Your own pacts\")",
+      ),
+    )
+    .addOption(new Option('--pact-dir <dir>', "with --pact-consumer: where the pact files go, merged with those there for the same consumer and provider").default('./pacts'));
   for (const option of datasetOptions()) command.addOption(option);
   command.action(async (flags: ServeFlags, cmd: Command) => {
     // commander reports a conflict only for options given on the command line; defaults never conflict.
     const fromFlags = { ...generateOptionsFrom(flags) };
     if (flags.allowMultipleWishlists && flags.dialect !== 'alphabite') cannotRun('--allow-multiple-wishlists is a setting of the wishlist plugin, read by the alphabite dialect only: add --dialect alphabite');
     if (flags.shareTokenSecret !== undefined && flags.dialect !== 'alphabite') cannotRun('--share-token-secret is an option of the wishlist plugin, read by the alphabite dialect only: add --dialect alphabite');
+    if (flags.pactConsumer !== undefined && flags.workers > 1) cannotRun('--pact-consumer records from one process, which sees the provider state and the answers together: leave out --workers');
+    if (flags.pactConsumer === undefined && cmd.getOptionValueSource('pactDir') === 'cli') cannotRun('--pact-dir is where the pacts of --pact-consumer go: give --pact-consumer <name> too');
     if (flags.backend && flags.workers > 1) cannotRun('--backend cannot be served from several worker processes yet: leave out --workers');
     if (flags.publishableKey && flags.dialect !== 'alphabite') cannotRun(`--publishable-key is read by the alphabite dialect only (the ${flags.dialect} dialect takes no key): add --dialect alphabite`);
     // In the alphabite dialect a backend's catalogue gives the products (mock-server/backend/catalogue.ts).
@@ -170,6 +181,7 @@ export function registerServeCommand(program: Command): void {
       ...(flags.allowMultipleWishlists ? { allowMultipleWishlists: true } : {}),
       ...(flags.shareTokenSecret !== undefined ? { shareTokenSecret: flags.shareTokenSecret } : {}),
       ...(flags.backend ? { backend: flags.backend, backendTimeoutMs: flags.backendTimeout ?? DEFAULT_BACKEND_TIMEOUT_MS } : {}),
+      ...(flags.pactConsumer !== undefined ? { pactConsumer: flags.pactConsumer, pactDir: flags.pactDir ?? './pacts' } : {}),
     };
     // Watched from before the start: a signal the wrapper caught while the server started is not lost.
     const wrapper = watchWrapperFromNow();
@@ -187,8 +199,25 @@ export function registerServeCommand(program: Command): void {
       faults: mock.ops.faults.active ? `latency ${formatLatency(faults.latency)}, error rate ${faults.errorRate} (status ${faults.errorStatus}), per-request headers ${faults.headers ? 'on' : 'off'}` : 'off',
       backend: mock.ops.info.backend as string | undefined,
     });
+    const pacts = mock.pacts;
+    if (pacts) lines.push(`pacts: the requests of '${pacts.book.consumer}' under provider states, into ${pacts.dir} at stop and on POST ${mock.url}/__admin/pacts (what is left out and why: GET /__admin/pacts)`);
     process.stdout.write(`${lines.join('\n')}\n`);
-    wrapper.onStop(exitGracefullyOnSignals(mock, logger));
+    if (!pacts) return void wrapper.onStop(exitGracefullyOnSignals(mock, logger));
+    // With pacts, the stop writes them: where they went and what was left out, or the one sentence why they could not be written (exit 2).
+    let failure: Error | undefined;
+    const writing = { server: mock.server, close: () => mock.close().catch((error: Error) => void (failure = error)) };
+    const verdict = {
+      stopped: () => {
+        if (failure) {
+          process.stderr.write(`error: ${failure.message}\n`);
+          return 2;
+        }
+        process.stdout.write(`${pacts.summaryLines(pacts.lastWritten).join('\n')}\n`);
+        return 0;
+      },
+      cut: () => 1,
+    };
+    wrapper.onStop(exitGracefullyOnSignals(writing, logger, undefined, verdict));
   });
 }
 

@@ -8,7 +8,9 @@ import { headerArg, httpUrl } from './options.ts';
 import { maxBodyOption } from './arguments.ts';
 import { PROVIDER_STATES_PATH } from '../lib/provider-states.ts';
 import { claimReportPaths, ReportPathError, writeReport } from './report-files.ts';
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
+import { join } from 'node:path';
+import { consumerNameProblem, pactFileName } from '../lib/pact-file.ts';
 import { BaselineError } from '../lib/baseline.ts';
 import { baselineOptions, prepareBaseline, settleBaseline } from './baseline-file.ts';
 import { passedVerifyKeys, VERIFY_BASELINE, verifyBaselineEntries, type VerifyBaselineEntry } from '../contracts/verify-baseline.ts';
@@ -19,6 +21,7 @@ interface VerifyFlags {
   providerBaseUrl: string;
   provider: ProviderName | 'both';
   dialect: DialectName;
+  consumer?: string;
   pactDir?: string;
   brokerUrl?: string;
   brokerToken?: string;
@@ -43,6 +46,13 @@ interface VerifyFlags {
   pactLog?: string;
   baseline?: string;
   writeBaseline?: string;
+}
+
+/** `--consumer <name>`: a consumer name as `serve --pact-consumer` takes it. */
+function consumerArg(value: string): string {
+  const problem = consumerNameProblem(value);
+  if (problem) throw new InvalidArgumentError(problem);
+  return value;
 }
 
 function selectors(value: string): ConsumerVersionSelector[] {
@@ -130,6 +140,7 @@ export function registerVerifyCommand(program: Command): void {
         .choices(DIALECT_NAMES)
         .default('spec'),
     )
+    .addOption(new Option('--consumer <name>', "whose pacts, by consumer name, instead of the dialect's: a storefront's own (serve --pact-consumer <name>), from --pact-dir or the broker; with --provider both, a provider without a pact file of that consumer in --pact-dir is left out").argParser(consumerArg))
     .addOption(new Option('--pact-dir <dir>', `read pacts from this directory (default: the kit's committed pacts, ${PACT_DIR})`))
     .addOption(new Option('--broker-url <url>', 'fetch pacts from this Pact Broker instead of a directory').env('PACT_BROKER_BASE_URL').argParser(httpUrl))
     .addOption(new Option('--broker-token <token>', 'bearer token for the broker').env('PACT_BROKER_TOKEN'))
@@ -191,13 +202,18 @@ export function registerVerifyCommand(program: Command): void {
       const useBroker = Boolean(flags.brokerUrl) && !flags.pactDir;
       if (flags.publish && !useBroker) fail('--publish needs a broker: give --broker-url (or set PACT_BROKER_BASE_URL)');
       if (flags.publish && !flags.providerVersion) fail('--publish needs --provider-version (or PACT_PROVIDER_VERSION), e.g. the git commit');
-      const providers = flags.provider === 'both' ? PROVIDERS : [flags.provider];
+      let providers: readonly ProviderName[] = flags.provider === 'both' ? PROVIDERS : [flags.provider];
+      // A storefront's own pacts may be with one provider only (it asked one of them): verify those there are.
+      if (flags.consumer !== undefined && flags.provider === 'both' && !useBroker) {
+        providers = PROVIDERS.filter((p) => existsSync(join(pactDir, pactFileName(p, flags.consumer!))));
+        if (providers.length === 0) cannotRun(`no pact of '${flags.consumer}' in ${pactDir} (${PROVIDERS.map((p) => pactFileName(p, flags.consumer!)).join(', ')})`);
+      }
       if (!flags.providerStates && !useBroker) {
         // Pact's JavaScript (its native core: most of a second) loads only for this check; the verification runs in a worker.
         const { pactFilesFor, statesIn } = await import('../contracts/verify.ts');
         // Each state describes the whole dataset an interaction relies on, and the states contradict
         // each other ("no reviews exist", "reviews exist" with 12): no fixed data can pass them all.
-        const states = statesIn(providers.flatMap((p) => pactFilesFor(pactDir, p, CONSUMER_OF_DIALECT[flags.dialect])));
+        const states = statesIn(providers.flatMap((p) => pactFilesFor(pactDir, p, flags.consumer ?? CONSUMER_OF_DIALECT[flags.dialect])));
         if (states.length) {
           fail(`--no-provider-states cannot pass: the pacts in ${pactDir} need provider states (${states.slice(0, 3).map((n) => `'${n}'`).join(', ')}${states.length > 3 ? ', ...' : ''}), which contradict each other; it is for pacts without states`);
         }
@@ -206,6 +222,7 @@ export function registerVerifyCommand(program: Command): void {
         providerBaseUrl: flags.providerBaseUrl,
         providers,
         dialect: flags.dialect,
+        ...(flags.consumer !== undefined ? { consumer: flags.consumer } : {}),
         logLevel: flags.logLevel,
         ...(flags.timeout !== undefined ? { timeout: flags.timeout } : {}),
         ...(flags.maxBody !== undefined ? { maxBodyBytes: flags.maxBody } : {}),

@@ -84,7 +84,7 @@ async function declare(pact: PactV4, interaction: Declared, exercise: (mockUrl: 
       if (request.headers) b.headers(request.headers as Parameters<typeof b.headers>[0]);
     })
     .willRespondWith(response.status, (b) => {
-      b.headers(JSON_HEADERS).jsonBody(response.body);
+      b.headers(JSON_HEADERS as unknown as Parameters<typeof b.headers>[0]).jsonBody(response.body);
     })
     .executeTest(async (mock) => {
       try {

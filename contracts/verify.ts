@@ -43,6 +43,11 @@ export interface VerifyOptions {
    * `alphabite-sdk-storefront`), which also sets the checks before the replay to the plugins' paging.
    */
   dialect?: DialectName;
+  /**
+   * Whose pacts, by consumer name, instead of the dialect's own: a storefront's own pacts (`serve
+   * --pact-consumer`, issue 30), from `pactDir` or the broker. The dialect still sets the checks before the replay.
+   */
+  consumer?: string;
   /** Default: both. */
   providers?: readonly ProviderName[];
   /** Pacts from files in this directory (default: the package's committed contracts/pacts) ... */
@@ -239,7 +244,7 @@ function verifierOptions(options: VerifyOptions, provider: ProviderName, run: St
 }
 
 /** The consumer whose pacts `options` asks for. */
-const consumerOf = (options: VerifyOptions): string => CONSUMER_OF_DIALECT[options.dialect ?? 'spec'];
+const consumerOf = (options: VerifyOptions): string => options.consumer ?? CONSUMER_OF_DIALECT[options.dialect ?? 'spec'];
 
 /** A listing of each provider, for the check before the replay, in each dialect's paging; and the key of its records. */
 const PREFLIGHT: Record<DialectName, Record<ProviderName, { path: string; records: string }>> = {

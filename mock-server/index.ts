@@ -8,4 +8,5 @@ export { createApp, type AppOptions } from './front/app.ts';
 export { DatasetHolder } from './dataset/holder.ts';
 export { providerStatesRouter } from './admin/provider-states.ts';
 export { pactStateHandlers, applyStateChange } from './state/provider-states.ts';
+export { writePactFiles, type PactFileSource } from './pacts/files.ts';
 export type { BackendAnswerHook, BackendExchange, BodySink } from './backend/hooks.ts';

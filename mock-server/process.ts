@@ -57,8 +57,13 @@ export async function startInProcess(options: MockServerOptions, coordinate?: Co
     maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE,
     ...(options.publishableKeys ? { publishableKeys: options.publishableKeys } : {}),
   });
+  // Loaded only with a consumer: recording pacts is not on the start-up path of a mock.
+  const pacts = options.pactConsumer !== undefined
+    ? new (await import('./pacts/recorder.ts')).PactRecorder({ consumer: options.pactConsumer, dialect: options.dialect ?? DEFAULT_DIALECT, holder, ...(options.pactDir !== undefined ? { dir: options.pactDir } : {}) })
+    : undefined;
   const app = createApp(holder, {
     ops,
+    ...(pacts ? { pacts } : {}),
     answers,
     ...(options.allowMultipleWishlists !== undefined ? { allowMultipleWishlists: options.allowMultipleWishlists } : {}),
     ...(options.shareTokenSecret !== undefined ? { shareTokenSecret: options.shareTokenSecret } : {}),
@@ -66,7 +71,8 @@ export async function startInProcess(options: MockServerOptions, coordinate?: Co
     ...(backendCatalogue ? { findVariant: (id: string) => backendCatalogue.findVariant(id) } : {}),
     ...(options.mode === 'proxy' ? { providerStates: false } : {}),
   });
-  const fast = options.fastPath === false ? app : withFastPath(app, { answers, cors: corsPolicy(options.corsOrigin), ops });
+  // The pacts need every listing's answer seen by Express (the recorder's tap): no fast path then.
+  const fast = options.fastPath === false || pacts ? app : withFastPath(app, { answers, cors: corsPolicy(options.corsOrigin), ops });
   // Until a backend's catalogue is read, requests to the plugins' routes wait for it (read with their key).
   const mine = backendCatalogue && !backendCatalogue.loaded ? withCatalogueGate(fast, backendCatalogue) : fast;
   // Loaded only with a backend: the proxy library is not on the start-up path of a mock on its own.
@@ -98,11 +104,16 @@ export async function startInProcess(options: MockServerOptions, coordinate?: Co
     app,
     server,
     ops,
+    ...(pacts ? { pacts } : {}),
     close: async () => {
       try {
         await closeServer(server, options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS);
       } finally {
         overlay?.close();
+      }
+      if (pacts) {
+        pacts.write();
+        if (options.logger) for (const line of pacts.summaryLines(pacts.lastWritten)) options.logger.info(line);
       }
     },
   };

@@ -8,6 +8,7 @@ import type { DatasetHolder } from './dataset/holder.ts';
 import type { Logger } from './helpers/logging.ts';
 import type { CatalogueInput } from '../fixtures/catalogue.ts';
 import type { BackendAnswerHook } from './backend/hooks.ts';
+import type { PactRecorder } from './pacts/recorder.ts';
 
 /**
  * What `startMockServer` takes and gives (server.ts), apart from the server itself, so that the
@@ -99,6 +100,14 @@ export interface MockServerOptions extends GenerateOptions {
   catalogue?: CatalogueInput;
   /** Told of every passed-through answer (the validating proxy checks the listings' with it). */
   onBackendAnswer?: BackendAnswerHook;
+  /**
+   * (issue 30) Records the requests of this consumer under provider states as its pacts with the two
+   * providers (`serve --pact-consumer`): written into `pactDir` on `POST /__admin/pacts` and when the
+   * server closes, merged with the files there (docs/contracts.md, "Your own pacts"). One process only.
+   */
+  pactConsumer?: string;
+  /** Where the pacts of `pactConsumer` go (default `./pacts`, from the working directory). */
+  pactDir?: string;
 }
 
 export interface MockServer {
@@ -112,6 +121,8 @@ export interface MockServer {
   readonly server: Server;
   /** Faults, journal, logger and admin access, as the admin API changes them. */
   readonly ops: Ops;
-  /** Stops listening, ends idle keep-alive connections, resolves when closed. */
+  /** With `pactConsumer`: the consumer's pacts as recorded (`report()`), the files last written (`lastWritten`). */
+  readonly pacts?: PactRecorder;
+  /** Stops listening, ends idle keep-alive connections, resolves when closed (with `pactConsumer`: and the pacts written; rejects when they cannot be). */
   close(): Promise<void>;
 }

@@ -7,6 +7,7 @@ import { defaultJournalBodyBytes, DEFAULT_JOURNAL_SIZE, journalProblem } from '.
 import type { MockCluster, MockClusterOptions } from './cluster/start-cluster.ts';
 import type { MockServer, MockServerOptions } from './server-options.ts';
 import { assertPublishableKeys, readsBackendCatalogue, startInProcess } from './process.ts';
+import { consumerNameProblem } from '../lib/pact-file.ts';
 
 export { DEFAULT_SHUTDOWN_GRACE_MS, type MockServer, type MockServerOptions } from './server-options.ts';
 export { resolveDataset } from './process.ts';
@@ -39,8 +40,22 @@ export async function startMockServer(options: MockServerOptions | MockClusterOp
   if (journal) throw new RangeError(`Cannot keep the journal asked for: ${journal}`);
   assertBackendOptions(options);
   assertCatalogueOptions(options);
+  assertPactOptions(options);
   if ('workers' in options && options.workers !== undefined) return (await import('./cluster/start-cluster.ts')).startMockCluster(options);
   return startInProcess(options as MockServerOptions);
+}
+
+/** The pact options (issue 30: `serve --pact-consumer`), refused up front with one sentence each. */
+function assertPactOptions(options: MockServerOptions | MockClusterOptions): void {
+  if (options.pactConsumer === undefined) {
+    if (options.pactDir !== undefined) throw new TypeError('pactDir is where the pacts of pactConsumer go: give pactConsumer too (--pact-consumer <name>)');
+    return;
+  }
+  const problem = consumerNameProblem(options.pactConsumer);
+  if (problem) throw new TypeError(problem);
+  if (options.pactDir !== undefined && (typeof options.pactDir !== 'string' || options.pactDir.trim() === '')) throw new TypeError('pactDir must name a directory');
+  if (options.mode === 'proxy') throw new TypeError('the validating proxy serves no provider states: record pacts with serve (leave out mode proxy)');
+  if ('workers' in options && options.workers !== undefined && options.workers > 1) throw new RangeError('pacts are recorded by one process, which sees the provider state and the answers together: leave out workers');
 }
 
 /**

@@ -20,7 +20,7 @@ import { createDialect, DEFAULT_DIALECT, type DialectName, type ListingRequest }
 import { invalidData } from '../lib/dialects/spec.ts';
 import { faultBody, readFaultHeaders, retryAfter, UNKNOWN_ERROR_BODY } from '../lib/fault-headers.ts';
 import { QueryError, queryPairs } from '../lib/query.ts';
-import type { CatalogueInput } from '../fixtures/catalogue.ts';
+import { givenCatalogue, type CatalogueInput } from '../fixtures/catalogue.ts';
 import { generateDataset, servingProblem, type Dataset } from '../fixtures/dataset.ts';
 import { sizesProblem, type DatasetSizes } from '../fixtures/generate.ts';
 import { answerListing, PageBodies, type ListingAnswer } from '../mock-server/listings/page-bodies.ts';
@@ -31,6 +31,9 @@ import { WriteStore } from '../mock-server/writes/store.ts';
 import type { WriteAnswer } from '../mock-server/writes/types.ts';
 import { customerOf } from '../lib/customers.ts';
 import { REASON_HEADER } from '../lib/write-reason.ts';
+import type { PactRecording } from './pact.ts';
+
+export { createPactRecording, PactRecording } from './pact.ts';
 
 export interface ListingHandlersOptions extends Partial<DatasetSizes> {
   /** The dataset's seed (default 1, as `serve`); ignored when `dataset` is given. */
@@ -82,6 +85,12 @@ export interface StoreHandlersOptions extends ListingHandlersOptions {
   allowMultipleWishlists?: boolean;
   /** The wishlist plugin's option `shareTokenSecret` (default the mock's, as `serve`; '': left out), as `serve --share-token-secret`. */
   shareTokenSecret?: string;
+  /**
+   * (issue 30) Record a consumer's pacts: each listing answers from the dataset of the provider state
+   * `pact.given(...)` set up, and every request under it becomes an interaction (`createPactRecording`;
+   * docs/contracts.md, "Your own pacts"). `pact.files()` gives the files to write.
+   */
+  pact?: PactRecording;
 }
 
 /** The MSW handlers of the four listings (GET), over one dataset in one dialect. */
@@ -121,6 +130,23 @@ function handlers(options: StoreHandlersOptions, store: WriteStore | undefined):
   // The path prefix of the base URL (`http://host/api` serves `/api/store/...`), which the routes do not see.
   const pathPrefix = options.baseUrl ? new URL(base.includes('://') ? base : `http://x${base.startsWith('/') ? '' : '/'}${base}`).pathname.replace(/\/+$/, '') : '';
 
+  const pact = options.pact;
+  // Under a provider state (pact.given), the listings answer from its dataset: one answer core per dataset.
+  let stateBodies: PageBodies | undefined;
+  // The catalogue a state's records are drawn over, as the mock's door draws them (its holder's given catalogue).
+  const stateCatalogue = pact && catalogue !== undefined ? givenCatalogue(catalogue) : undefined;
+  const bodiesNow = (): PageBodies => {
+    const stateDataset = pact?.datasetOver(stateCatalogue);
+    if (!stateDataset) return bodies;
+    if (stateBodies?.dataset !== stateDataset) stateBodies = new PageBodies(stateDataset, bodies.dialect);
+    return stateBodies;
+  };
+  /** A request's path (without the base URL's prefix) and query, as a pact has it. */
+  const targetOf = (request: Request) => {
+    const url = new URL(request.url);
+    return `${url.pathname.slice(pathPrefix.length)}${url.search}`;
+  };
+
   const handler = (endpoint: EndpointName) =>
     http.get(`${base}${PATHS[endpoint]}`, async ({ request, params }) => {
       const headers = Object.fromEntries(request.headers);
@@ -131,7 +157,9 @@ function handlers(options: StoreHandlersOptions, store: WriteStore | undefined):
       const id = params.product_id ?? params.id;
       try {
         const writes = store && !store.empty ? customerWrites(headers) : undefined;
-        return respond(answerListing(bodies, { endpoint, ...(typeof id === 'string' ? { id } : {}), query: queryPairs(request.url), headers }, writes));
+        const answer = answerListing(bodiesNow(), { endpoint, ...(typeof id === 'string' ? { id } : {}), query: queryPairs(request.url), headers }, writes);
+        pact?.recordListing(bodies.dialect.name, targetOf(request), headers, answer.status, answer.body);
+        return respond(answer);
       } catch {
         // A fault of the mock's own: the documented 500, without details, as the HTTP mock's error handler answers.
         return respond({ status: 500, body: JSON.stringify(UNKNOWN_ERROR_BODY) });
@@ -156,6 +184,7 @@ function handlers(options: StoreHandlersOptions, store: WriteStore | undefined):
     if (dialect.name !== 'alphabite') {
       if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS' || !isPluginPath(path)) return undefined;
       const refusal = specWriteRefusal(method, path, listingPatterns.some((pattern) => pattern.test(path)));
+      pact?.recordWrite(method, targetOf(request), refusal.status);
       return respond(refusal, refusal.headers);
     }
     if (method === 'OPTIONS') return undefined;
@@ -170,6 +199,7 @@ function handlers(options: StoreHandlersOptions, store: WriteStore | undefined):
       const outcome = await routeWrite(ctx, { method, path, query: queryPairs(request.url), headers, body });
       if (!outcome) return undefined;
       const answer: WriteAnswer = 'answer' in outcome ? outcome.answer : store.apply(outcome.command, Date.now(), seedOf(dataset, dialect));
+      pact?.recordWrite(method, targetOf(request), answer.status);
       return respond(answer, answer.reason === undefined ? {} : { [REASON_HEADER]: answer.reason });
     } catch {
       return respond({ status: 500, body: JSON.stringify(UNKNOWN_ERROR_BODY) });

@@ -5,7 +5,8 @@
  * part needs (the packages it resolves are logged by a module hook in the child process).
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -129,6 +130,18 @@ describe('each part loads only what it needs', () => {
       console.log(JSON.stringify([faults.status, (await faults.json()).type, dataset.status, state.status, openapi.status]));
       await mock.close();`);
     expect(JSON.parse(checked.output.trim())).toEqual([400, 'invalid_data', 400, 200, 200]);
+    // (issue 30) Recording a consumer's pacts writes them without Pact: its native core stays out of serve.
+    const pactDir = JSON.stringify(join(tmpdir(), `slk-entry-pacts-${process.pid}`));
+    const recorded = await packagesLoadedBy(`
+      const { startMockServer } = await import(${server});
+      const mock = await startMockServer({ port: 0, pactConsumer: 'entry-shop', pactDir: ${pactDir} });
+      await fetch(mock.url + '/__admin/provider-states', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ state: 'reviews exist', params: { count: 3 } }) });
+      const res = await fetch(mock.url + '/store/products/reviews?limit=2');
+      await mock.close();
+      console.log(JSON.stringify([res.status, mock.pacts.lastWritten.length]));`);
+    rmSync(JSON.parse(pactDir), { recursive: true, force: true });
+    expect(JSON.parse(recorded.output.trim())).toEqual([200, 1]);
+    expect(recorded.packages).not.toContain('@pact-foundation/pact');
     expect(checked.packages).toContain('zod');
   });
 

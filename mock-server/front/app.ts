@@ -18,6 +18,8 @@ import { preflightOnly } from './request-guards.ts';
 import { writeRoutes } from './writes.ts';
 import { MOCK_SHARE_TOKEN_SECRET, wishlistSettings } from '../writes/routes.ts';
 import type { VariantJson } from '../writes/types.ts';
+import type { PactRecorder } from '../pacts/recorder.ts';
+import { pactsAdminRouter } from '../pacts/routes.ts';
 
 /** The provider-state door (zod validation, the states' datasets), loaded on first use. */
 const providerStatesModule = lazily(() => import('../admin/provider-states.ts'));
@@ -47,6 +49,8 @@ export interface AppOptions {
   findVariant?: (variantId: string) => Promise<VariantJson | undefined>;
   /** Pact's provider-state door under /__admin (default true; the validating proxy has none: it serves no listings). */
   providerStates?: boolean;
+  /** (issue 30) Records the consumer's requests under provider states as pacts, with its admin door (`/__admin/pacts`). */
+  pacts?: PactRecorder;
 }
 
 /** The kept answers of a server: its dataset, in its dialect. */
@@ -75,8 +79,10 @@ export function createApp(holder: DatasetHolder, options: AppOptions = {}): Expr
   const { coordinator, observe, admin, faults } = opsHandlers(holder, ops);
   // What every request passes, in this order, in one layer (each layer is a dispatch per request):
   // CORS (not on /__admin), observation (journal, logs), fault injection (which leaves /__admin alone).
+  const pacts = options.pacts;
   const pass = (req: Request, res: Response, next: NextFunction, adminPath: boolean) => {
     if (!adminPath) setCors(res, req.headers.origin);
+    pacts?.observe(req, res);
     observe?.(req, res);
     faults(req, res, next);
   };
@@ -87,6 +93,7 @@ export function createApp(holder: DatasetHolder, options: AppOptions = {}): Expr
   });
   // The admin guard and routes, before the listings and every other /__admin route.
   app.use(ADMIN_PREFIX, admin);
+  if (pacts) app.use(ADMIN_PREFIX, pactsAdminRouter(pacts));
   const answers = options.answers ?? listingAnswers(holder, options);
   mountListings(app, { answers });
   // The plugins' other routes (writes, and the reads around them) in the alphabite dialect; the spec dialect's 405 for writes.

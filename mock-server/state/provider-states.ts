@@ -1,13 +1,14 @@
 import { STATES, STATE_NAMES, stateByName, type StateChange, type StateKey, type StateParams } from '../../lib/provider-states.ts';
 import { describeIssues } from '../../lib/zod-issues.ts';
-import { datasetFromRecords, generateDataset, type Dataset, type GenerateOptions } from '../../fixtures/dataset.ts';
+import type { Dataset } from '../../fixtures/dataset.ts';
 import type { GivenCatalogue } from '../../fixtures/catalogue.ts';
-import type { Review, Wishlist } from '../../lib/records.ts';
+import { generateOver, STATE_DATASETS, type Generate } from '../../fixtures/state-datasets.ts';
 import type { DatasetHolder } from '../dataset/holder.ts';
 import { invalidRequest, quote } from '../helpers/errors.ts';
 import type { ValidStateChange } from './change-data.ts';
 
 export type { ValidStateChange };
+export { STATE_DATASETS, STATE_SEED } from '../../fixtures/state-datasets.ts';
 
 /**
  * The provider states of the contracts (lib/provider-states.ts), for the mock server.
@@ -22,61 +23,6 @@ export type { ValidStateChange };
  *   provider in any language can copy. In a mock server, its changes go through the server's
  *   coordinator and the lease on its provider state (state-lease.ts): one run at a time.
  */
-
-/** The seed every state's records are drawn from: the same state always builds the same records. */
-export const STATE_SEED = 4;
-/** Reviews of other products beside the one `product has reviews` is about, so that 4.2's filter matters. */
-const OTHER_PRODUCT_REVIEWS = 5;
-/** Wishlists beside the one `wishlist has items` is about. */
-const OTHER_WISHLISTS = 2;
-/** The most items each wishlist of `wishlists exist` holds (keeps those pages small). */
-const ITEMS_PER_LISTED_WISHLIST = 3;
-
-const empty = { reviews: 0, wishlists: 0, maxItems: 0 } as const;
-
-/**
- * A state's records are drawn over the server's catalogue when it has one that can hold them (a
- * given or a backend's, with at least one product with variants), so that they name its products
- * and variants; over the generated catalogue otherwise. `products` is then the catalogue's.
- */
-type Generate = (options: GenerateOptions) => Dataset;
-const generateOver = (catalogue: GivenCatalogue | undefined): Generate =>
-  catalogue && catalogue.productsWithVariants > 0 ? (options) => generateDataset(options, catalogue) : (options) => generateDataset(options);
-
-/** The dataset of each state, from its (already validated) parameters. */
-export const STATE_DATASETS: { [K in StateKey]: (params: StateParams<K>, generate?: Generate) => Dataset } = {
-  reviewsExist: ({ count }, generate = generateDataset) => generate({ ...empty, seed: STATE_SEED, reviews: count }),
-  noReviewsExist: (_params, generate = generateDataset) => generate({ ...empty, seed: STATE_SEED }),
-  productHasReviews: ({ product_id, count }, generate = generateDataset) => datasetFromRecords({ reviews: reviewsOfProduct(product_id, count, generate), wishlists: [], productIds: [product_id] }),
-  wishlistsExist: ({ count }, generate = generateDataset) => generate({ ...empty, seed: STATE_SEED, wishlists: count, maxItems: ITEMS_PER_LISTED_WISHLIST }),
-  noWishlistsExist: (_params, generate = generateDataset) => generate({ ...empty, seed: STATE_SEED }),
-  wishlistHasItems: ({ wishlist_id, count }, generate = generateDataset) => datasetFromRecords({ reviews: [], wishlists: wishlistsWith(wishlist_id, count, generate) }),
-};
-
-/** `count` reviews of `productId`, plus a few of other products. */
-function reviewsOfProduct(productId: string, count: number, generate: Generate): Review[] {
-  const source = generate({ ...empty, seed: STATE_SEED, reviews: count + OTHER_PRODUCT_REVIEWS }).reviews.source;
-  const reviews: Review[] = [];
-  for (let i = 0; i < source.count; i++) {
-    const review = source.review(i);
-    if (i < count) reviews.push({ ...review, product_id: productId });
-    else if (review.product_id !== productId) reviews.push(review);
-  }
-  return reviews;
-}
-
-/** Wishlist `wishlistId` with exactly `count` items, plus a few other wishlists. */
-function wishlistsWith(wishlistId: string, count: number, generate: Generate): Wishlist[] {
-  // The generator gives its first wishlist exactly `maxItems` items.
-  const source = generate({ ...empty, seed: STATE_SEED, wishlists: 1 + OTHER_WISHLISTS, maxItems: count }).wishlists.source;
-  const first = source.wishlist(0);
-  const wishlists: Wishlist[] = [{ ...first, id: wishlistId, items: first.items.map((item) => ({ ...item, wishlist_id: wishlistId })) }];
-  for (let w = 1; w < source.count; w++) {
-    const other = source.wishlist(w);
-    if (other.id !== wishlistId) wishlists.push(other);
-  }
-  return wishlists;
-}
 
 /**
  * Validates a state change. Throws the documented 400 (`invalid_data`) for an unknown

@@ -169,6 +169,7 @@ export const MOCK_SERVER_FLOORS: Readonly<Record<string, number>> = {
   listings: 3, // the four listings' answers
   state: 3, // what changes at run time: faults, dataset changes, provider states, lease, coordination, Ops
   backend: 4, // (issue 28) the overlay and the validating proxy
+  pacts: 4, // (issue 30) the consumer's pacts from its requests under provider states, and their admin door
   admin: 5, // the admin HTTP API and the dashboard: reads and changes state/, reads journal/
   front: 6, // assembles one process's HTTP front: app, guards, write routes, fast path, shutdown
   'server-options.ts': 7,
