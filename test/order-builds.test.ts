@@ -11,8 +11,6 @@ import type { Steps } from '../fixtures/steps.ts';
 import { DatasetHolder } from '../mock-server/dataset/holder.ts';
 import { listingAnswers } from '../mock-server/front/app.ts';
 import { SLICE_MS } from '../mock-server/dataset/builder.ts';
-import { startMockServer } from '../mock-server/server.ts';
-import { REVIEW_ORDER_FIELDS } from '../lib/api-rules.ts';
 
 /** Steps that note each step in `log`, the first one lasting past a slice so that the builder lets others run. */
 function* noted(name: string, log: string[], steps: number): Steps<void> {
@@ -59,15 +57,5 @@ describe('building what first requests need', () => {
     const orders = (['created_at', 'updated_at', 'rating'] as const).flatMap((field) => [false, true].map((descending) => ({ field, descending })));
     await Promise.all(orders.map((order) => listing.build({ key: `${order.descending ? '-' : ''}${order.field}`, steps: table.prepare(order, false) })));
     for (const order of orders) expect(table.isPrepared(order, false)).toBe(true);
-  });
-
-  it('a server has every order of all reviews built before it answers anyone (none is built under load)', async () => {
-    const mock = await startMockServer({ seed: 6, reviews: 300, products: 4, wishlists: 2 });
-    try {
-      const table = mock.dataset.current.reviews;
-      for (const field of REVIEW_ORDER_FIELDS) for (const descending of [false, true]) expect(table.isPrepared({ field, descending }, false), `${descending ? '-' : ''}${field}`).toBe(true);
-    } finally {
-      await mock.close();
-    }
   });
 });
