@@ -57,8 +57,6 @@ export async function startInProcess(options: MockServerOptions, coordinate?: Co
     maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE,
     ...(options.publishableKeys ? { publishableKeys: options.publishableKeys } : {}),
   });
-  // Every order of all reviews, built before anyone asks (ListingAnswers.prepareOrders says why).
-  answers.prepareOrders();
   const app = createApp(holder, {
     ops,
     answers,

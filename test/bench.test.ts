@@ -149,8 +149,6 @@ describe('report', () => {
     expect(() => parseBenchOptions(['--sizes', '5'])).toThrow(/at least 10/);
     expect(() => parseBenchOptions(['--bogus'])).toThrow();
     expect((parseBenchOptions([]) as BenchOptions).cpuProfDir).toBeUndefined();
-    expect((parseBenchOptions([]) as BenchOptions).orderWait).toBe(true);
-    expect((parseBenchOptions(['--no-order-wait']) as BenchOptions).orderWait).toBe(false);
     expect((parseBenchOptions(['--cpu-prof', 'bench/.work/profiles']) as BenchOptions).cpuProfDir).toBe('bench/.work/profiles');
   });
 });

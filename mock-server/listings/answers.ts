@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
-import { ENDPOINT_NAMES, PATHS, REVIEW_ORDER_FIELDS, type EndpointName } from '../../lib/api-rules.ts';
+import { ENDPOINT_NAMES, PATHS, type EndpointName } from '../../lib/api-rules.ts';
 import { isRefusal, type Dialect, type ListingRequest, type Refusal } from '../../lib/dialects/index.ts';
-import { finish, type Steps } from '../../fixtures/steps.ts';
+import type { Steps } from '../../fixtures/steps.ts';
 import { queryPairs } from '../../lib/query.ts';
 import type { DatasetHolder } from '../dataset/holder.ts';
 import { boundedMemo } from './memo.ts';
@@ -114,7 +114,7 @@ export class ListingAnswers {
    * same build while it runs wait for that one. Builds run one at a time, in the order asked: a
    * client paging at random right after start asks for every order at once, and six builds
    * interleaved held all their intermediate arrays (about 100 MB at a million reviews) at once,
-   * leaving the process about 40 MB larger (docs/benchmarks.md).
+   * leaving the process's memory larger and every later request dearer (docs/benchmarks.md).
    * A queued build's steps start only when it runs, so an order built meanwhile is not built again.
    */
   build(pending: { key: string; steps: Steps<void> }): Promise<void> {
@@ -134,21 +134,6 @@ export class ListingAnswers {
       this.#building.set(key, built);
     }
     return built;
-  }
-
-  /**
-   * Builds every order of all reviews of the dataset there is now, in one go: a server does it
-   * before it listens (mock-server/process.ts), so that no client meets these builds. Orders built
-   * between requests under load left every later request of the run about a third dearer in CPU
-   * (a random page at a million reviews; measured, not explained: docs/benchmarks.md), where built
-   * in one go they cost what 26a2658's did. At a million reviews this takes a few hundred ms of
-   * start-up. A dataset swapped in later (`POST /__admin/dataset`) has its orders built between
-   * requests, on first use, as before.
-   */
-  prepareOrders(): void {
-    const table = this.bodies().dataset.reviews;
-    for (const field of REVIEW_ORDER_FIELDS)
-      for (const descending of [false, true]) finish(table.prepare({ field, descending }, false));
   }
 
   #reset(): void {
