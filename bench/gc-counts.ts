@@ -10,13 +10,15 @@
  * machine hardly moves them, so they can compare builds (or bisect commits) one run each.
  * GC_IDLE_MS puts a pause between measured runs (the bench's other targets run there; V8's memory
  * reducer then shrinks the heap, which raises the full collections of every build alike).
+ * GC_ORDERS_FIRST=1 asks one page of each order the random pages draw before the load (as the bench
+ * does unless --no-order-wait), so that no order is built under load.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { randomPagePaths } from './lib/random-pages.ts';
+import { orderPagePaths, randomPagePaths } from './lib/random-pages.ts';
 import { wrkScript } from './lib/wrk.ts';
 import { freePort } from './lib/processes.ts';
 
@@ -44,6 +46,9 @@ async function countsOf(cli: string, dir: string): Promise<string> {
         if (tries > 600) throw new Error(`${cli} did not answer within 3 minutes`);
       }
       await sleep(300);
+    }
+    if (process.env.GC_ORDERS_FIRST === '1') {
+      for (const path of orderPagePaths(REVIEWS, PAGE_SIZE)) await (await fetch(`http://127.0.0.1:${port}${path}`)).text();
     }
     const next = randomPagePaths(REVIEWS, PAGE_SIZE);
     const wrk = (seconds: number): number => {

@@ -346,7 +346,7 @@ async function main(): Promise<void> {
       const problem = target.check(body);
       if (problem) throw new Error(`${target.id}: ${problem}`);
       // Every order the random pages draw, built before the warm-up: no measured round pays for a build.
-      for (const path of target.readyPaths ?? []) {
+      for (const path of options.orderWait ? (target.readyPaths ?? []) : []) {
         const answer = await fetch(`http://127.0.0.1:${server.port}${path}`);
         const text = await answer.text();
         const wrong = answer.status === 200 ? target.check(text) : `answered ${answer.status} to ${path}`;

@@ -19,6 +19,8 @@ export interface BenchOptions {
   generator: 'wrk' | 'autocannon' | undefined;
   /** Where the random targets (this build's and the older commits') write V8 CPU profiles (\`--cpu-prof\`); undefined: none. */
   cpuProfDir: string | undefined;
+  /** Ask one page of each order the random pages draw before the warm-up (default); false: the load meets the builds, as a client right after start does. */
+  orderWait: boolean;
 }
 
 export const USAGE = `npm run bench -- [options]
@@ -52,6 +54,8 @@ repeated; prints the tables and writes bench/RESULTS.md and bench/results.svg.
   --cpu-prof <dir>     the random uncached page's servers (this build's and each older commit's) run
                        with node --cpu-prof, writing a profile into <dir> when stopped (start-up,
                        warm-up and every round included; compare self-time per request)
+  --no-order-wait      the random targets start their load without first asking one page of each
+                       order (the load then meets the orders' builds, as a client right after start does)
   --no-peers           skip the peers (no install needed)
   --no-install         never run npm install for the peers; skip those missing
   --out <dir>          where RESULTS.md and results.svg go (default bench/); --out - prints only
@@ -70,6 +74,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions | 'help' {
       sizes: { type: 'string' },
       only: { type: 'string' },
       'no-peers': { type: 'boolean', default: false },
+      'no-order-wait': { type: 'boolean', default: false },
       'no-install': { type: 'boolean', default: false },
       out: { type: 'string' },
       'cpu-prof': { type: 'string' },
@@ -101,5 +106,6 @@ export function parseBenchOptions(argv: string[]): BenchOptions | 'help' {
     install: !values['no-install'],
     outDir: values.out === '-' ? undefined : (values.out ?? 'bench'),
     cpuProfDir: values['cpu-prof'],
+    orderWait: !values['no-order-wait'],
   };
 }

@@ -103,25 +103,34 @@ export class ListingAnswers {
     return answer;
   }
 
-  /** Builds in flight, by what they build (see `build`). */
+  /** Builds in flight or queued, by what they build (see `build`). */
   #building = new Map<string, Promise<void>>();
+  /** The end of the last build queued: builds run one after another. */
+  #lastBuild: Promise<unknown> = Promise.resolve();
 
   /**
    * Runs `pending` (what `PageBodies.preparing` says an answer needs) between requests, in slices
    * (dataset-builder.ts), so that the other clients are answered meanwhile; requests that need the
-   * same build while it runs wait for that one.
+   * same build while it runs wait for that one. Builds run one at a time, in the order asked: a
+   * client paging at random right after start asks for every order at once, and six builds
+   * interleaved held all their intermediate arrays (about 100 MB at a million reviews) at once,
+   * leaving the process's memory larger and every later request dearer (docs/benchmarks.md).
+   * A queued build's steps start only when it runs, so an order built meanwhile is not built again.
    */
   build(pending: { key: string; steps: Steps<void> }): Promise<void> {
     const key = `${this.#version}:${pending.key}`;
     let built = this.#building.get(key);
     if (!built) {
-      built = buildBetweenRequests(pending.steps).then(
-        () => void this.#building.delete(key),
-        (error: unknown) => {
-          this.#building.delete(key);
-          throw error;
-        },
-      );
+      built = this.#lastBuild
+        .then(() => buildBetweenRequests(pending.steps))
+        .then(
+          () => void this.#building.delete(key),
+          (error: unknown) => {
+            this.#building.delete(key);
+            throw error;
+          },
+        );
+      this.#lastBuild = built.catch(() => undefined);
       this.#building.set(key, built);
     }
     return built;
