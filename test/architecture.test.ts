@@ -39,6 +39,11 @@ describe('dependency direction', () => {
     expect(checkFile(ROOT, 'msw/bad.ts', source).map((v) => v.specifier)).toEqual(['../fixtures/index.ts', '../mock-server/server.ts', 'node:crypto']);
   });
 
+  it('lets examples/ use the kit only through a package entry, as a copy of it in a team\'s repository does', () => {
+    const source = ["import { startMockServer } from '../../mock-server/index.ts';", "import { startMockServer as s } from '../../mock-server/server.ts';", "import { z } from 'zod';"].join('\n');
+    expect(checkFile(ROOT, 'examples/shop/bad.ts', source).map((v) => v.specifier)).toEqual(['../../mock-server/server.ts', 'zod']);
+  });
+
   it('mock-server/: every arrow points down a floor (each folder imports only folders below it)', () => {
     const violations = checkFloors(ROOT).map((v) => `${v.file}: '${v.specifier}': ${v.reason}`);
     expect(violations).toEqual([]);

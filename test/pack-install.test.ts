@@ -61,7 +61,7 @@ describe('the tarball', () => {
   it('holds the build, the command, the docs and nothing else: no tests, bench, soak, CI, configs or test doubles', () => {
     const outside = packed.filter((path) => !/^(dist\/.+\.(js|d\.ts|json)|bin\/store-listing-kit\.js|docs\/[^/]+\.md|README\.md|LICENSE|package\.json)$/.test(path));
     expect(outside).toEqual([]);
-    expect(packed.filter((path) => /(^|\/)(test|tests|bench|soak|\.ci|scripts|\.scratch|notes|support)\//.test(path) || /\.test\.|\.check\.|tsconfig|vitest\.config|reference-server|misbehaving|tsbuildinfo/.test(path))).toEqual([]);
+    expect(packed.filter((path) => /(^|\/)(test|tests|examples|bench|soak|\.ci|scripts|\.scratch|notes|support)\//.test(path) || /\.test\.|\.check\.|tsconfig|vitest\.config|reference-server|misbehaving|tsbuildinfo/.test(path))).toEqual([]);
     expect(packed).toContain('dist/index.d.ts');
     expect(packed).toContain('dist/contracts/pacts/storefront-wishlist.json');
   });

@@ -51,6 +51,8 @@ export const LAYERS: Record<string, LayerRule> = {
   msw: { folders: ['lib', 'fixtures', 'msw'], packages: ['msw'], builtins: false, files: ['mock-server/listings/page-bodies.ts', ...WRITES_CORE], notFiles: ['fixtures/index.ts', 'fixtures/file.ts'] },
   // The provider-state route runs inside a Medusa app: the protocol layer only, no @medusajs package (the container is duck-typed).
   medusa: { folders: ['lib', 'medusa'], packages: ['zod'], builtins: false },
+  // A team's copy of an example imports the package (`store-listing-kit/mock-server`): here, only the source of that entry.
+  examples: { folders: ['examples'], packages: ['vitest', '@alphabite/medusa-sdk'], builtins: true, files: ['mock-server/index.ts'] },
 };
 
 export interface ImportViolation {
