@@ -507,7 +507,7 @@ async function startStorefrontBackend(customerId: string): Promise<{ url: string
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'x-powered-by': 'tiny-medusa' });
     res.end(text);
   };
-  const products = Array.from({ length: 4 }, (_, i) => ({ id: `prod_01JTEE${i}`, title: ['Linen shirt', 'Wool scarf', 'Canvas tote', 'Rain jacket'][i], handle: ['linen-shirt', 'wool-scarf', 'canvas-tote', 'rain-jacket'][i], thumbnail: `https://cdn.example/${i}.jpg` }));
+  const products = Array.from({ length: 4 }, (_, i) => ({ id: `prod_01JTEE${i}`, title: ['Linen shirt', 'Wool scarf', 'Canvas tote', 'Rain jacket'][i], handle: ['linen-shirt', 'wool-scarf', 'canvas-tote', 'rain-jacket'][i], thumbnail: `https://cdn.example/${i}.jpg`, variants: ['S', 'M'].map((size) => ({ id: `variant_01JTEE${i}${size}`, title: size, sku: null })) }));
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     req.resume();
     req.on('end', () => {
@@ -515,7 +515,13 @@ async function startStorefrontBackend(customerId: string): Promise<{ url: string
       if (req.method === 'POST' && path === '/auth/customer/emailpass') return json(res, 200, { token: customerJwt(customerId) });
       if (req.method === 'GET' && path === '/store/customers/me') return json(res, 200, { customer: { id: customerId, email: 'ada@example.com', first_name: 'Ada' } });
       if (req.method === 'GET' && path === '/store/regions') return json(res, 200, { regions: [{ id: 'reg_01JEU', name: 'Europe', currency_code: 'eur' }], count: 1, offset: 0, limit: 50 });
-      if (req.method === 'GET' && path === '/store/products') return json(res, 200, { products, count: 12, offset: 0, limit: 4 });
+      if (req.method === 'GET' && path === '/store/products') {
+        // Medusa's page of products; the mock's catalogue read asks from offset 0 with a limit of 200.
+        const query = new URL(req.url ?? '/', 'http://backend').searchParams;
+        const offset = Number(query.get('offset') ?? 0);
+        const limit = Number(query.get('limit') ?? 50);
+        return json(res, 200, { products: products.slice(offset, offset + limit), count: products.length, offset, limit });
+      }
       if (req.method === 'POST' && path === '/store/carts') return json(res, 200, { cart: { id: 'cart_01JCART', region_id: 'reg_01JEU', items: [] } });
       if (req.method === 'GET' && path === '/store/wishlists') return json(res, 200, { data: [], count: 0, take: 5, skip: 0, totalPages: 1, currentPage: 1, nextPage: 1 });
       if (path === '/store/carts/cart_gone') return req.socket.destroy();
@@ -537,7 +543,8 @@ describe('the dashboard of serve --backend (issue 28): a storefront through the 
   it("lists the backend's answers with their time and the mock's beside them; the screenshot", async () => {
     const customer = 'cus_01JSHOPPERADA';
     const backend = await startStorefrontBackend(customer);
-    const mock = await startMockServer({ seed: 1, reviews: 60, products: 4, wishlists: 3, maxItems: 3, dialect: 'alphabite', allowMultipleWishlists: true, backend: backend.url });
+    // The products are the backend's: the mock reads its catalogue with the first request's publishable key.
+    const mock = await startMockServer({ seed: 1, reviews: 60, wishlists: 3, maxItems: 3, dialect: 'alphabite', allowMultipleWishlists: true, backend: backend.url });
     const { tab, errors } = await open(mock.url);
     try {
       await tab.waitForFunction((url) => document.querySelector('#server-facts')?.textContent?.includes(`backend ${url}`), backend.url, { timeout: 15_000 });
@@ -549,13 +556,13 @@ describe('the dashboard of serve --backend (issue 28): a storefront through the 
       expect(login.status).toBe(200);
       const signedIn = { ...json, authorization: `Bearer ${JSON.parse(login.text).token as string}` };
       for (const path of ['/store/customers/me', '/store/regions', '/store/products?limit=4']) expect((await exactRequest(mock.url, path, signedIn)).status, path).toBe(200);
-      const { reviews, wishlists } = mock.dataset.current;
-      const product = reviews.source.review(0).product_id;
+      // A product of the backend's catalogue (the first in id order has reviews), read by this first keyed request.
+      const product = 'prod_01JTEE0';
       const listing = `/store/reviews/product/${product}?limit=3&offset=3`;
       expect((await exactRequest(mock.url, listing, key)).status).toBe(200);
       const created = await exactRequest(mock.url, '/store/wishlists', signedIn, 'POST', JSON.stringify({ name: 'Autumn', sales_channel_id: 'sc_01JWEB' }));
       expect(created.status, created.text).toBe(201);
-      const variant = (wishlists.source.item(0, 0) as unknown as { product_variant: { id: string } }).product_variant.id;
+      const variant = 'variant_01JTEE1M'; // a variant of the backend's catalogue
       const added = await exactRequest(mock.url, `/store/wishlists/${JSON.parse(created.text).id as string}/add-item`, signedIn, 'POST', JSON.stringify({ product_variant_id: variant }));
       expect(added.status, added.text).toBeLessThan(300);
       expect((await exactRequest(mock.url, '/store/wishlists?limit=2', signedIn)).status).toBe(200);
