@@ -18,7 +18,7 @@ export function pagedEndpointOf(dialect: Dialect, endpoint: EndpointName): Endpo
 }
 
 export interface ExpectedPage {
-  /** The envelope, its records array empty, in the dialect's key order (`null`/absent where there is no next/previous page). */
+  /** The envelope, its records array empty, in the dialect's key order (`null`/absent where there is no next/previous page), as JSON carries it. */
   envelope: Record<string, unknown>;
   /** The records key of the envelope. */
   recordsKey: 'reviews' | 'data';
@@ -32,7 +32,9 @@ export function expectedPageOf(dialect: Dialect, endpoint: EndpointName, count: 
   const { start, size, listFrom } = query.window;
   // `limit=0` (the plugins accept it) is an empty page; an offset past 2^53 - 1 lists from `listFrom`.
   const length = size < 1 ? 0 : pageLength(count, listFrom ?? start, size);
-  return { envelope: rules.envelope({ count, query }), recordsKey: rules.recordsKey, length };
+  // As the wire carries it: the plugins' numbers for `limit=0` are Infinity/NaN, which JSON writes as `null`.
+  const envelope = Object.fromEntries(Object.entries(rules.envelope({ count, query })).map(([key, value]) => [key, typeof value === 'number' && !Number.isFinite(value) ? null : value]));
+  return { envelope, recordsKey: rules.recordsKey, length };
 }
 
 /**
