@@ -16,8 +16,9 @@ import { EXAMPLE_RECORDS, recordSchemas } from './records.ts';
  * A consumer's own pacts, from the requests it makes under provider states (issue 30): each
  * request a storefront makes to a listing, under a state set up through the provider-state door,
  * becomes an interaction of its pact with the listing's provider, pinned as the kit's own pacts
- * pin theirs (contracts/interactions.ts, contracts/sdk-interactions.ts): the page numbers exact
- * (the state fixes the count, the request the page), the records by type with the dialect's id
+ * pin theirs (contracts/interactions.ts, contracts/sdk-interactions.ts): the page numbers exact and
+ * the number of records, computed from the state's count and the request (lib/expected-page.ts), not
+ * copied from the answer (alphabite's 4.1 answers a plugin bug), the records by type with the dialect's id
  * patterns (lib/pact-templates.ts), errors by status and `type`; in the alphabite dialect the
  * SDK's headers as matchers (any publishable key, any bearer token). A request that a provider
  * could not be set up to answer the same (no state, a state that does not fix that listing, data
