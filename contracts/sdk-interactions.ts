@@ -3,6 +3,7 @@ import { PATHS } from '../lib/api-rules.ts';
 import { ALPHABITE_DEFAULT_LIMIT, ALPHABITE_DEFAULT_OFFSET, alphabiteDialect, PUBLISHABLE_KEY_HEADER } from '../lib/dialects/alphabite.ts';
 import { alphabiteRecordSchemas } from '../lib/dialects/alphabite-schemas.ts';
 import type { EndpointName } from '../lib/dialects/types.ts';
+import { expectedPageOf } from '../lib/expected-page.ts';
 import { pageLength, pageStart } from '../lib/paging.ts';
 import { given, type GivenState } from '../lib/provider-states.ts';
 import { EXAMPLE_RECORDS } from '../lib/records.ts';
@@ -74,10 +75,14 @@ const READ_KEYS = ['count', 'take', 'skip', 'currentPage', 'totalPages'] as cons
 
 const dialect = alphabiteDialect();
 
-/** The plugins' envelope of `endpoint` for `count` records read at `start` with `size`: the keys a storefront reads, and exactly the page's records. */
-function pageBody(endpoint: Exclude<EndpointName, 'reviews'>, record: Record<string, unknown>, count: number, start: number, size: number): Record<string, unknown> {
-  const envelope = dialect.endpoints[endpoint].envelope({ count, query: { window: { start, size }, order: { field: 'id', descending: false }, filters: {}, aggregates: false } });
-  return { data: records(record, pageLength(count, start, size)), ...Object.fromEntries(READ_KEYS.map((key) => [key, envelope[key]])) };
+/**
+ * The plugins' envelope of `endpoint` for `count` records read at `start` with `size`: the keys a storefront reads, and
+ * exactly the page's records; for 4.1, which ignores paging, the page a storefront needs (lib/expected-page.ts, which the
+ * recorder of a consumer's own pacts pins too).
+ */
+function pageBody(endpoint: EndpointName, record: Record<string, unknown>, count: number, start: number, size: number): Record<string, unknown> {
+  const page = expectedPageOf(dialect, endpoint, count, { window: { start, size }, order: { field: 'id', descending: false }, filters: {}, aggregates: false });
+  return { data: records(record, page.length), ...Object.fromEntries(READ_KEYS.map((key) => [key, page.envelope[key]])) };
 }
 
 const review = (productId?: string) =>
@@ -126,19 +131,19 @@ function reviewsInteractions(): SdkInteraction[] {
   const list: SdkInteraction[] = [];
   const reviews = given('reviewsExist', { count: COUNT });
   // 4.1: the route never passes the pagination on, so there is no envelope of its own to follow;
-  // what a storefront needs is the reviews plugin's envelope of 4.2 for the same page.
+  // what a storefront needs is the reviews plugin's envelope of 4.2 for the same page (lib/expected-page.ts).
   for (const page of PAGES.slice(0, 2)) {
     const call: SdkCall = { method: 'reviews.list', input: { limit: SIZE, offset: page.start } };
-    list.push(interaction(provider, reviews, call, `${page.name} of reviews, ${SIZE} of the ${COUNT}, with their count`, pageBody('productReviews', review(), COUNT, page.start, SIZE), REVIEWS_IGNORE_PAGING));
+    list.push(interaction(provider, reviews, call, `${page.name} of reviews, ${SIZE} of the ${COUNT}, with their count`, pageBody('reviews', review(), COUNT, page.start, SIZE), REVIEWS_IGNORE_PAGING));
   }
   {
     const call: SdkCall = { method: 'reviews.list', input: {} };
-    const body = pageBody('productReviews', review(), DEFAULTS_COUNT, ALPHABITE_DEFAULT_OFFSET, ALPHABITE_DEFAULT_LIMIT);
+    const body = pageBody('reviews', review(), DEFAULTS_COUNT, ALPHABITE_DEFAULT_OFFSET, ALPHABITE_DEFAULT_LIMIT);
     list.push(interaction(provider, given('reviewsExist', { count: DEFAULTS_COUNT }), call, `the default page of reviews, ${ALPHABITE_DEFAULT_LIMIT} of the ${DEFAULTS_COUNT}, with their count`, body, REVIEWS_IGNORE_PAGING));
   }
   {
     const call: SdkCall = { method: 'reviews.list', input: { limit: SIZE, offset: 0 } };
-    list.push(interaction(provider, given('noReviewsExist', {}), call, 'an empty page when there are no reviews', pageBody('productReviews', review(), 0, 0, SIZE)));
+    list.push(interaction(provider, given('noReviewsExist', {}), call, 'an empty page when there are no reviews', pageBody('reviews', review(), 0, 0, SIZE)));
   }
 
   // 4.2

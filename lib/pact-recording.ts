@@ -1,7 +1,9 @@
 import type { EndpointName } from './api-rules.ts';
 import { alphabiteDialect, PUBLISHABLE_KEY_HEADER } from './dialects/alphabite.ts';
 import { alphabiteRecordSchemas } from './dialects/alphabite-schemas.ts';
-import type { DialectName } from './dialects/types.ts';
+import { specDialect } from './dialects/spec.ts';
+import type { Dialect, DialectName } from './dialects/types.ts';
+import { expectedPageFor } from './expected-page.ts';
 import { listingOfPath, type ListingTarget } from './listing-paths.ts';
 import { boolean, eachLike, integer, like, number, regex, v4Body, v4Headers, type V4Rules } from './pact-matchers.ts';
 import { canonicalJson, interactionKey, pactFileName, pactFileText, PROVIDERS, type PactInteraction, type PactState, type ProviderName } from './pact-file.ts';
@@ -14,8 +16,9 @@ import { EXAMPLE_RECORDS, recordSchemas } from './records.ts';
  * A consumer's own pacts, from the requests it makes under provider states (issue 30): each
  * request a storefront makes to a listing, under a state set up through the provider-state door,
  * becomes an interaction of its pact with the listing's provider, pinned as the kit's own pacts
- * pin theirs (contracts/interactions.ts, contracts/sdk-interactions.ts): the page numbers exact
- * (the state fixes the count, the request the page), the records by type with the dialect's id
+ * pin theirs (contracts/interactions.ts, contracts/sdk-interactions.ts): the page numbers exact and
+ * the number of records, computed from the state's count and the request (lib/expected-page.ts), not
+ * copied from the answer (alphabite's 4.1 answers a plugin bug), the records by type with the dialect's id
  * patterns (lib/pact-templates.ts), errors by status and `type`; in the alphabite dialect the
  * SDK's headers as matchers (any publishable key, any bearer token). A request that a provider
  * could not be set up to answer the same (no state, a state that does not fix that listing, data
@@ -82,6 +85,8 @@ function stateFixes(key: StateKey, params: Record<string, unknown>, target: List
 }
 
 const alphabite = alphabiteDialect();
+/** The dialects as the recorder reads requests with them (a page answered 200 was within the mock's page-size bound). */
+const DIALECTS: Readonly<Record<DialectName, Dialect>> = { alphabite, spec: specDialect({ maxPageSize: Number.MAX_SAFE_INTEGER }) };
 
 /** The template of one record of `endpoint` in `dialect`; a path id pinned exactly (4.2's product, 4.4's wishlist). */
 function recordTemplate(dialect: DialectName, target: ListingTarget): Record<string, unknown> {
@@ -112,19 +117,45 @@ function byType(value: unknown): unknown {
   return out;
 }
 
-/** The answer of a page, pinned: the records by type (exactly as many), page numbers exact, the rest by type. */
-function pageTemplate(dialect: DialectName, target: ListingTarget, body: Record<string, unknown>): Record<string, unknown> | undefined {
-  const recordsKey = Array.isArray(body['reviews']) ? 'reviews' : Array.isArray(body['data']) ? 'data' : undefined;
-  if (recordsKey === undefined) return undefined;
+/** The number of records a state fixes for a listing it fixes (lib/provider-states.ts): its `count`, none for the empty states. */
+function stateCount(params: Record<string, unknown>): number {
+  return typeof params['count'] === 'number' ? params['count'] : 0;
+}
+
+/**
+ * The answer of a page, pinned as the kit's own pacts pin it: the envelope and the number of records
+ * computed from the state's count and the request (lib/expected-page.ts, lib/paging.ts), not copied
+ * from the answer; the records by type; the answer's other keys (4.2's rating summary) by type, its
+ * `total_count` the state's count. Where the dialect emulates a bug (alphabite's 4.1, which ignores
+ * paging and says `count: 0`), the pin is the page a storefront needs, and the answer does not meet it.
+ */
+function pageTemplate(exchange: PactExchange, target: ListingTarget, count: number, body: Record<string, unknown>): Record<string, unknown> | string {
+  const { dialect } = exchange;
+  // Read as the request was made (its headers by their example values: the answer was a page, so they passed).
+  const headers = {
+    ...(exchange.headers.publishableKey ? { [PUBLISHABLE_KEY_HEADER]: EXAMPLE_PUBLISHABLE_KEY } : {}),
+    ...(exchange.headers.bearer ? { authorization: EXAMPLE_BEARER } : {}),
+  };
+  const request = { endpoint: target.endpoint, ...(target.id === undefined ? {} : { id: target.id }), query: queryPairs(exchange.url), headers };
+  const expected = expectedPageFor(DIALECTS[dialect], request, count);
+  if ('none' in expected) return expected.none;
+  if (!Array.isArray(body[expected.recordsKey])) return 'answered 200 without a page of records';
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(body)) {
-    if (key === recordsKey) out[key] = records(recordTemplate(dialect, target), (value as unknown[]).length);
-    else if (NAVIGATION_KEYS.has(key) && typeof value === 'number') out[key] = value;
+  const pin = (key: string, value: unknown) => {
+    if (key === expected.recordsKey) out[key] = records(recordTemplate(dialect, target), expected.length);
+    else if (typeof value === 'number' && NAVIGATION_KEYS.has(key)) out[key] = value;
     else {
       const t = byType(value);
       if (t !== LEFT) out[key] = t;
     }
+  };
+  // The answer's key order, then the envelope's keys it lacks: a key the envelope has not (a next page past the last) is not pinned.
+  for (const [key, value] of Object.entries(body)) {
+    if (key in expected.envelope) pin(key, expected.envelope[key]);
+    else if (key === 'total_count') pin(key, count);
+    else if (!NAVIGATION_KEYS.has(key)) pin(key, value);
   }
+  for (const [key, value] of Object.entries(expected.envelope)) if (!(key in body)) pin(key, value);
   return out;
 }
 
@@ -172,8 +203,9 @@ export function interactionOf(exchange: PactExchange): PactRecording {
     if (!stateFixes(known.key, exchange.state.params, target)) {
       return { leftOut: `under the state '${exchange.state.name}', which does not fix what ${target.endpoint === 'productReviews' || target.endpoint === 'wishlistItems' ? `${path.slice(0, 120)}` : path} answers: no provider set up by it answers the same` };
     }
-    template = pageTemplate(exchange.dialect, target, body as Record<string, unknown>);
-    if (!template) return { leftOut: 'answered 200 without a page of records' };
+    const page = pageTemplate(exchange, target, stateCount(exchange.state.params), body as Record<string, unknown>);
+    if (typeof page === 'string') return { leftOut: page.startsWith('answered') ? page : `a page no provider state fixes: ${page}` };
+    template = page;
   } else return { leftOut: `answered ${status}: only pages (200) and refusals (4xx) are pinned` };
 
   const query = queryOf(url);

@@ -30,3 +30,15 @@ export function runExampleSuite(pactDir: string, timeoutMs = 120_000): Promise<E
     });
   });
 }
+
+/**
+ * The example's 4.1 interaction, as verify names it: it pins the page a storefront needs (5 of the
+ * state's 12 reviews, count 12), which the plugins' 4.1 breaks (docs/dialects.md rows 7, 8), and so
+ * the mock's emulation of them: the one interaction that fails against both, and the team's baseline.
+ */
+export const EXAMPLE_41_FAILURE = 'GET /store/products/reviews?limit=5&offset=0 with a publishable key and a bearer token';
+
+/** The interactions a verify summary lists as failed (`- Given <state> - <interaction>`), in its order. */
+export function failedRequests(summary: string): string[] {
+  return [...summary.matchAll(/^\s+- Given .+? - (GET .+)$/gm)].map((m) => m[1]!.trim());
+}
