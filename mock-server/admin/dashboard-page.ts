@@ -440,7 +440,8 @@ const SCRIPT = String.raw`
     var facts = $('dataset-facts');
     clear(facts);
     [['version', dataset.version], ['source', current.source + (current.file ? ' ' + current.file : '')], ['seed', current.seed === undefined ? '-' : current.seed],
-     ['reviews', current.reviews], ['products', current.products], ['wishlists', current.wishlists], ['wishlist items', current.wishlistItems], ['dialect', server.dialect]].forEach(function (row) {
+     ['reviews', current.reviews], ['products', current.products], ['wishlists', current.wishlists], ['wishlist items', current.wishlistItems], ['dialect', server.dialect]]
+      .concat(current.catalogue ? [['catalogue', current.catalogue.products + ' products, ' + current.catalogue.variants + ' variants from ' + current.catalogue.from]] : []).forEach(function (row) {
       facts.appendChild(el('dt', '', row[0]));
       facts.appendChild(el('dd', '', row[1]));
     });

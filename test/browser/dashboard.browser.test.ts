@@ -584,6 +584,8 @@ describe('the dashboard of serve --backend (issue 28): a storefront through the 
       expect(await tab.textContent('#detail dd.origin-fact')).toBe('the mock');
       expect(await tab.textContent('#detail aside.page')).toContain('clampedPageNumbers');
       mkdirSync(fileURLToPath(new URL('.', `file://${SCREENSHOT}`)), { recursive: true });
+      // The dataset panel (refreshed every 5 s) shows the data over the backend's catalogue, read by the first keyed request.
+      await tab.waitForFunction((url) => document.querySelector('#dataset-facts')?.textContent?.includes(`4 products, 8 variants from ${url}`), backend.url, { timeout: 15_000 });
       await tab.screenshot({ path: SCREENSHOT, fullPage: true });
       expect(errors).toEqual([]);
     } finally {
