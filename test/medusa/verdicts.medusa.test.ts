@@ -9,7 +9,10 @@
  *     `check --strict` cannot run, saying the server speaks the alphabite dialect
  *     (SPEC_CHECK_CANNOT_RUN, test/support/alphabite-verdicts.ts);
  *   - `verify` with the spec's pacts cannot run (exit 2): the plugins answer in their own
- *     dialect, which it names (lib/dialects/detect.ts).
+ *     dialect, which it names (lib/dialects/detect.ts);
+ *   - the CI recipe's commands with baselines written on the real backend: green as it is, red
+ *     (exit 1, each new failure named NEW) once a proxy in front of it drops each listing's last
+ *     record, a breakage the recorded 4.1 failures must not hide.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +29,7 @@ import { runListingProperties } from '../../properties/runner.ts';
 import { ALPHABITE_CHECK_FAILURES, SPEC_CHECK_CANNOT_RUN, failuresOf, verdictsOf } from '../support/alphabite-verdicts.ts';
 import { medusaFacts } from '../support/medusa-backend.ts';
 import { runCli, type CliRun } from '../support/cli-process.ts';
+import { BREAKAGES, startBrokenFront } from '../support/pact-broken-providers.ts';
 
 const facts = medusaFacts();
 const shopper = facts.customers[0]!;
@@ -89,33 +93,73 @@ describe('verify --dialect alphabite (the SDK storefront\'s pacts), against the 
 });
 
 describe('the quick start of docs/contracts.md ("Verify your Medusa backend in CI"), its commands with baselines as written', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'medusa-baselines-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const baselineFiles = () => [join(dir, 'verify-baseline.json'), join(dir, 'check-baseline.json')] as const;
+  /** The baselines written on the real backend, once for both tests (either may run alone: `-t`). */
+  let written: Promise<{ writeVerify: Run; writeCheck: Run }> | undefined;
+  const writeBaselines = () =>
+    (written ??= (async () => {
+      const [verifyFile, checkFile] = baselineFiles();
+      const writeVerify = await cli([...verifyArgs(medusa), '--write-baseline', verifyFile]);
+      return { writeVerify, writeCheck: await cli([...checkArgs(medusa), '--write-baseline', checkFile]) };
+    })());
+  const verifyArgs = (t: Target) => ['verify', '--dialect', 'alphabite', '--provider-base-url', t.baseUrl, '--provider-states-setup-url', t.statesUrl, ...headerArgs(t)];
+  const checkArgs = (t: Target) => ['check', '--dialect', 'alphabite', '--base-url', t.baseUrl, '--runs', '10', '--seed', '1', ...headerArgs(t)];
+  const broken = PROVIDERS.flatMap((p) => sdkInteractionsOf(p)).filter((i) => i.brokenBy).map((i) => i.description);
+
   it('verify and check --dialect alphabite record the known failures with --write-baseline (exit 0), then pass with --baseline (exit 0)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'medusa-baselines-'));
+    const [verifyFile, checkFile] = baselineFiles();
+    const { writeVerify, writeCheck } = await writeBaselines();
+    expect([writeVerify.code, writeVerify.stderr], writeVerify.stdout).toEqual([0, '']);
+    const recorded = JSON.parse(readFileSync(verifyFile, 'utf8')) as { failures: Array<{ interaction: string; endpoint: string }> };
+    expect(new Set(recorded.failures.map((f) => f.interaction))).toEqual(new Set(broken));
+    expect(recorded.failures.every((f) => f.endpoint === '4.1 GET /store/products/reviews')).toBe(true);
+    const verify = await cli([...verifyArgs(medusa), '--baseline', verifyFile]);
+    expect([verify.code, verify.stderr], verify.stdout).toEqual([0, '']);
+    expect(summaryOf(verify)).toMatch(/PASS wishlist: (\d+) of \1 interactions passed/);
+    expect(verify.stdout).toContain('no new failure (3 of 3 recorded failures still fail)');
+    expect([writeCheck.code, writeCheck.stderr], writeCheck.stdout).toEqual([0, '']);
+    const checked = JSON.parse(readFileSync(checkFile, 'utf8')) as { failures: Array<{ property: string; endpoint: string }> };
+    expect(checked.failures.map((f) => `${f.property} ${f.endpoint.split(' ')[0]}`)).toEqual([...ALPHABITE_CHECK_FAILURES].sort());
+    const check = await cli([...checkArgs(medusa), '--baseline', checkFile]);
+    expect([check.code, check.stderr], check.stdout).toEqual([0, '']);
+    expect(check.stdout).toContain('no new failure (3 of 3 recorded failures still fail)');
+    expect(await seededCounts()).toEqual(SEEDED);
+  }, 480_000);
+
+  it("the same commands and baselines against the backend behind a middleware that drops each listing's last record: exit 1, naming the new failures, not the recorded 4.1 ones", async () => {
+    const [verifyFile, checkFile] = baselineFiles();
+    const { writeVerify, writeCheck } = await writeBaselines();
+    expect([writeVerify.code, writeCheck.code], `${writeVerify.stdout}${writeCheck.stdout}`).toEqual([0, 0]);
+    const front = await startBrokenFront(facts.baseUrl, BREAKAGES.dropsLastRecord);
     try {
-      const verifyArgs = ['verify', '--dialect', 'alphabite', '--provider-base-url', medusa.baseUrl, '--provider-states-setup-url', medusa.statesUrl, ...headerArgs(medusa)];
-      const checkArgs = ['check', '--dialect', 'alphabite', '--base-url', medusa.baseUrl, '--runs', '10', '--seed', '1', ...headerArgs(medusa)];
-      const [verifyFile, checkFile] = [join(dir, 'verify-baseline.json'), join(dir, 'check-baseline.json')];
-      const writeVerify = await cli([...verifyArgs, '--write-baseline', verifyFile]);
-      expect([writeVerify.code, writeVerify.stderr], writeVerify.stdout).toEqual([0, '']);
-      const recorded = JSON.parse(readFileSync(verifyFile, 'utf8')) as { failures: Array<{ interaction: string; endpoint: string }> };
-      const broken = PROVIDERS.flatMap((p) => sdkInteractionsOf(p)).filter((i) => i.brokenBy).map((i) => i.description);
-      expect(new Set(recorded.failures.map((f) => f.interaction))).toEqual(new Set(broken));
-      expect(recorded.failures.every((f) => f.endpoint === '4.1 GET /store/products/reviews')).toBe(true);
-      const verify = await cli([...verifyArgs, '--baseline', verifyFile]);
-      expect([verify.code, verify.stderr], verify.stdout).toEqual([0, '']);
-      expect(summaryOf(verify)).toMatch(/PASS wishlist: (\d+) of \1 interactions passed/);
-      expect(verify.stdout).toContain('no new failure (3 of 3 recorded failures still fail)');
-      const writeCheck = await cli([...checkArgs, '--write-baseline', checkFile]);
-      expect([writeCheck.code, writeCheck.stderr], writeCheck.stdout).toEqual([0, '']);
-      const checked = JSON.parse(readFileSync(checkFile, 'utf8')) as { failures: Array<{ property: string; endpoint: string }> };
-      expect(checked.failures.map((f) => `${f.property} ${f.endpoint.split(' ')[0]}`)).toEqual([...ALPHABITE_CHECK_FAILURES].sort());
-      const check = await cli([...checkArgs, '--baseline', checkFile]);
-      expect([check.code, check.stderr], check.stdout).toEqual([0, '']);
-      expect(check.stdout).toContain('no new failure (3 of 3 recorded failures still fail)');
-      expect(await seededCounts()).toEqual(SEEDED);
+      // The states go through the middleware too, as they would in the app: it rewrites listings only.
+      const short: Target = { ...medusa, name: 'Medusa behind the middleware', baseUrl: front.url, statesUrl: `${front.url}${MEDUSA_PROVIDER_STATES_PATH}` };
+      const verify = await cli([...verifyArgs(short), '--baseline', verifyFile]);
+      expect([verify.code, verify.stderr], verify.stdout).toEqual([1, '']);
+      expect(verify.stdout).toMatch(/^FAIL against the baseline \S+: \d+ new failures?$/m);
+      expect(summaryOf(verify)).not.toMatch(/state change/);
+      const newInVerify = [...verify.stdout.matchAll(/^ {2}NEW (\S+): (?:Given .+? - )?(.+) \((4\.[1-4]) GET [^)]*\)( \(recorded, failing in a new way\))?$/gm)].map((m) => ({ provider: m[1]!, interaction: m[2]!, endpoint: m[3]!, recorded: m[4] !== undefined }));
+      expect(newInVerify.length, verify.stdout).toBeGreaterThan(0);
+      // Every listing the plugins page right loses its last record; 4.1's recorded failures stay as recorded.
+      expect(new Set(newInVerify.map((n) => n.endpoint)), verify.stdout).toEqual(new Set(['4.2', '4.3', '4.4']));
+      expect(newInVerify.length, verify.stdout).toBe([...verify.stdout.matchAll(/^ {2}NEW /gm)].length);
+      expect(newInVerify.filter((n) => n.recorded || broken.includes(n.interaction)), verify.stdout).toEqual([]);
+      const check = await cli([...checkArgs(short), '--baseline', checkFile]);
+      expect([check.code, check.stderr], check.stdout).toEqual([1, '']);
+      expect(check.stdout).toMatch(/^FAIL against the baseline \S+: \d+ new failures?$/m);
+      const newInCheck = [...check.stdout.matchAll(/^ {2}NEW (\S+) on (4\.[1-4]) GET /gm)].map((m) => `${m[1]} ${m[2]}`);
+      expect(newInCheck.length, check.stdout).toBeGreaterThan(0);
+      expect(newInCheck, check.stdout).toEqual(expect.arrayContaining(['count-matches-records 4.2', 'count-matches-records 4.3', 'count-matches-records 4.4']));
+      for (const known of ALPHABITE_CHECK_FAILURES) expect(newInCheck, check.stdout).not.toContain(known);
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      await front.close();
     }
+    expect(await seededCounts()).toEqual(SEEDED);
   }, 480_000);
 
   it('the documented path is the one the app serves, and the route answers 400 invalid_data to a state outside the vocabulary', async () => {

@@ -133,26 +133,52 @@ const passedOn = (headers: Record<string, string | string[] | undefined>) =>
  */
 export async function startBrokenProvider(rewrite: (body: Envelope) => Envelope, options: { dialect?: 'spec' | 'alphabite'; request?: RequestBreakage } = {}): Promise<BrokenProvider> {
   const backing = await startMockServer({ seed: 1, ...(options.dialect ? { dialect: options.dialect } : {}) });
+  const front = await startRewritingFront(backing.url, rewrite, { passHeaders: options.dialect === 'alphabite', ...(options.request ? { request: options.request } : {}) });
+  return {
+    url: front.url,
+    stateHandlers: pactStateHandlers(backing.dataset),
+    close: async () => {
+      await front.close();
+      await backing.close();
+    },
+  };
+}
+
+export interface BrokenFront {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The same rewrite in front of a backend already running at `upstream` (e.g. the real Medusa of
+ * `npm run test:medusa`): every request goes there with its headers (publishable key, bearer token),
+ * a JSON envelope comes back rewritten, anything else (provider-state changes included) as it was.
+ */
+export function startBrokenFront(upstream: string, rewrite: (body: Envelope) => Envelope, options: { request?: RequestBreakage } = {}): Promise<BrokenFront> {
+  return startRewritingFront(upstream, rewrite, { passHeaders: true, ...options });
+}
+
+async function startRewritingFront(upstream: string, rewrite: (body: Envelope) => Envelope, options: { passHeaders: boolean; request?: RequestBreakage }): Promise<BrokenFront> {
   const app = express();
   app.use(express.raw({ type: () => true, limit: '1mb' }));
-  // Every request goes to the real mock; a JSON envelope comes back rewritten, anything else as it was.
+  // Every request goes to the backend; a JSON envelope comes back rewritten, anything else as it was.
   app.use(async (req, res) => {
-    const url = new URL(req.originalUrl, backing.url);
+    const url = new URL(req.originalUrl, upstream);
     options.request?.query?.(url.pathname, url.searchParams);
-    const upstream = await fetch(url, {
+    const answered = await fetch(url, {
       method: req.method,
-      headers: { ...(options.dialect === 'alphabite' ? passedOn(req.headers) : {}), 'content-type': req.get('content-type') ?? 'application/json' },
+      headers: { ...(options.passHeaders ? passedOn(req.headers) : {}), 'content-type': req.get('content-type') ?? 'application/json' },
       ...(req.method === 'GET' || req.method === 'HEAD' ? {} : { body: new Uint8Array(req.body as Buffer) }),
     });
-    const text = await upstream.text();
+    const text = await answered.text();
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch {
       body = undefined;
     }
-    const answer = options.request?.answer?.({ path: url.pathname, status: upstream.status, body }) ?? { path: url.pathname, status: upstream.status, body };
-    res.status(answer.status).type(answer.contentType ?? upstream.headers.get('content-type') ?? 'application/json');
+    const answer = options.request?.answer?.({ path: url.pathname, status: answered.status, body }) ?? { path: url.pathname, status: answered.status, body };
+    res.status(answer.status).type(answer.contentType ?? answered.headers.get('content-type') ?? 'application/json');
     res.send(isEnvelope(answer.body) ? JSON.stringify(rewrite(answer.body)) : answer.body === body ? text : JSON.stringify(answer.body));
   });
   const server: Server = createServer(app);
@@ -160,13 +186,10 @@ export async function startBrokenProvider(rewrite: (body: Envelope) => Envelope,
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    stateHandlers: pactStateHandlers(backing.dataset),
-    close: async () => {
-      await new Promise<void>((resolve, reject) => {
+    close: () =>
+      new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeIdleConnections();
-      });
-      await backing.close();
-    },
+      }),
   };
 }
