@@ -7,7 +7,6 @@
  * unreachable backend: 502s, nothing checked, exit 0 with a warning. Gzip answers are checked as
  * the client gets them. A report path that cannot be written: exit 2 before it starts.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,49 +16,15 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAlphabiteReferenceServer, type AlphabiteReferenceServer } from './support/alphabite-reference-server.ts';
 import { ALPHABITE_ANSWER_RULE_ROWS } from './support/alphabite-verdicts.ts';
-import { runCli, startServe, type ServeProcess } from './support/cli-process.ts';
+import { runCli, startCommand, startServe, type ServeProcess } from './support/cli-process.ts';
 import { junitProblems, xpathString } from './support/junit-reader.ts';
 import { sdkFor, type ListingBackend } from './support/real-client-flows.ts';
 
-const CLI = join(import.meta.dirname, '..', 'bin', 'store-listing-kit.js');
 const KEY = 'pk_test_proxy';
 const TOKEN = 'Bearer customer-token';
 
-interface ProxyProcess {
-  child: ChildProcess;
-  url: string;
-  stdout(): string;
-  stderr(): string;
-  exited: Promise<number | string>;
-}
-
-/** `store-listing-kit proxy --port 0 <args>`, once its banner says where it listens. */
-function startProxy(args: string[], timeoutMs = 20_000): Promise<ProxyProcess> {
-  const child = spawn(process.execPath, [CLI, 'proxy', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-  const exited = new Promise<number | string>((resolve) => child.on('close', (code, signal) => resolve(code ?? signal ?? 'unknown')));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`proxy did not start within ${timeoutMs} ms: ${out}${err}`));
-    }, timeoutMs);
-    const check = () => {
-      const match = /validating proxy listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (!match) return;
-      clearTimeout(timer);
-      child.stdout!.off('data', check);
-      resolve({ child, url: match[1]!, stdout: () => out, stderr: () => err, exited });
-    };
-    child.stdout!.on('data', check);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`proxy exited (${code}) before listening: ${out}${err}`));
-    });
-  });
-}
+/** `store-listing-kit proxy --port 0 <args>`, once its banner says where it listens (the shared start-up of test/support/cli-process.ts). */
+const startProxy = (args: string[], timeoutMs?: number): Promise<ServeProcess> => startCommand('proxy', args, timeoutMs);
 
 /** What GET /__admin/journal shows of an entry, the parts read here. */
 interface JournalView {
