@@ -5,6 +5,11 @@
  * `--pact-log <file>`) or drops. The options come over the IPC channel, the results go back over it.
  */
 import type { ProviderResult, VerifyOptions } from '../contracts/verify.ts';
+import { hideDependencyDeprecation } from './warnings.ts';
+
+// Pact's verifier proxies the provider-state calls through http-proxy: Node 22+ would print DEP0060
+// on the user's terminal (--verbose) or into the report, as in the parent process (cli/warnings.ts).
+hideDependencyDeprecation();
 
 /** What the worker answers: the results, or why it could not run (VerifyConfigError: exit 2), or what else stopped it. */
 export type WorkerAnswer = { results: ProviderResult[] } | { cannotRun: string } | { crashed: string };
