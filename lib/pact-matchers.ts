@@ -48,9 +48,8 @@ export function reify(template: unknown): unknown {
   if (isMatcher(template)) return reify(template.value);
   if (Array.isArray(template)) return template.map(reify);
   if (typeof template === 'object' && template !== null) {
-    const out: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(template)) out[key] = reify(value);
-    return out;
+    // Object.fromEntries defines each key, so a field named `__proto__` stays a field.
+    return Object.fromEntries(Object.entries(template).map(([key, value]) => [key, reify(value)]));
   }
   return template;
 }

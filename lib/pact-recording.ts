@@ -109,12 +109,13 @@ function byType(value: unknown): unknown {
     const first = byType(value[0]);
     return first === LEFT ? [] : eachLike(first, 1);
   }
-  const out: Record<string, unknown> = {};
+  // Entries, not assignments: a key named `__proto__` in an answer stays a key (Object.fromEntries defines it).
+  const fields: Array<[string, unknown]> = [];
   for (const [key, field] of Object.entries(value as Record<string, unknown>)) {
     const t = byType(field);
-    if (t !== LEFT) out[key] = t;
+    if (t !== LEFT) fields.push([key, t]);
   }
-  return out;
+  return Object.fromEntries(fields);
 }
 
 /** The number of records a state fixes for a listing it fixes (lib/provider-states.ts): its `count`, none for the empty states. */
@@ -140,23 +141,23 @@ function pageTemplate(exchange: PactExchange, target: ListingTarget, count: numb
   const expected = expectedPageFor(DIALECTS[dialect], request, count);
   if ('none' in expected) return expected.none;
   if (!Array.isArray(body[expected.recordsKey])) return 'answered 200 without a page of records';
-  const out: Record<string, unknown> = {};
+  const fields: Array<[string, unknown]> = [];
   const pin = (key: string, value: unknown) => {
-    if (key === expected.recordsKey) out[key] = records(recordTemplate(dialect, target), expected.length);
-    else if (typeof value === 'number' && NAVIGATION_KEYS.has(key)) out[key] = value;
+    if (key === expected.recordsKey) fields.push([key, records(recordTemplate(dialect, target), expected.length)]);
+    else if (typeof value === 'number' && NAVIGATION_KEYS.has(key)) fields.push([key, value]);
     else {
       const t = byType(value);
-      if (t !== LEFT) out[key] = t;
+      if (t !== LEFT) fields.push([key, t]);
     }
   };
   // The answer's key order, then the envelope's keys it lacks: a key the envelope has not (a next page past the last) is not pinned.
   for (const [key, value] of Object.entries(body)) {
-    if (key in expected.envelope) pin(key, expected.envelope[key]);
+    if (Object.hasOwn(expected.envelope, key)) pin(key, expected.envelope[key]);
     else if (key === 'total_count') pin(key, count);
     else if (!NAVIGATION_KEYS.has(key)) pin(key, value);
   }
-  for (const [key, value] of Object.entries(expected.envelope)) if (!(key in body)) pin(key, value);
-  return out;
+  for (const [key, value] of Object.entries(expected.envelope)) if (!Object.hasOwn(body, key)) pin(key, value);
+  return Object.fromEntries(fields);
 }
 
 /** An error answer, pinned by its status and `type`; its message (when it has one) by type. */

@@ -65,3 +65,16 @@ describe('the recorder pins the page a storefront needs, not the answer', () => 
     expect(left).toMatch(/^a page no provider state fixes: it filters the records \(rating\)/);
   });
 });
+
+describe("an answer's own keys stay keys (plain objects are not maps)", () => {
+  it('a field named __proto__ or constructor is pinned as a field, and `constructor` is not taken for an envelope key', () => {
+    const body = JSON.parse('{"data":[],"count":0,"__proto__":{"x":1},"constructor":"c","nextPage":1,"currentPage":1,"prevPage":1,"totalPages":1,"take":5,"skip":0}') as Record<string, unknown>;
+    const recorded = interactionOf({ dialect: 'alphabite', state: { name: 'reviews exist', params: { count: 0 } }, method: 'GET', url: '/store/products/reviews?limit=5', headers: SDK_HEADERS, status: 200, body });
+    if ('leftOut' in recorded) throw new Error(recorded.leftOut);
+    const content = recorded.interaction.response.body!.content as Record<string, unknown>;
+    expect(Object.getPrototypeOf(content)).toBe(Object.prototype);
+    expect(Object.keys(content)).toContain('__proto__');
+    expect(Object.getOwnPropertyDescriptor(content, '__proto__')?.value).toEqual({ x: 1 });
+    expect(content['constructor']).toBe('c');
+  });
+});
