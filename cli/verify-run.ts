@@ -26,8 +26,13 @@ const TAIL_LINES = 5;
 
 const workerUrl = () => new URL(`./verify-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
 
-/** Splits a stream's text into whole lines for `each`, the rest kept for the next chunk (an escape code never spans a line). */
-function lines(each: (line: string) => void): { push(chunk: string): void; end(): void } {
+/** The most of one unfinished line kept between chunks: past it, the text goes on as it is (a provider's huge body in a mismatch line must not grow this process without bound). */
+export const LINE_BYTES_KEPT = 1024 * 1024;
+/** The most of each tail line kept. */
+const TAIL_LINE_CHARS = 1000;
+
+/** Splits a stream's text into whole lines for `each`, the rest kept for the next chunk (an escape code never spans a line), at most LINE_BYTES_KEPT of it. */
+export function lines(each: (line: string) => void): { push(chunk: string): void; end(): void } {
   let rest = '';
   return {
     push(chunk) {
@@ -35,6 +40,10 @@ function lines(each: (line: string) => void): { push(chunk: string): void; end()
       const cut = text.lastIndexOf('\n') + 1;
       rest = text.slice(cut);
       if (cut > 0) each(text.slice(0, cut));
+      if (rest.length > LINE_BYTES_KEPT) {
+        each(rest);
+        rest = '';
+      }
     },
     end() {
       if (rest) each(rest);
@@ -65,7 +74,7 @@ export function verifyInWorker(options: VerifyOptions, sinks: PactReportSinks): 
       if (to) to.write(sinks.terminal!.colour ? text : plain);
       sinks.file?.write(plain);
       for (const line of plain.split('\n').filter((l) => l.trim())) {
-        tail.push(line);
+        tail.push(line.slice(0, TAIL_LINE_CHARS));
         if (tail.length > TAIL_LINES) tail.shift();
       }
     });
