@@ -172,3 +172,13 @@ describe('npx store-listing-kit serve ends the server when npx is signalled', ()
     await signalNpmAndExpectAllGone(run, port, 'SIGINT');
   });
 });
+
+describe("every npm script is the process npm signals", () => {
+  // npm forwards SIGTERM/SIGINT to its `sh -c` child only, and dash forks even a lone command: without
+  // `exec`, `npm test` killed by a CI timeout left vitest and its forks running (seen: vitest with ppid 1).
+  it('each script runs its last command with exec (earlier steps of a chain end by themselves)', async () => {
+    const { scripts } = (await import('../package.json', { with: { type: 'json' } })).default as { scripts: Record<string, string> };
+    const notExec = Object.entries(scripts).filter(([, command]) => !/(^|&& )exec \S/.test(command) || /\|\||[|;&]\s*$/.test(command));
+    expect(notExec).toEqual([]);
+  });
+});
