@@ -7,7 +7,7 @@ import type { Ops } from '../state/ops.ts';
 import type { Coordinator } from '../state/coordination.ts';
 import type { DatasetHolder } from '../dataset/holder.ts';
 import { ApiError, invalidRequest } from '../helpers/errors.ts';
-import { faultSettings, mergedFaultSettings } from '../state/faults.ts';
+import { faultsActive, faultSettings, type FaultSettings } from '../state/faults.ts';
 import { journalQuery } from './journal-query.ts';
 import { serveDashboard } from './dashboard.ts';
 import { jsonBody } from '../helpers/json-body.ts';
@@ -67,7 +67,8 @@ function adminRoutes(holder: DatasetHolder, ops: Ops, coordinator: Coordinator):
     if (at >= 0 && at < req.originalUrl.length - 1) throw invalidRequest(`${req.method} ${ADMIN_PREFIX}${req.path} takes no query parameters`);
   };
   const datasetState = () => ({ version: holder.version, current: holder.current.summary, initial: holder.initial.summary });
-  const faultState = async () => ({ ...ops.faults.settings, active: ops.faults.active, defaultSeed: ops.faults.defaultSeed, requestsSeen: await coordinator.faultDraws() });
+  /** The fault settings (by default those in force now; after a change, those it left), with what they imply. */
+  const faultState = async (settings: FaultSettings = ops.faults.settings) => ({ ...settings, active: faultsActive(settings), defaultSeed: ops.faults.defaultSeed, requestsSeen: await coordinator.faultDraws() });
 
   router.get('/', async (req, res) => {
     noQuery(req);
@@ -158,16 +159,19 @@ function adminRoutes(holder: DatasetHolder, ops: Ops, coordinator: Coordinator):
   router.put('/faults', json, async (req, res) => {
     noQuery(req);
     if (req.body === undefined) throw invalidRequest('the fault settings must be a JSON object sent with Content-Type: application/json');
-    // A merge: what the body leaves out keeps its value (state/faults.ts, mergedFaultSettings).
+    // A merge: what the body leaves out keeps its value (state/faults.ts, mergedFaultSettings). Merged where the
+    // change is applied, not here: in a cluster, onto the settings every worker holds when the primary's turn
+    // for it comes, so two PUTs at once through different workers both count.
     const change = (await adminSchemasModule()).parseFaultSettings(req.body);
-    await coordinator.apply({ kind: 'faults', settings: mergedFaultSettings(ops.faults.settings, change) });
-    res.json(await faultState());
+    const applied = await coordinator.apply({ kind: 'faults', settings: change, merge: true });
+    // As they were right after this change (a later one may be in force already).
+    res.json(await faultState(applied.faults));
   });
 
   router.delete('/faults', async (req, res) => {
     noQuery(req);
-    await coordinator.apply({ kind: 'faults', settings: faultSettings() });
-    res.json(await faultState());
+    const applied = await coordinator.apply({ kind: 'faults', settings: faultSettings() });
+    res.json(await faultState(applied.faults));
   });
 
   return router;

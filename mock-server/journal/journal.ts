@@ -45,11 +45,17 @@ export function journalProblem(size: number, bodyBytes: number): string | undefi
   return undefined;
 }
 
+/**
+ * A `since` cursor: per process, `[pid, the last seq seen]`, each pid once (admin/journal-query.ts). Pairs,
+ * not an object keyed by pid: the pids are the client's, and the query crosses to a cluster's workers as JSON.
+ */
+export type JournalCursor = ReadonlyArray<readonly [pid: number, seq: number]>;
+
 /** Which entries to show: the last `limit` of those that pass every filter given. */
 export interface JournalQuery {
   limit: number;
-  /** Only entries after these, per process (pid: the last `seq` seen), as a cursor names them. */
-  since?: Record<string, number>;
+  /** Only entries after these, per process, as a cursor names them. */
+  since?: JournalCursor;
   /** Only requests whose path (before `?`) contains this text. */
   path?: string;
   /** Only answers with this status (`404`) or of this class (`4xx`). */
@@ -209,7 +215,7 @@ export class Journal {
 
   /** The most recent `query.limit` entries that pass its filters, with their stamps (0 unless stamped), oldest first. */
   snapshot(query: JournalQuery): JournalSnapshot {
-    const after = query.since?.[String(process.pid)] ?? 0;
+    const after = query.since?.find(([pid]) => pid === process.pid)?.[1] ?? 0;
     const picked: StampedEntry[] = [];
     const worker = this.#stamps ? process.pid : undefined;
     // Newest first, back to the oldest held or the cursor, until `limit` have passed.

@@ -1,7 +1,7 @@
 import { generateDatasetInSteps, type GenerateOptions } from '../../fixtures/dataset.ts';
 import { buildBetweenRequests } from '../dataset/builder.ts';
 import type { DatasetHolder } from '../dataset/holder.ts';
-import type { FaultInjector, FaultSettings } from './faults.ts';
+import { faultSettings, mergedFaultSettings, type FaultInjector, type FaultSettings } from './faults.ts';
 import type { Journal } from '../journal/journal.ts';
 import type { Logger } from '../helpers/logging.ts';
 import { lazily } from '../helpers/lazy.ts';
@@ -33,6 +33,8 @@ export interface Applied {
   superseded: boolean;
   /** Journal entries dropped (clearJournal). */
   cleared: number;
+  /** The fault settings in force right after a faults change (absent for other changes). */
+  faults?: FaultSettings;
 }
 
 const DONE: Applied = Object.freeze({ superseded: false, cleared: 0 });
@@ -112,9 +114,11 @@ export class ChangeApplier {
         return DONE;
       }
       case 'faults':
-        ops.faults.set(change.settings);
+        // Merged here, synchronously, onto the settings of the moment: in a cluster every worker applies the
+        // changes in the order the primary gave them, so each merge sees the one before it.
+        ops.faults.set(change.merge ? mergedFaultSettings(ops.faults.settings, change.settings) : faultSettings(change.settings));
         ops.logger.info({ faults: ops.faults.settings }, ops.faults.active ? 'fault settings changed' : 'fault injection off');
-        return DONE;
+        return { ...DONE, faults: ops.faults.settings };
       case 'write': {
         const dialect = holder.writes.dialect;
         holder.writes.apply(change.command, change.at, dialect && seedOf(holder.current, dialect), change.token);

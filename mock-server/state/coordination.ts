@@ -48,11 +48,16 @@ export function leaseConflictError(message: string): ApiError {
 /** A change the lease let through without anything to apply (a teardown with no state set up). */
 export const NOTHING_APPLIED: Applied = Object.freeze({ superseded: false, cleared: 0 });
 
-/** The outcome of a change over every process: superseded if it was anywhere, entries cleared summed. */
+/**
+ * The outcome of a change over every process: superseded if it was anywhere, entries cleared summed,
+ * the fault settings of the first (every process applied the same changes in the same order: they agree).
+ */
 export function combineApplied(outcomes: readonly Applied[]): Applied {
+  const faults = outcomes.find((o) => o.faults !== undefined)?.faults;
   return {
     superseded: outcomes.some((o) => o.superseded),
     cleared: outcomes.reduce((sum, o) => sum + o.cleared, 0),
+    ...(faults !== undefined ? { faults } : {}),
   };
 }
 

@@ -72,6 +72,11 @@ export function mergedFaultSettings(current: FaultSettings, change: PartialFault
   };
 }
 
+/** Whether settings may inject anything at all (latency, errors, or the per-request headers). */
+export function faultsActive(settings: FaultSettings): boolean {
+  return settings.latency !== null || settings.errorRate > 0 || settings.headers;
+}
+
 /** `"250"` or `"100-400"` (milliseconds), or undefined when it is neither. */
 export function parseLatency(text: string): LatencyRange | undefined {
   const match = /^([0-9]{1,6})(?:-([0-9]{1,6}))?$/.exec(text.trim());
@@ -134,7 +139,7 @@ export class FaultInjector {
   set(settings: FaultSettings): void {
     this.#settings = Object.freeze({ ...settings, latency: settings.latency ? { ...settings.latency } : null });
     this.#seen = 0;
-    this.#active = settings.latency !== null || settings.errorRate > 0 || settings.headers;
+    this.#active = faultsActive(settings);
   }
 
   /** The global fault of the n-th request (0-based): a pure function of the settings and n. */
