@@ -82,6 +82,12 @@ describe('admin API on loopback (the default)', () => {
     expectError(await send(mock.url, '/__admin/dataset', 'POST', { products: 0 }), 400, 'invalid_data', /'products'/);
     expectError(await send(mock.url, '/__admin/dataset', 'POST', '{"seed":'), 400, 'invalid_data');
     expectError(await send(mock.url, '/__admin/dataset', 'POST', [1, 2]), 400, 'invalid_data');
+    // Valid JSON that is not an object is named as what it is, not as a syntax error.
+    for (const [path, method] of [['/__admin/dataset', 'POST'], ['/__admin/faults', 'PUT'], ['/__admin/provider-states', 'POST']] as const) {
+      expectError(await send(mock.url, path, method, 'null'), 400, 'invalid_data', /^Invalid request: the body must be a JSON object, got null$/);
+      expectError(await send(mock.url, path, method, '42'), 400, 'invalid_data', /^Invalid request: the body must be a JSON object, got number$/);
+      expectError(await send(mock.url, path, method, '"x"'), 400, 'invalid_data', /^Invalid request: the body must be a JSON object, got string$/);
+    }
     expect(mock.dataset.version).toBe((await get(mock.url, '/__admin/health')).json.datasetVersion);
     expect((await get(mock.url, '/__admin/config')).json.dataset.current.seed).toBe(3);
   });

@@ -17,8 +17,25 @@ export function jsonBody(limit: string): RequestHandler {
         message: `Invalid request: the body must be JSON sent with Content-Type: application/json, got ${declared ? `'${declared.slice(0, 64)}'` : 'no Content-Type'}`,
       });
     }
-    parse(req, res, next);
+    parse(req, res, (error?: unknown) => next(error === undefined ? undefined : notAnObject(error)));
   };
+}
+
+/**
+ * The parser is strict (objects and arrays only) and words any other JSON value as a syntax error
+ * (`null` was "Unexpected token 'n', "null" is not valid JSON"): that value is valid JSON, so say
+ * what is wrong with it.
+ */
+function notAnObject(error: unknown): unknown {
+  const { type, body } = error as { type?: unknown; body?: unknown };
+  if (type !== 'entity.parse.failed' || typeof body !== 'string') return error;
+  try {
+    const value: unknown = JSON.parse(body);
+    (error as Error).message = `the body must be a JSON object, got ${value === null ? 'null' : typeof value}`;
+  } catch {
+    // not JSON at all: the parser's own words
+  }
+  return error;
 }
 
 /** As the `type-is` package decides it: a chunked body, or a Content-Length above 0. */
