@@ -4,7 +4,7 @@
  * accepted range, maxima included, in both dialects, and every answer must arrive within
  * ANSWER_BOUND_MS, never as a 5xx, while another client's small requests keep being answered.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,7 +26,28 @@ import { PROVIDER_STATES_PATH, STATES } from '../lib/provider-states.ts';
  * not fail the test, while a hang (the issue's 32 s and 60 s) still does.
  */
 const ANSWER_BOUND_MS = 1000;
-const boundNow = () => ANSWER_BOUND_MS * Math.max(1, loadavg()[0]! / availableParallelism());
+/**
+ * The 1-minute load average lags: when other work starts on the machine, it reads the load of a
+ * minute ago (seen in CI: 1,422 ms against a bound of 1,230 ms computed from a load of 2.5 while
+ * far more was runnable). So the runnable processes are also sampled (Linux's /proc/loadavg, every
+ * 50 ms, the last 2 s), and the larger of the two stretches the bound.
+ */
+const runnable: number[] = [];
+function sampleRunnable(): void {
+  try {
+    const running = Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[3]?.split('/')[0]);
+    if (Number.isFinite(running)) runnable.push(running);
+    if (runnable.length > 40) runnable.shift();
+  } catch {
+    // not Linux: the load average alone
+  }
+}
+sampleRunnable();
+setInterval(sampleRunnable, 50).unref();
+const boundNow = () => {
+  const recent = runnable.length ? runnable.reduce((a, b) => a + b, 0) / runnable.length : 0;
+  return ANSWER_BOUND_MS * Math.max(1, loadavg()[0]! / availableParallelism(), recent / availableParallelism());
+};
 const SEED = 19_003;
 const RUNS = 12;
 const ALPHABITE_HEADERS = { 'x-publishable-api-key': 'pk_test', authorization: 'Bearer test-token' };
