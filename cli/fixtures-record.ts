@@ -44,7 +44,7 @@ export function recordOptions(): Option[] {
     new Option('--max-records <n>', `with --from: stop after this many records in all, and say so (default ${RECORD_DEFAULTS.maxRecords})`).argParser(integerIn(1, MAX_RECORDS_LIMIT)),
     new Option('--timeout <ms>', `with --from: per-request timeout, body included (default ${RECORD_DEFAULTS.timeoutMs})`).argParser(integerIn(1, 600_000)),
     maxBodyOption('with --from: '),
-    new Option('--max-recording <size>', `with --from: the most bytes of records' JSON the recording may hold (e.g. 1GiB; default ${sizeText(RECORD_DEFAULTS.maxRecordingBytes)}): past it the command stops, exit 2, and writes nothing`).argParser(
+    new Option('--max-recording <size>', `with --from: the most bytes of records' JSON (UTF-8, as written) the recording may hold (e.g. 1GiB; default ${sizeText(RECORD_DEFAULTS.maxRecordingBytes)}): past it the command stops, exit 2, and writes nothing`).argParser(
       sizeIn(1024, MAX_RECORDING_BYTES),
     ),
   ];

@@ -60,9 +60,13 @@ export interface ListingHandlersOptions extends Partial<DatasetSizes> {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** An answer as MSW sends it: the status, and the JSON bytes with the HTTP mock's Content-Type (none for an empty body). */
-function respond({ status, body }: ListingAnswer, extraHeaders: Record<string, string> = {}): HttpResponse<string> {
-  return new HttpResponse(body, { status, headers: body === null ? extraHeaders : { 'Content-Type': JSON_TYPE, ...extraHeaders } });
+/**
+ * An answer as MSW sends it: the status, the mock's reason when it has one (REASON_HEADER), and the
+ * JSON bytes with the HTTP mock's Content-Type (none for an empty body).
+ */
+function respond({ status, body, reason }: ListingAnswer, extraHeaders: Record<string, string> = {}): HttpResponse<string> {
+  const headers = reason === undefined ? extraHeaders : { ...extraHeaders, [REASON_HEADER]: reason };
+  return new HttpResponse(body, { status, headers: body === null ? headers : { 'Content-Type': JSON_TYPE, ...headers } });
 }
 
 /** A fault asked for by the request's headers, as mock-server/state/faults.ts injects it; undefined when none. */
@@ -200,7 +204,7 @@ function handlers(options: StoreHandlersOptions, store: WriteStore | undefined):
       if (!outcome) return undefined;
       const answer: WriteAnswer = 'answer' in outcome ? outcome.answer : store.apply(outcome.command, Date.now(), seedOf(dataset, dialect));
       pact?.recordWrite(method, targetOf(request), answer.status);
-      return respond(answer, answer.reason === undefined ? {} : { [REASON_HEADER]: answer.reason });
+      return respond(answer);
     } catch {
       return respond({ status: 500, body: JSON.stringify(UNKNOWN_ERROR_BODY) });
     }

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clampedPageNumbers, pageLength, reviewsEnvelope } from '../lib/paging.ts';
+import { clampedPageNumbers, pageLength, reviewsEnvelope, wishlistEnvelope } from '../lib/paging.ts';
 import type { DialectName } from '../lib/dialects/index.ts';
 import { loadFixturesFile, parseFixtures } from '../fixtures/file.ts';
 import { loadRecordingFile } from '../fixtures/recording-file.ts';
@@ -355,10 +355,15 @@ describe('the command when it cannot record', () => {
   });
 });
 
-/** A spec-dialect backend whose 4.1 lists `count` reviews, each page as `records` makes it. */
+/** A spec-dialect backend whose 4.1 lists `count` reviews, each page as `records` makes it, and whose 4.3 lists no wishlists. */
 async function reviewsBackend(count: number, records: (start: number, size: number) => unknown[]): Promise<{ url: string; close: () => Promise<void> }> {
   const server = createServer((req, res) => {
     const url = new URL(req.url!, 'http://x');
+    if (url.pathname === '/store/wishlists') {
+      const take = Number(url.searchParams.get('take') ?? 20);
+      const skip = Number(url.searchParams.get('skip') ?? 0);
+      return res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(wishlistEnvelope([], 0, skip, take)));
+    }
     if (url.pathname !== '/store/products/reviews') return res.writeHead(404).end();
     const size = Number(url.searchParams.get('limit') ?? 20);
     const start = Number(url.searchParams.get('offset') ?? 0);
@@ -401,6 +406,30 @@ describe('a recording bounded in bytes, and one that does not add up', () => {
       expect(big.code, big.stderr).toBe(2);
       expect(big.stderr).toBe(`error: cannot record ${backend.url}: ${backend.url}/store/products/reviews?limit=10&offset=0: the answer is over the 4 MiB cap on a body (--max-body raises it)\n`);
       expect(existsSync(file)).toBe(false);
+    } finally {
+      await backend.close();
+    }
+  });
+
+  it('counts the UTF-8 bytes of multi-byte records (CJK and emoji titles), not their UTF-16 length', async () => {
+    // Each title: 40,000 x '本😀', 120,000 UTF-16 units but 280,000 UTF-8 bytes (3 + 4 a pair).
+    const title = '本😀'.repeat(40_000);
+    const backend = await reviewsBackend(6, (start, size) => Array.from({ length: pageLength(6, start, size) }, (_, i) => reviewRecord(start + i, title)));
+    try {
+      // Six such records are about 720 K units but 1.7 MB: over a 1 MiB budget at the fourth record.
+      const file = join(dir, 'multibyte.json');
+      const over = await run(['fixtures', '--from', backend.url, '--page-size', '2', '--max-recording', '1MiB', '-o', file]);
+      expect(over.code, over.stderr).toBe(2);
+      expect(over.stderr).toBe(`error: cannot record ${backend.url}: the recording is over its 1 MiB budget after 3 records (at ${backend.url}/store/products/reviews?limit=2&offset=2; --max-recording raises it)\n`);
+      expect(existsSync(file)).toBe(false);
+      // Within a budget that holds them, the file's records take no more bytes than the budget.
+      const within = await run(['fixtures', '--from', backend.url, '--page-size', '2', '--max-recording', '2MiB', '-o', file]);
+      expect(within.code, within.stderr).toBe(0);
+      const reviews = (JSON.parse(readFileSync(file, 'utf8')) as { reviews: unknown[] }).reviews;
+      expect(reviews).toHaveLength(6);
+      const recordBytes = reviews.reduce<number>((sum, r) => sum + Buffer.byteLength(JSON.stringify(r), 'utf8'), 0);
+      expect(recordBytes).toBeGreaterThan(1024 * 1024);
+      expect(recordBytes).toBeLessThanOrEqual(2 * 1024 * 1024);
     } finally {
       await backend.close();
     }

@@ -1,7 +1,7 @@
 /**
  * `store-listing-kit/msw` answers as the HTTP mock does: for the same seed, sizes and dialect,
  * every generated request (the property suite's window generators plus each dialect's
- * refusals, test/support/listing-requests.ts) gets the same status, Content-Type and bytes from
+ * refusals, test/support/listing-requests.ts) gets the same status, Content-Type, x-store-listing-kit-reason and bytes from
  * MSW (msw/node's setupServer) as from a real server (startMockServer), and so do the fault
  * headers. The write routes too (`createStoreHandlers`): the write table of test/support/write-cases.ts
  * (two customers, guests, bogus tokens, bad bodies, share and import) and writes over seeded
@@ -16,6 +16,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DialectName } from '../lib/dialects/index.ts';
 import { DELAY_HEADER, STATUS_HEADER } from '../lib/fault-headers.ts';
+import { REASON_HEADER } from '../lib/write-reason.ts';
 import { generateDataset } from '../fixtures/dataset.ts';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
 import { faultSettings } from '../mock-server/state/faults.ts';
@@ -35,12 +36,14 @@ interface Seen {
   status: number;
   contentType: string | null;
   retryAfter: string | null;
+  /** The mock's x-store-listing-kit-reason (an alphabite listing's empty 500). */
+  reason: string | null;
   body: string;
 }
 
 async function fetchSeen(url: string, headers: Record<string, string>): Promise<Seen> {
   const res = await fetch(url, { headers });
-  return { status: res.status, contentType: res.headers.get('content-type'), retryAfter: res.headers.get('retry-after'), body: await res.text() };
+  return { status: res.status, contentType: res.headers.get('content-type'), retryAfter: res.headers.get('retry-after'), reason: res.headers.get(REASON_HEADER), body: await res.text() };
 }
 
 /** A real server and MSW handlers over the same data, in one dialect. */

@@ -208,14 +208,31 @@ export function relationsLimitRefusal(fields: string | undefined): Refusal | und
 
 /** Medusa's error handler for anything that is not a MedusaError (a database error, say). */
 const UNKNOWN_ERROR = refusal(500, { code: 'unknown_error', type: 'unknown_error', message: 'An unknown error occurred.' });
-/** The wishlist routes catch every error themselves and answer `res.status(500).end()`. */
-const EMPTY_500 = refusal(500, null);
-
 /** Columns the mock can sort by; any other `order` is a column the database does not have (500). */
 export const ALPHABITE_SORTABLE = {
   reviews: ['id', 'created_at', 'updated_at', 'rating'],
   wishlists: ['id', 'created_at'],
 } as const;
+
+/**
+ * Why a wishlist listing answered its empty 500, which does not say (the mock's header
+ * `x-store-listing-kit-reason`, docs/writes.md): one short plain-ASCII sentence per cause, never the
+ * request's own text. The one place these sentences live (the write routes' are
+ * mock-server/writes/reasons.ts).
+ */
+export const ALPHABITE_LISTING_REASONS = {
+  negativeWindow: 'a negative limit or offset reaches the database, which refuses it',
+  // Not "no such column": a real column the mock does not sort by (updated_at, name) is its 500 too (docs/dialects.md).
+  unknownColumn: `order names no column the mock sorts by (${ALPHABITE_SORTABLE.wishlists.join(' or ')}, - first for descending)`,
+  recordsWithoutWishlist: 'fields leaves out the wishlist, which the route reads from the first item it lists',
+} as const;
+
+/** The wishlist routes catch every error themselves and answer `res.status(500).end()`: the mock says why. */
+const EMPTY_500 = {
+  negativeWindow: refusal(500, null, ALPHABITE_LISTING_REASONS.negativeWindow),
+  unknownColumn: refusal(500, null, ALPHABITE_LISTING_REASONS.unknownColumn),
+  recordsWithoutWishlist: refusal(500, null, ALPHABITE_LISTING_REASONS.recordsWithoutWishlist),
+};
 
 function orderOf(raw: unknown, columns: readonly string[]): ListingOrder | 'unknown column' {
   if (raw === undefined) return { field: 'id', descending: false }; // Medusa's default: primary key ascending
@@ -335,12 +352,13 @@ function wishlistRules(schema: ReadonlyArray<readonly [string, FieldType]>, keyO
       }
       const window = windowOf(values);
       const order = orderOf(values.get('order'), ALPHABITE_SORTABLE.wishlists);
-      if (window === 'negative' || order === 'unknown column') return EMPTY_500;
+      if (window === 'negative') return EMPTY_500.negativeWindow;
+      if (order === 'unknown column') return EMPTY_500.unknownColumn;
       // 4.4 reads `wishlist_items[0].wishlist.customer_id`: with fields that leave the wishlist out, a
       // page with records fails there (TypeError, caught: an empty 500); an empty page does not.
       const fields = values.get('fields') as string | undefined;
       const failsOnRecords = checkGuest && fields !== undefined && !selectsWishlist(fields);
-      return { window, order, filters: {}, aggregates: false, ...(failsOnRecords ? { refuseRecords: EMPTY_500 } : {}) };
+      return { window, order, filters: {}, aggregates: false, ...(failsOnRecords ? { refuseRecords: EMPTY_500.recordsWithoutWishlist } : {}) };
     },
     envelope: ({ count, query }) => {
       const { start, size } = windowOfQuery(query);

@@ -24,10 +24,15 @@ export interface Refusal {
   refusal: true;
   status: number;
   body: Record<string, unknown> | null;
+  /**
+   * Why, where the answer itself does not say (the plugins' empty 500s): one short plain-ASCII
+   * sentence, sent as the mock's own header REASON_HEADER (lib/write-reason.ts, docs/writes.md).
+   */
+  reason?: string;
 }
 
-export function refusal(status: number, body: Record<string, unknown> | null): Refusal {
-  return { refusal: true, status, body };
+export function refusal(status: number, body: Record<string, unknown> | null, reason?: string): Refusal {
+  return reason === undefined ? { refusal: true, status, body } : { refusal: true, status, body, reason };
 }
 
 export const isRefusal = (x: unknown): x is Refusal => typeof x === 'object' && x !== null && (x as Refusal).refusal === true;

@@ -8,7 +8,8 @@
 import { MAX_ANSWER_RECORDS, type EndpointName } from '../api-rules.ts';
 import { ALPHABITE_QUERY_FIELDS, PUBLISHABLE_KEY_HEADER } from '../dialects/alphabite.ts';
 import { alphabiteEnvelopeSchemas, alphabiteErrorSchemas, alphabiteRecordSchemas } from '../dialects/alphabite-schemas.ts';
-import { ALPHABITE_SECURITY_SCHEMES, ERROR, medusaQueryParameters, PUBLISHABLE_KEY } from './alphabite-common.ts';
+import { ALPHABITE_SECURITY_SCHEMES, ERROR, medusaQueryParameters, PUBLISHABLE_KEY, REASON_HEADER_DOC } from './alphabite-common.ts';
+import { REASON_HEADER } from '../write-reason.ts';
 import { alphabiteWriteRoutes } from './alphabite-write-api.ts';
 import type { DialectApi, ExampleRequest, OperationDoc, ParameterDoc, ResponseDoc } from './types.ts';
 
@@ -59,11 +60,12 @@ function operation(endpoint: EndpointName, doc: Omit<OperationDoc, 'parameters'>
 
 const databaseError500 = (body: ResponseDoc['body'], examples: Record<string, ExampleRequest>, more = ''): ResponseDoc => ({
   status: 500,
-  description: (body
-    ? 'A negative `limit`/`offset` or an `order` that is not a column reaches the database, which refuses it (`unknown_error`).'
-    : 'A negative `limit`/`offset` or an `order` that is not a column reaches the database; the route answers 500 with an empty body.') + more,
+  description: body
+    ? 'A negative `limit`/`offset` or an `order` that is not a column reaches the database, which refuses it (`unknown_error`).' + more
+    : 'A negative `limit`/`offset` or an `order` that is not a column reaches the database; the route answers 500 with an empty body.' + more + ` The mock says which in \`${REASON_HEADER}\`.`,
   body,
   examples,
+  ...(body ? {} : { headers: { [REASON_HEADER]: REASON_HEADER_DOC } }),
 });
 
 export function alphabiteApi(): DialectApi {
@@ -139,7 +141,7 @@ export function alphabiteApi(): DialectApi {
           databaseError500(
             null,
             { negativeOffset: { summary: 'a negative offset', headers: CUSTOMER, id: 'known', query: [['offset', '-1']] } },
-            " Also another customer's wishlist that holds items (the plugin's 401 is thrown inside its `try`; an empty one is an empty page).",
+            " Also another customer's wishlist that holds items (the plugin's 401 is thrown inside its `try`; an empty one is an empty page; not emulated), and `fields` that leave out the wishlist on a page with items (the route reads the first item's wishlist).",
           ),
         ],
       }),

@@ -9,6 +9,13 @@ import type { JsonSchema, ParameterDoc } from './types.ts';
 
 export const ERROR = { name: 'Error', schema: errorBodySchema };
 
+/** The mock's reason for an answer whose cause the plugins' own answer does not show (docs/writes.md): its header's doc. */
+export const REASON_HEADER_DOC = {
+  description:
+    "The mock's, not the plugins' (a real backend never sends it): why it answered so, in one short sentence, e.g. `the variant is already in this wishlist`. Exposed to browsers (`Access-Control-Expose-Headers`).",
+  schema: { type: 'string', minLength: 1 },
+};
+
 /** How Medusa reads each kind of parameter (alphabite.ts `parseField`). */
 const FIELD_TYPES: Record<FieldType, { schema: JsonSchema; description: string }> = {
   string: { schema: { type: 'string' }, description: 'A string.' },

@@ -10,7 +10,7 @@ import { ALPHABITE_QUERY_FIELDS, type FieldType } from '../dialects/alphabite.ts
 import { alphabiteErrorSchemas, alphabiteRecordSchemas } from '../dialects/alphabite-schemas.ts';
 import { alphabiteWriteAnswerSchemas as A, alphabiteWriteBodySchemas as B, alphabiteWriteErrorSchemas as E } from '../dialects/alphabite-write-schemas.ts';
 import { REASON_HEADER } from '../write-reason.ts';
-import { medusaQueryParameters, PUBLISHABLE_KEY } from './alphabite-common.ts';
+import { medusaQueryParameters, PUBLISHABLE_KEY, REASON_HEADER_DOC as REASON } from './alphabite-common.ts';
 import type { NamedSchema, ParameterDoc, RequestBodyDoc, ResponseDoc, RouteDoc } from './types.ts';
 
 const W = '/store/wishlists';
@@ -138,12 +138,6 @@ function emptyServerError(causes: string): ResponseDoc {
   };
 }
 
-/** The mock's reason for an answer whose cause the plugins' own answer does not show (docs/writes.md). */
-const REASON = {
-  description:
-    "The mock's, not the plugins' (a real backend never sends it): why it answered so, in one short sentence, e.g. `the variant is already in this wishlist`. Exposed to browsers (`Access-Control-Expose-Headers`).",
-  schema: { type: 'string', minLength: 1 },
-};
 
 // ---- examples (observed on the real backend, notes/alphabite-writes.md) ----
 

@@ -80,7 +80,7 @@ export function corsMethods(withWrites: boolean): string[] {
 
 /**
  * The answer headers a page may read besides the CORS-safelisted ones: `Retry-After` (injected 429/503)
- * and the mock's reason for a write's empty 500 (REASON_HEADER, docs/writes.md).
+ * and the mock's reason for an empty 500, a write's or a listing's (REASON_HEADER, docs/writes.md).
  */
 export const EXPOSED_HEADERS = ['Retry-After', REASON_HEADER] as const;
 

@@ -6,10 +6,11 @@ import { queryPairs } from '../../lib/query.ts';
 import type { DatasetHolder } from '../dataset/holder.ts';
 import { boundedMemo } from './memo.ts';
 import { buildBetweenRequests } from '../dataset/builder.ts';
-import { answerListing, answerRead, PageBodies, readListing, type ListingAnswer, type PageFacts } from './page-bodies.ts';
+import { answerListing, answerRead, PageBodies, readListing, refusalAnswer, type ListingAnswer, type PageFacts } from './page-bodies.ts';
 import { notePage } from '../journal/observe.ts';
 import { toBody, type Body } from './response-body.ts';
 import { customerOf } from '../../lib/customers.ts';
+import { REASON_HEADER } from '../../lib/write-reason.ts';
 import type { CustomerWrites } from '../writes/store.ts';
 
 export interface ListingOptions {
@@ -162,14 +163,16 @@ function sendBody(req: Request, res: Response, body: KeptAnswer): void {
   res.send(body.bytes);
 }
 
-/** A dialect's refusal: its status and JSON body, or an empty body (as some plugin routes answer). */
+/** A dialect's refusal: its status and JSON body, or an empty body (as some plugin routes answer) with its reason. */
 function sendRefusal(res: Response, refusal: Refusal): void {
-  sendAnswer(res, { status: refusal.status, body: refusal.body === null ? null : JSON.stringify(refusal.body) });
+  sendAnswer(res, refusalAnswer(refusal));
 }
 
 function sendAnswer(res: Response, answer: ListingAnswer): void {
   notePage(res, answer.page);
   res.status(answer.status);
+  // Set before the answer goes out: the journal records the headers as sent (journal/observe.ts).
+  if (answer.reason !== undefined) res.setHeader(REASON_HEADER, answer.reason);
   if (answer.body === null) res.end();
   else res.type(JSON_TYPE).send(answer.body);
 }

@@ -385,6 +385,8 @@ export interface ListingAnswer {
   body: string | null;
   /** A listing's (200): what its page numbers were made from. */
   page?: PageFacts | undefined;
+  /** A refusal's reason, where its body does not say (the dialect's, sent as REASON_HEADER). */
+  reason?: string;
 }
 
 /**
@@ -405,5 +407,11 @@ export function readListing(bodies: PageBodies, request: ListingRequest): Listin
 export function answerRead(bodies: PageBodies, request: ListingRequest, read: ListingQuery | Refusal, writes?: CustomerWrites): ListingAnswer {
   const facts: { page?: PageFacts } = {};
   const answer = isRefusal(read) ? read : bodies.answer(request, read, facts, writes);
-  return isRefusal(answer) ? { status: answer.status, body: answer.body === null ? null : JSON.stringify(answer.body) } : { status: 200, body: answer, page: facts.page };
+  return isRefusal(answer) ? refusalAnswer(answer) : { status: 200, body: answer, page: facts.page };
+}
+
+/** A dialect's refusal as an answer: its status, its JSON (or an empty body) and its reason, if it has one. */
+export function refusalAnswer(refusal: Refusal): ListingAnswer {
+  const body = refusal.body === null ? null : JSON.stringify(refusal.body);
+  return refusal.reason === undefined ? { status: refusal.status, body } : { status: refusal.status, body, reason: refusal.reason };
 }

@@ -3,7 +3,8 @@
  * handler's `catch { res.status(500).end() }`, notes/alphabite-writes.md 0.3) and the few answers that
  * look like success but did something else. The body stays as the plugins answer it; the reason goes in
  * the response header `x-store-listing-kit-reason` (REASON_HEADER), one short sentence per cause, plain
- * ASCII (a header value), never the request's own text. The one place these sentences live.
+ * ASCII (a header value), never the request's own text. The one place the write routes' sentences live (the
+ * four listings' own empty 500s: ALPHABITE_LISTING_REASONS in lib/dialects/alphabite.ts).
  */
 import type { WriteAnswer } from './types.ts';
 

@@ -10,7 +10,8 @@
  * docs/operations.md shows (docs/images/dashboard.png: the whole page at 1280 px wide, of a mock in
  * front of a small storefront backend).
  * Names that are JavaScript's own (`__proto__`, `constructor`) are shown as sent and keep the history per customer
- * working (issue 27); an answer's `x-store-listing-kit-reason` shows beside its status; the history column is
+ * working (issue 27); an answer's `x-store-listing-kit-reason` shows beside its status (a write's, and a
+ * listing's own empty 500 as the server sent it); the history column is
  * readable at 1280 px.
  */
 import { existsSync, mkdirSync } from 'node:fs';
@@ -19,6 +20,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALPHABITE_LISTING_REASONS } from '../../lib/dialects/alphabite.ts';
 import { startMockServer, type MockServer } from '../../mock-server/server.ts';
 import type { RecordedRequest } from '../../mock-server/journal/journal-entry.ts';
 import type { BackendAnswerHook } from '../../mock-server/backend/hooks.ts';
@@ -315,6 +317,23 @@ describe("the dashboard, with names that are JavaScript's own and the plugins' r
       expect(status.text).toMatch(new RegExp(`^\\d{3}${reason}$`));
       await tab.waitForSelector('#writes [data-customer="cus_reason"] .reason', { timeout: 10_000 });
       expect(await tab.textContent('#writes [data-customer="cus_reason"] td.target')).toBe(`POST ${marked}${reason}`);
+      expect(errors).toEqual([]);
+    } finally {
+      await tab.close();
+    }
+  });
+
+  it("shows a listing's own empty 500 reason beside its status, as the server sent it", async () => {
+    const { tab, errors } = await open(alphabite.url);
+    try {
+      await tab.waitForFunction(() => document.querySelector('#live')?.textContent?.startsWith('live'), undefined, { timeout: 15_000 });
+      const target = '/store/wishlists?limit=-1';
+      const answer = await exactRequest(alphabite.url, target, as('cus_listing_reason'));
+      expect(answer).toEqual({ status: 500, text: '' });
+      await tab.waitForSelector(rowFor(target), { timeout: 10_000 });
+      await tab.click(rowFor(target));
+      const status = await tab.$eval('#detail dd.status-fact', (dd) => ({ text: dd.textContent, reason: dd.querySelector('.reason')?.textContent }));
+      expect(status).toEqual({ text: `500${ALPHABITE_LISTING_REASONS.negativeWindow}`, reason: ALPHABITE_LISTING_REASONS.negativeWindow });
       expect(errors).toEqual([]);
     } finally {
       await tab.close();
