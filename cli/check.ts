@@ -10,6 +10,7 @@ import { headerArg, integerIn, maxBodyOption } from './arguments.ts';
 import { wantsColour } from './plain-output.ts';
 import { keepTheVerdictWhenTheReaderLeaves } from './program.ts';
 import { ProgressPrinter } from './progress.ts';
+import { releaseHoldsOnSignal } from './release-on-signal.ts';
 import { baselineOptions, prepareBaseline, settleBaseline } from './baseline-file.ts';
 import { BaselineError } from '../lib/baseline.ts';
 import { CHECK_BASELINE, checkBaselineEntries, passedCheckKeys, type CheckBaselineEntry } from '../properties/check-baseline.ts';
@@ -160,6 +161,8 @@ export async function runCheck(flags: CheckFlags): Promise<number> {
     throw error;
   }
   let report: CheckReport;
+  // Ctrl-C while a dataset variant holds the target's provider state: released, then the end.
+  const keepSignals = releaseHoldsOnSignal();
   try {
     report = await runListingProperties(input, {
       onProgress: (p) => progress.progress(p),
@@ -172,6 +175,8 @@ export async function runCheck(flags: CheckFlags): Promise<number> {
     progress.clear();
     if (error instanceof CannotRunError) return cannotRun(error.message);
     throw error;
+  } finally {
+    keepSignals();
   }
   out(summaryText(report));
   for (const [file, render] of [

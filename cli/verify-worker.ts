@@ -5,6 +5,7 @@
  * `--pact-log <file>`) or drops. The options come over the IPC channel, the results go back over it.
  */
 import type { ProviderResult, VerifyOptions } from '../contracts/verify.ts';
+import { releaseHoldsOnSignal } from './release-on-signal.ts';
 import { hideDependencyDeprecation } from './warnings.ts';
 
 // Pact's verifier proxies the provider-state calls through http-proxy: Node 22+ would print DEP0060
@@ -17,6 +18,9 @@ export type WorkerAnswer = { results: ProviderResult[] } | { cannotRun: string }
 function answer(message: WorkerAnswer): void {
   process.send!(message, () => process.disconnect());
 }
+
+// Stopped (the parent passes its SIGINT or SIGTERM on): the run's provider-state hold is released first.
+releaseHoldsOnSignal();
 
 process.once('message', (options: VerifyOptions) => {
   void (async () => {

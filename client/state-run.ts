@@ -2,19 +2,29 @@ import { ADMIN_WRITE_HEADER, STATE_LEASE_HEADER, STATE_RUN_HEADER } from '../lib
 import { isObject, type Answer } from '../lib/http.ts';
 import { exchange } from './exchange.ts';
 
+/** The runs of this process that may hold a door's provider state now (a setup accepted, no release yet). */
+const mayHold = new Set<StateRun>();
+
 /**
  * One run's calls to a provider-state door (`verify`'s state changes, `check --vary-dataset`'s
  * datasets). Each call names the run (STATE_RUN_HEADER), so that a mock lets this run, and only
  * it, hold its provider state from its first setup to its end. When the door says it keeps such
  * holds (STATE_LEASE_HEADER: the kit's mock does), the run sends a heartbeat while it holds a
- * state long, and releases its hold when it ends; to any other service it sends only the state
- * changes themselves.
+ * state long. It releases its hold when it ends (one DELETE, whose answer it ignores) once the
+ * door said it keeps holds or accepted a setup of this run: a front of the mock (a gateway, a
+ * provider that passes its state changes on) may pass the calls on without that header, and the
+ * hold would then last until it lapses, refusing the next run. A service that never accepted a
+ * setup (nothing to hold) gets only the state changes themselves.
  */
 export class StateRun {
   /** How the run names itself, e.g. `verify-1f2e3d4c`. */
   readonly id: string;
   /** Seconds after which the door lets an idle hold lapse; undefined until a door said so. */
   #lapseSeconds: number | undefined;
+  /** Whether the door accepted a setup of this run since its last release. */
+  #setUp = false;
+  /** Setups sent and not yet answered (a signal may end the process meanwhile: the door may take them). */
+  #settingUp = 0;
 
   constructor(
     readonly url: string,
@@ -27,12 +37,23 @@ export class StateRun {
 
   /** POSTs `{ state, params, action }`; never throws for an answer, only (NoAnswerError) for none. */
   async change(state: string, params: Record<string, unknown>, action: 'setup' | 'teardown'): Promise<Answer> {
-    return this.#send(undefined, { state, params, action });
+    if (action !== 'setup') return this.#send(undefined, { state, params, action });
+    mayHold.add(this);
+    this.#settingUp += 1;
+    try {
+      const answer = await this.#send(undefined, { state, params, action });
+      if (answer.status >= 200 && answer.status < 300) this.#setUp = true;
+      return answer;
+    } finally {
+      this.#settingUp -= 1;
+    }
   }
 
-  /** Ends the run's hold (DELETE), when the door keeps holds; errors are the door's to report, not the run's. */
+  /** Ends the run's hold (DELETE), when the door keeps holds or took a setup; errors are the door's to report, not the run's. */
   async release(): Promise<Answer | undefined> {
-    if (this.#lapseSeconds === undefined) return undefined;
+    mayHold.delete(this);
+    if (this.#lapseSeconds === undefined && !this.#setUp && this.#settingUp === 0) return undefined;
+    this.#setUp = false;
     return this.#send('DELETE').catch(() => undefined);
   }
 
@@ -55,6 +76,17 @@ export class StateRun {
     if (Number.isFinite(lapse) && lapse > 0) this.#lapseSeconds = lapse;
     return answer;
   }
+}
+
+/**
+ * Releases the hold of every run of this process that may hold one (for a process that ends on a
+ * signal: a run's own `finally` does not run then). Settles within `withinMs` whatever the doors do.
+ */
+export async function releaseEveryRun(withinMs: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, withinMs)));
+  await Promise.race([Promise.all([...mayHold].map((run) => run.release())), late]);
+  clearTimeout(timer);
 }
 
 /**

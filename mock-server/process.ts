@@ -74,7 +74,7 @@ export async function startInProcess(options: MockServerOptions, coordinate?: Co
   // The pacts need every listing's answer seen by Express (the recorder's tap): no fast path then.
   const fast = options.fastPath === false || pacts ? app : withFastPath(app, { answers, cors: corsPolicy(options.corsOrigin), ops });
   // Until a backend's catalogue is read, requests to the plugins' routes wait for it (read with their key).
-  const mine = backendCatalogue && !backendCatalogue.loaded ? withCatalogueGate(fast, backendCatalogue) : fast;
+  const mine = backendCatalogue && !backendCatalogue.loaded ? withCatalogueGate(fast, backendCatalogue, { journal: ops.journal, logger: ops.logger }) : fast;
   // Loaded only with a backend: the proxy library is not on the start-up path of a mock on its own.
   const overlay = options.backend
     ? (await import('./backend/overlay.ts')).createOverlay({

@@ -7,11 +7,12 @@
  */
 import { request } from 'node:http';
 import { createServer } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { CatalogueInput } from '../fixtures/catalogue.ts';
-import type { Dataset } from '../fixtures/dataset.ts';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { GivenCatalogue, type CatalogueInput } from '../fixtures/catalogue.ts';
+import { datasetFromRecords, type Dataset } from '../fixtures/dataset.ts';
+import { DatasetHolder } from '../mock-server/dataset/holder.ts';
 import { startMockServer, type MockServer, type MockServerOptions } from '../mock-server/server.ts';
-import { CATALOGUE_REREAD_MS } from '../mock-server/backend/catalogue.ts';
+import { BackendCatalogue, CATALOGUE_REREAD_MS, CatalogueRefusedError } from '../mock-server/backend/catalogue.ts';
 import { datasetDigest } from './support/dataset-digest.ts';
 import { fakeProducts, startFakeCatalogueBackend, type FakeCatalogueBackend } from './support/fake-medusa-catalogue.ts';
 import { runCli, startServe } from './support/cli-process.ts';
@@ -261,6 +262,81 @@ describe('the catalogue of a backend (alphabite dialect)', () => {
     const ok = await send(mock.url, 'GET', '/store/products/reviews');
     expect(ok.status, ok.text).toBe(200);
     expect(backend.requests).toHaveLength(2);
+    // The 502 is journaled like every other answer: the backend's part, with why it failed.
+    const journal = await send(mock.url, 'GET', '/__admin/journal', { key: null });
+    const entries = journal.json.entries as Array<Record<string, any>>;
+    expect(entries.map((e) => [e.method, e.url, e.status, e.answeredBy])).toEqual([
+      ['GET', '/STORE/Products/reviews', 502, 'backend'],
+      ['GET', '/store/products/reviews', 200, 'mock'],
+    ]);
+    expect(entries[0]!.backend).toEqual({ ms: expect.any(Number), error: expect.stringContaining('status 500') });
+    expect(JSON.parse(entries[0]!.response.body.text)).toEqual(failed.json);
+    expect(entries[0]!.request.headers['x-publishable-api-key']).toBe(KEY);
+  });
+
+  it('a key the backend refuses gets the backend\'s own refusal (status and body), journaled; nothing is kept of it: a good key reads next', async () => {
+    const backend = await backendOf();
+    const mock = await mockOf({ ...SIZES, dialect: 'alphabite', backend: backend.url });
+    const refused = await send(mock.url, 'GET', '/store/products/reviews?limit=5', { key: 'pk_wrong' });
+    expect(refused.status).toBe(400);
+    expect(refused.json).toEqual({ type: 'not_allowed', message: 'A valid publishable key is required to proceed with the request' });
+    // Again with the wrong key: read again (the refusal is not kept), refused again.
+    expect((await send(mock.url, 'GET', '/store/wishlists', { key: 'pk_wrong', token: 'bob' })).status).toBe(400);
+    expect(backend.requests.map((r) => r.key)).toEqual(['pk_wrong', 'pk_wrong']);
+    const ok = await send(mock.url, 'GET', '/store/products/reviews?limit=5');
+    expect(ok.status, ok.text).toBe(200);
+    expect(backend.requests.map((r) => r.key)).toEqual(['pk_wrong', 'pk_wrong', KEY]);
+    expect(mock.dataset.current.summary.catalogue).toEqual({ from: backend.url, products: 6, variants: 12 });
+
+    const entries = (await send(mock.url, 'GET', '/__admin/journal', { key: null })).json.entries as Array<Record<string, any>>;
+    expect(entries.map((e) => [e.url, e.status, e.answeredBy])).toEqual([
+      ['/store/products/reviews?limit=5', 400, 'backend'],
+      ['/store/wishlists', 400, 'backend'],
+      ['/store/products/reviews?limit=5', 200, 'mock'],
+    ]);
+    expect(entries[0]!.backend).toEqual({ ms: expect.any(Number), error: null });
+    expect(JSON.parse(entries[0]!.response.body.text)).toEqual(refused.json);
+  });
+
+  it('a 401 of the backend passes as its 401', async () => {
+    const backend = await backendOf();
+    const mock = await mockOf({ ...SIZES, dialect: 'alphabite', backend: backend.url });
+    backend.refuseWith = { status: 401, body: { type: 'unauthorized', message: 'Unauthorized' } };
+    const unauthorized = await send(mock.url, 'GET', '/store/products/reviews', { key: 'pk_wrong' });
+    expect(unauthorized).toMatchObject({ status: 401, json: { type: 'unauthorized', message: 'Unauthorized' } });
+    expect((await send(mock.url, 'GET', '/store/products/reviews')).status).toBe(200);
+  });
+
+  it('reads under way: the same key shares one; another key waits, then reads with its own if that one was refused', async () => {
+    const reads: Array<{ key: string; settle: (refused: boolean) => void }> = [];
+    const read = (backend: string, key: string) =>
+      new Promise<GivenCatalogue>((resolve, reject) =>
+        reads.push({ key, settle: (refused) => (refused ? reject(new CatalogueRefusedError('refused', { status: 400, body: '{}' })) : resolve(new GivenCatalogue({ products: fakeProducts(3) }, backend))) }),
+      );
+    const catalogue = new BackendCatalogue(new DatasetHolder(datasetFromRecords({ reviews: [], wishlists: [] })), 'http://backend.test', { generation: { seed: 1, reviews: 5 }, read });
+    const bad = [catalogue.load('pk_wrong'), catalogue.load('pk_wrong')];
+    const good = catalogue.load(KEY);
+    expect(reads.map((r) => r.key)).toEqual(['pk_wrong']);
+    reads[0]!.settle(true);
+    for (const each of bad) await expect(each).rejects.toBeInstanceOf(CatalogueRefusedError);
+    await vi.waitFor(() => expect(reads.map((r) => r.key)).toEqual(['pk_wrong', KEY]));
+    reads[1]!.settle(false);
+    await good;
+    expect(catalogue.loaded).toBe(true);
+    // Loaded: any key goes on at once, with no read.
+    await catalogue.load('pk_other');
+    expect(reads).toHaveLength(2);
+  });
+
+  it('an answer of the backend that is not a refusal of the key (a 404, a body that is not JSON) is still a 502', async () => {
+    const backend = await backendOf();
+    const mock = await mockOf({ ...SIZES, dialect: 'alphabite', backend: backend.url });
+    backend.refuseWith = { status: 404, body: { type: 'not_found', message: 'Cannot GET /store/products' } };
+    expect((await send(mock.url, 'GET', '/store/products/reviews', { key: 'pk_wrong' })).status).toBe(502);
+    backend.refuseWith = { status: 403, body: '<html>Forbidden</html>' };
+    const html = await send(mock.url, 'GET', '/store/products/reviews', { key: 'pk_wrong' });
+    expect(html.status).toBe(502);
+    expect(html.json.message).toContain('status 403');
   });
 
   it('add-item: a catalogue variant with its real product; one added to the backend later after one re-read; an unknown one as today, re-read at most once a minute', async () => {

@@ -1,27 +1,64 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { PUBLISHABLE_KEY_HEADER } from '../../lib/dialects/alphabite.ts';
 import { catalogueUnreadBody } from '../helpers/errors.ts';
+import type { Logger } from '../helpers/logging.ts';
+import { keptBody } from '../journal/journal-entry.ts';
+import type { Journal } from '../journal/journal.ts';
+import { notePassedThrough } from '../journal/passed-through.ts';
 import { ownsRequest } from './ownership.ts';
-import type { BackendCatalogue } from './catalogue.ts';
+import { CatalogueRefusedError, type BackendCatalogue } from './catalogue.ts';
+
+/** Where the gate's own answers are journaled and logged, as the overlay's are (journal/passed-through.ts). */
+export interface GateRecords {
+  journal: Journal;
+  logger: Logger;
+}
 
 /**
  * In front of the mock's listener (and its fast path), while a backend's catalogue has not been
  * read (`serve --backend` in the alphabite dialect without `--publishable-key`): a request to the
  * plugins' routes that carries a publishable key has the catalogue read with that key, and waits
- * for it (requests meanwhile share the one read) before it goes on, so that its answer is over the
- * backend's products. When the read fails, it is answered with a 502 in Medusa's error shape that
- * names the backend, and the next such request reads again. Every other request goes on at once: a
- * plugin route without a key gets the plugins' 400 as always. Once the catalogue is read, the gate
- * is one boolean test.
+ * for it (requests with the same key meanwhile share the one read) before it goes on, so that its
+ * answer is over the backend's products. When the backend refuses the key (a 4xx but 404, with a
+ * JSON body: Medusa's 400 `not_allowed`), the request gets that answer, status and body, as it
+ * would without the mock; when the read fails otherwise, a 502 in Medusa's error shape that names
+ * the backend. Either is journaled and logged as the backend's part of the request (with the read's
+ * time, and for a 502 why it failed), and the next such request reads again. Every other request
+ * goes on at once: a plugin route without a key gets the plugins' 400 as always. Once the catalogue
+ * is read, the gate is one boolean test.
  */
-export function withCatalogueGate(listener: RequestListener, catalogue: BackendCatalogue): RequestListener {
+export function withCatalogueGate(listener: RequestListener, catalogue: BackendCatalogue, records: GateRecords): RequestListener {
+  const logs = records.logger.isLevelEnabled('info');
   return (req: IncomingMessage, res: ServerResponse) => {
     if (catalogue.loaded) return listener(req, res);
     const key = req.headers[PUBLISHABLE_KEY_HEADER];
     if (typeof key !== 'string' || key === '' || !ownedNotAdmin(req)) return listener(req, res);
+    const arrivedMs = Date.now();
+    const stamp = records.journal.arrival();
+    const started = performance.now();
     catalogue.load(key).then(
       () => listener(req, res),
-      (error: unknown) => badGateway(res, error instanceof Error ? error.message : String(error)),
+      (error: unknown) => {
+        const ms = Math.round((performance.now() - started) * 10) / 10;
+        const refused = error instanceof CatalogueRefusedError ? error.refusal : undefined;
+        const reason = error instanceof Error ? error.message : String(error);
+        const sent = refused ? answer(res, refused.status, refused.body) : answer(res, 502, JSON.stringify(catalogueUnreadBody(reason)));
+        if (!sent) return;
+        notePassedThrough(records.journal, records.logger, logs, {
+          arrivedMs,
+          stamp,
+          method: req.method as string,
+          url: req.url as string,
+          rawHeaders: req.rawHeaders,
+          headers: req.headers,
+          requestBytes: Number(req.headers['content-length'] ?? 0) || 0,
+          status: sent.status,
+          durationMs: Math.round((performance.now() - started) * 10) / 10,
+          responseHeaders: sent.headers,
+          responseBody: keptBody(sent.body, records.journal.bodyBytes),
+          backend: refused ? { ms } : { ms, error: reason },
+        });
+      },
     );
   };
 }
@@ -33,10 +70,11 @@ function ownedNotAdmin(req: IncomingMessage): boolean {
   return ownsRequest('serve', method, url) && !ownsRequest('proxy', method, url);
 }
 
-/** Medusa's error shape (helpers/errors.ts), status 502. */
-function badGateway(res: ServerResponse, reason: string): void {
-  if (res.headersSent || res.destroyed) return;
-  const body = JSON.stringify(catalogueUnreadBody(reason));
-  res.writeHead(502, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+/** Answers JSON `body` with `status`; what was sent (undefined when the client has gone). */
+function answer(res: ServerResponse, status: number, body: string): { status: number; headers: string[]; body: string } | undefined {
+  if (res.headersSent || res.destroyed) return undefined;
+  const headers = ['Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(Buffer.byteLength(body))];
+  res.writeHead(status, headers);
   res.end(body);
+  return { status, headers, body };
 }

@@ -51,9 +51,46 @@ export function backendCatalogueReader(timeoutMs = DEFAULT_READ_TIMEOUT_MS): Cat
       return new GivenCatalogue(await fetchMedusaCatalogue(backend, key, getJson), backend);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      throw new Error(`Cannot read the catalogue of the backend ${backend}: ${reason.replace(/\.$/, '')}`, { cause: error });
+      const message = `Cannot read the catalogue of the backend ${backend}: ${reason.replace(/\.$/, '')}`;
+      const answer = error instanceof Error && 'answer' in error ? (error.answer as { status: number; json: unknown } | undefined) : undefined;
+      const refusal = answer && refusalOf(answer.status, answer.json);
+      throw refusal ? new CatalogueRefusedError(message, refusal, { cause: error }) : new Error(message, { cause: error });
     }
   };
+}
+
+/** The most bytes of a backend's refusal passed on to the client (Medusa's are about a hundred). */
+export const MAX_REFUSAL_BYTES = 16 * 1024;
+
+/** A backend's refusal of the catalogue read, as the client is answered with it: its status and its JSON body. */
+export interface CatalogueRefusal {
+  status: number;
+  /** The backend's JSON body, serialized (at most MAX_REFUSAL_BYTES). */
+  body: string;
+}
+
+/**
+ * The backend refused the read for its request, the way it would refuse the client's own request
+ * without the mock (a publishable key it does not take: Medusa's 400 `not_allowed`, or a 401 or
+ * 403 of a gateway): a 4xx, but a 404 (nothing at that URL: a wrong `--backend`), with a JSON
+ * object of at most MAX_REFUSAL_BYTES. Anything else is the backend's failure, not the client's.
+ */
+export function refusalOf(status: number, json: unknown): CatalogueRefusal | undefined {
+  if (status < 400 || status > 499 || status === 404) return undefined;
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return undefined;
+  const body = JSON.stringify(json);
+  return Buffer.byteLength(body) <= MAX_REFUSAL_BYTES ? { status, body } : undefined;
+}
+
+/** The catalogue read was refused for the key it was made with (`refusal`): the client gets that answer. */
+export class CatalogueRefusedError extends Error {
+  constructor(
+    message: string,
+    readonly refusal: CatalogueRefusal,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
 }
 
 export interface BackendCatalogueOptions {
@@ -73,7 +110,8 @@ export class BackendCatalogue {
   readonly #now: () => number;
   readonly #generation: BackendCatalogueOptions['generation'];
   #loaded = false;
-  #loading: Promise<void> | undefined;
+  /** The read under way, and the key it is made with: callers with that key share it. */
+  #loading: { key: string; read: Promise<void> } | undefined;
   /** The key the catalogue was read with: a re-read uses it. */
   #key: string | undefined;
   #rereading: Promise<void> | undefined;
@@ -99,12 +137,27 @@ export class BackendCatalogue {
 
   /**
    * Reads the catalogue with `key` and serves the dataset generated over it (the holder's initial
-   * dataset from then on). Callers meanwhile share the one read; once it is loaded, resolves at
-   * once. Rejects with one sentence naming the backend; the next call reads again.
+   * dataset from then on). Callers with the same key meanwhile share the one read; one with another
+   * key waits for it and, when it failed (perhaps for its key), reads with its own. Once it is
+   * loaded, resolves at once. Rejects with one sentence naming the backend (CatalogueRefusedError
+   * when the backend refused the key); nothing of a failure is kept: the next call reads again.
    */
   load(key: string): Promise<void> {
     if (this.#loaded) return Promise.resolve();
-    return (this.#loading ??= this.#firstRead(key).finally(() => (this.#loading = undefined)));
+    const loading = this.#loading;
+    if (loading === undefined) {
+      const read = this.#firstRead(key).finally(() => {
+        if (this.#loading?.read === read) this.#loading = undefined;
+      });
+      this.#loading = { key, read };
+      return read;
+    }
+    if (loading.key === key) return loading.read;
+    // Another key's read is under way: it may be refused for its key, not for this one; then this one reads.
+    return loading.read.then(
+      () => undefined,
+      () => this.load(key),
+    );
   }
 
   async #firstRead(key: string): Promise<void> {

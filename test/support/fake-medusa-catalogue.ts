@@ -16,6 +16,8 @@ export interface FakeCatalogueBackend {
   key: string;
   /** Answer every request with Medusa's 500. */
   failing: boolean;
+  /** How it refuses a key it does not take (default: Medusa's 400 `not_allowed`); a string body is sent as it is, as text/html. */
+  refuseWith: { status: number; body: unknown } | undefined;
   /** The requests it got, in order: path and query, and the key sent. */
   readonly requests: Array<{ url: string; key: string | undefined; offset: number; limit: number }>;
   close(): Promise<void>;
@@ -42,7 +44,7 @@ export function fakeProducts(n: number, variants = 2, label = 'SHOP'): Catalogue
 }
 
 export async function startFakeCatalogueBackend(products: CatalogueProductInput[], key = 'pk_shop'): Promise<FakeCatalogueBackend> {
-  const state = { products, key, failing: false, requests: [] as FakeCatalogueBackend['requests'] };
+  const state = { products, key, failing: false, refuseWith: undefined as FakeCatalogueBackend['refuseWith'], requests: [] as FakeCatalogueBackend['requests'] };
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://backend.test');
     const sent = req.headers['x-publishable-api-key'];
@@ -52,6 +54,12 @@ export async function startFakeCatalogueBackend(products: CatalogueProductInput[
     if (state.failing) return send(res, 500, { type: 'unknown_error', message: 'An unknown error occurred.' });
     if (url.pathname !== '/store/products' || req.method !== 'GET') return send(res, 404, { type: 'not_found', message: `Cannot ${req.method} ${url.pathname}` });
     if (sent !== state.key) {
+      const refusal = state.refuseWith;
+      if (refusal && typeof refusal.body === 'string') {
+        res.writeHead(refusal.status, { 'content-type': 'text/html', 'content-length': Buffer.byteLength(refusal.body) });
+        return res.end(refusal.body);
+      }
+      if (refusal) return send(res, refusal.status, refusal.body);
       return send(res, 400, { type: 'not_allowed', message: "A valid publishable key is required to proceed with the request" });
     }
     const sorted = [...state.products].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
