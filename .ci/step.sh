@@ -7,9 +7,9 @@
 # foreground command would be waited for first: bash runs a trap only after it ends). The trap
 # sends the signal on to the step's group (SIGTERM for SIGHUP: the kit's scripts clean up on SIGINT
 # and SIGTERM, e.g. test:medusa stops its PostgreSQL and Medusa), waits until the group is empty for
-# at most CI_STEP_GRACE seconds (default 30), SIGKILLs what is left, and exits 130 (INT), 143
-# (TERM) or 129 (HUP). Job control also keeps SIGINT's default in the step, where a background job
-# of a script would start with SIGINT ignored.
+# at most CI_STEP_GRACE seconds (default 30), SIGKILLs what is left and waits for it to go, and
+# exits 130 (INT), 143 (TERM) or 129 (HUP). Job control also keeps SIGINT's default in the step,
+# where a background job of a script would start with SIGINT ignored.
 #
 # A step's output goes where the script's goes; its stdin is /dev/null (a step in a group of its
 # own must not read a terminal). A step that fails returns its exit code, so `set -e` ends the
@@ -67,6 +67,12 @@ step_stop() {
     if step_group_alive "$step_pid"; then
       echo "::: $1: the step's processes were still running after ${grace} s: killed" >&2
       kill -s KILL -- "-$step_pid" 2>/dev/null || true
+      # SIGKILLed processes take a moment to be gone on a loaded machine
+      waited=0
+      while step_group_alive "$step_pid" && ((waited < 50)); do
+        sleep 0.1
+        waited=$((waited + 1))
+      done
     fi
   fi
   exit "$3"

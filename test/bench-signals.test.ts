@@ -155,14 +155,15 @@ async function expectAllGone(run: Launched, ports: number[]): Promise<void> {
 describe('npm run bench ends everything it started', () => {
   const timeout = START_TIMEOUT_MS + 2 * STOP_TIMEOUT_MS;
 
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    it(`${signal} to npm's pid: the bench and the servers it started end, their ports are free`, { timeout }, async () => {
+  for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
+    it(`${signal} to npm's pid: the bench and the servers it started end, their ports are free, npm exits ${code}`, { timeout }, async () => {
       const run = launch();
       const ports = await warmingUp(run);
       process.kill(run.npm, signal);
       await expectAllGone(run, ports);
       expect(run.output()).toContain(`bench: ${signal}: stopping what it started`);
-      expect(await run.exited).not.toBe(0);
+      // the bench's exit code (128 + the signal's number), passed on by npm
+      expect(await run.exited).toBe(code);
     });
   }
 
@@ -172,5 +173,6 @@ describe('npm run bench ends everything it started', () => {
     process.kill(-run.npm, 'SIGHUP');
     await expectAllGone(run, ports);
     await run.exited;
+    expect(run.output()).toContain('bench: SIGHUP: stopping what it started');
   });
 });
