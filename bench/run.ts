@@ -3,6 +3,10 @@
  * instead, on loopback, with the server and the load generator on separate cores.
  * See bench/lib/options.ts for the options, and the "How each server was set up" section of
  * bench/RESULTS.md (written by this script) for the method.
+ *
+ * It builds dist/ itself (what changed, as `npm start` does) rather than behind `npm run build &&`
+ * in package.json: npm's signal then meets this process alone, which ends every process it started
+ * (bench/lib/children.ts) on SIGINT, SIGTERM and SIGHUP, and on an error.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -19,6 +23,7 @@ import { median } from './lib/stats.ts';
 import { machineFacts } from './lib/machine.ts';
 import { PASSTHROUGH_SECTION, passthroughTargets, renderPassedThrough, renderResults, renderStartup, renderSvg, spliceSection, startupTargets, type Measured, type StartMeasured, type TargetInfo } from './lib/report.ts';
 import { compareStartup, type StartupComparison } from './lib/startup.ts';
+import { endChildren, runChild, stopOnSignals, stoppingSignal } from './lib/children.ts';
 import { renderCheck, spliceCheckSection, timeCheck } from './lib/check-timing.ts';
 import { DEFAULTS as CHECK_DEFAULTS } from '../properties/options.ts';
 import { besideEachOther, buildCommit, commitOfTarget, RANDOM_PAGE_BASELINE, renderAgainstCommit, type PairedCpu } from './lib/older-build.ts';
@@ -91,6 +96,9 @@ async function main(): Promise<void> {
   }
   const options: BenchOptions = parsed;
   mkdirSync(WORK, { recursive: true });
+  // dist/ as the sources are (what changed): the CLI and the proxy ceiling run from it
+  const build = await runChild(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), '--incremental'], { cwd: ROOT, output: 'inherit' });
+  if (build.code !== 0) throw new Error(`the build failed (${build.error?.message ?? build.signal ?? `exit ${build.code}`})`);
 
   const cores = cpuCount();
   const pinning = cores >= 2 && hasTaskset();
@@ -246,7 +254,7 @@ async function main(): Promise<void> {
   if (options.peers) {
     const wanted = PEERS.filter((p) => options.only.length === 0 || options.only.includes(p.id));
     if (wanted.length > 0) {
-      if (options.install) ensurePeersInstalled(PEERS_DIR, log);
+      if (options.install) await ensurePeersInstalled(PEERS_DIR, log);
     }
     for (const peer of wanted) {
       const reason = installedVersion(PEERS_DIR, peer.packageName) ? peer.unavailable(PEERS_DIR) : 'not installed (run without --no-install)';
@@ -294,7 +302,7 @@ async function main(): Promise<void> {
   const olderIds: { id: string; rev: string }[] = [];
   for (const rev of olderRevs) {
     const olderId = `${randomId}@${rev}`;
-    const older = buildCommit(ROOT, WORK, rev, log);
+    const older = await buildCommit(ROOT, WORK, rev, log);
     if ('skipped' in older) {
       skipped.push({ label: `${randomId} at ${rev}`, reason: older.skipped });
       continue;
@@ -337,8 +345,9 @@ async function main(): Promise<void> {
       originBody = await (await fetch(`${originUrl()}${PASSED_THROUGH_PATH}`)).text();
     }
     for (const target of selected) {
-      log(`starting ${target.id}`);
-      const server = await target.start(await freePort());
+      const port = await freePort();
+      log(`starting ${target.id} on 127.0.0.1:${port}`);
+      const server = await target.start(port);
       running.set(target.id, server);
       startMs.set(target.id, server.startMs);
       startRss.set(target.id, treeRssMiB(server.pid));
@@ -554,7 +563,11 @@ function peerTarget(peer: PeerDefinition, files: PeerConfigFiles, core: number |
   };
 }
 
-main().catch((error: unknown) => {
+stopOnSignals(log);
+main().then(endChildren, async (error: unknown) => {
+  // a signal's stop makes what was under way fail: its handler ends the bench (130, 143, 129)
+  if (stoppingSignal()) return;
   log(`bench failed: ${error instanceof Error ? error.message : String(error)}`);
+  await endChildren();
   process.exitCode = 1;
 });

@@ -7,11 +7,12 @@
  * The checker runs as its own process on the load generator's core; its CPU time is its own
  * (process.cpuUsage at exit), the server's is read from /proc.
  */
-import { spawn, spawnSync } from 'node:child_process';
+
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { median } from './stats.ts';
 import { freePort, startServer, stopServer, treeCpuSeconds } from './processes.ts';
+import { keep, runChild, temporary } from './children.ts';
 
 export interface CheckRun {
   wallMs: number;
@@ -67,36 +68,31 @@ const CPU_ON_EXIT = `data:text/javascript,${encodeURIComponent("import{writeFile
  * The CLI of BEFORE, built once into the work folder (git archive of that commit, this checkout's
  * node_modules, its own build script), or why it cannot be (no git history, say, in a package).
  */
-function buildBefore(setup: CheckSetup): { cli: string } | { skipped: string } {
+async function buildBefore(setup: CheckSetup): Promise<{ cli: string } | { skipped: string }> {
   const dir = join(setup.work, `check-before-${BEFORE.rev}`);
   const cli = join(dir, 'bin', 'store-listing-kit.js');
   if (existsSync(join(dir, '.built'))) return { cli };
   rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  const archive = spawnSync('sh', ['-c', `git -C "$0" archive --format=tar ${BEFORE.rev} | tar -x -C "$1"`, setup.root, dir], { encoding: 'utf8' });
-  if (archive.status !== 0) return { skipped: `git could not give commit ${BEFORE.rev} (${archive.stderr.trim().split('\n')[0] || `exit ${archive.status}`})` };
+  mkdirSync(temporary(dir), { recursive: true });
+  const archive = await runChild('sh', ['-c', `git -C "$0" archive --format=tar ${BEFORE.rev} | tar -x -C "$1"`, setup.root, dir]);
+  if (archive.code !== 0) return { skipped: `git could not give commit ${BEFORE.rev} (${archive.stderr.trim().split('\n')[0] || `exit ${archive.signal ?? archive.code}`})` };
   symlinkSync(join(setup.root, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  const build = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: dir, encoding: 'utf8' });
-  if (build.status !== 0) return { skipped: `the build of ${BEFORE.rev} failed (${build.stderr.trim().split('\n')[0] || `exit ${build.status}`})` };
+  const build = await runChild(process.execPath, ['scripts/build.mjs'], { cwd: dir });
+  if (build.code !== 0) return { skipped: `the build of ${BEFORE.rev} failed (${build.stderr.trim().split('\n')[0] || `exit ${build.signal ?? build.code}`})` };
   writeFileSync(join(dir, '.built'), `${BEFORE.rev}\n`);
+  keep(dir);
   return { cli };
 }
 
 async function runCheck(setup: CheckSetup, baseUrl: string, serverPid: number, args: string[], cli = setup.cli): Promise<CheckRun> {
-  const cpuFile = join(setup.work, `check-cpu-${process.pid}.txt`);
+  const cpuFile = temporary(join(setup.work, `check-cpu-${process.pid}.txt`));
   rmSync(cpuFile, { force: true });
   const serverBefore = treeCpuSeconds(serverPid);
   const began = performance.now();
-  const child = spawn(process.execPath, ['--import', CPU_ON_EXIT, cli, 'check', '--base-url', baseUrl, '--seed', String(SEED), ...args], {
+  const { code, stdout, stderr } = await runChild(process.execPath, ['--import', CPU_ON_EXIT, cli, 'check', '--base-url', baseUrl, '--seed', String(SEED), ...args], {
     cwd: setup.root,
     env: { ...process.env, BENCH_CPU_FILE: cpuFile, NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-  const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
   const wallMs = performance.now() - began;
   const serverCpuMs = (treeCpuSeconds(serverPid) - serverBefore) * 1000;
   const summary = /^(OK|FAILED|NOTHING CHECKED): .* · (\d+) requests? in /m.exec(stdout);
@@ -124,7 +120,7 @@ export async function timeCheck(setup: CheckSetup): Promise<CheckTiming> {
   const local = { one: [] as CheckRun[], many: [] as CheckRun[] };
   const beforeRuns: CheckRun[] = [];
   setup.log(`check: building ${BEFORE.what} (${BEFORE.rev}) to time it side by side`);
-  const beforeBuild = buildBefore(setup);
+  const beforeBuild = await buildBefore(setup);
   if ('skipped' in beforeBuild) setup.log(`  not timed: ${beforeBuild.skipped}`);
   const mock = await startMock(setup, 'check-mock', []);
   try {

@@ -3,30 +3,31 @@
  * this build: `random-<size>@<rev>` (issue 27: the random uncached page against 26a2658, the
  * commit before the journal kept bodies and page facts). The build is `git archive` of that
  * commit into the bench's work folder, this checkout's node_modules, its own build script; made
- * once and kept (`.built`).
+ * once and kept (`.built`); a build the bench's end cuts short is removed (children.ts).
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { median } from './stats.ts';
+import { keep, runChild, temporary } from './children.ts';
 
 /** The commit the random uncached page is compared with: before the journal with bodies and the writes overlay. */
 export const RANDOM_PAGE_BASELINE = '26a2658';
 
 /** The CLI of commit `rev` built into `work`, or why it cannot be (no git history, say, in a package). */
-export function buildCommit(root: string, work: string, rev: string, log: (line: string) => void): { cli: string; dir: string } | { skipped: string } {
+export async function buildCommit(root: string, work: string, rev: string, log: (line: string) => void): Promise<{ cli: string; dir: string } | { skipped: string }> {
   const dir = join(work, `build-${rev}`);
   const cli = join(dir, 'bin', 'store-listing-kit.js');
   if (existsSync(join(dir, '.built'))) return { cli, dir };
   log(`building ${rev} into ${dir}`);
   rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  const archive = spawnSync('sh', ['-c', `git -C "$0" archive --format=tar "$2" | tar -x -C "$1"`, root, dir, rev], { encoding: 'utf8' });
-  if (archive.status !== 0) return { skipped: `git could not give commit ${rev} (${archive.stderr.trim().split('\n')[0] || `exit ${archive.status}`})` };
+  mkdirSync(temporary(dir), { recursive: true });
+  const archive = await runChild('sh', ['-c', `git -C "$0" archive --format=tar "$2" | tar -x -C "$1"`, root, dir, rev]);
+  if (archive.code !== 0) return { skipped: `git could not give commit ${rev} (${archive.stderr.trim().split('\n')[0] || `exit ${archive.signal ?? archive.code}`})` };
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  const build = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: dir, encoding: 'utf8' });
-  if (build.status !== 0) return { skipped: `the build of ${rev} failed (${build.stderr.trim().split('\n')[0] || `exit ${build.status}`})` };
+  const build = await runChild(process.execPath, ['scripts/build.mjs'], { cwd: dir });
+  if (build.code !== 0) return { skipped: `the build of ${rev} failed (${build.stderr.trim().split('\n')[0] || `exit ${build.signal ?? build.code}`})` };
   writeFileSync(join(dir, '.built'), `${rev}\n`);
+  keep(dir);
   return { cli, dir };
 }
 

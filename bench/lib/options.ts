@@ -27,7 +27,9 @@ export const USAGE = `npm run bench -- [options]
 
 Runs our mock, its ceilings (raw node:http, bare Express 5, the proxy library alone) and the
 peers side by side on loopback, server and load generator on separate cores, interleaved and
-repeated; prints the tables and writes bench/RESULTS.md and bench/results.svg.
+repeated; prints the tables and writes bench/RESULTS.md and bench/results.svg. Builds what
+changed into dist/ first. Ctrl-C (SIGINT), SIGTERM or SIGHUP stops every process it started and
+exits 130, 143 or 129 (no RESULTS.md).
 
   --quick              one short round (about 2 minutes): a smoke run, not for publishing
   --rounds <n>         interleaved rounds; medians are reported (default 5)

@@ -3,6 +3,7 @@
  * (ignored by git, never part of the package), with pinned versions so runs compare like for like.
  */
 import { execFileSync } from 'node:child_process';
+import { runChild } from './children.ts';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PeerConfigFiles } from './peer-configs.ts';
@@ -23,7 +24,7 @@ export function installedVersion(peersDir: string, name: string): string | undef
 }
 
 /** Install the pinned peers into `peersDir` unless they are there already (needs the npm registry once). */
-export function ensurePeersInstalled(peersDir: string, log: (line: string) => void): void {
+export async function ensurePeersInstalled(peersDir: string, log: (line: string) => void): Promise<void> {
   const missing = Object.entries(PEER_PACKAGES).filter(([name, version]) => installedVersion(peersDir, name) !== version);
   if (missing.length === 0) return;
   mkdirSync(peersDir, { recursive: true });
@@ -32,9 +33,8 @@ export function ensurePeersInstalled(peersDir: string, log: (line: string) => vo
     `${JSON.stringify({ name: 'store-listing-kit-bench-peers', private: true, description: 'Installed by npm run bench; not part of the package', dependencies: PEER_PACKAGES }, null, 2)}\n`,
   );
   log(`installing peers into ${peersDir}: ${missing.map(([n, v]) => `${n}@${v}`).join(', ')} (npm install, once)`);
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--prefix', peersDir, ...Object.entries(PEER_PACKAGES).map(([n, v]) => `${n}@${v}`)], {
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const install = await runChild('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--prefix', peersDir, ...Object.entries(PEER_PACKAGES).map(([n, v]) => `${n}@${v}`)], { output: 'inherit' });
+  if (install.code !== 0) throw new Error(`npm install of the peers failed (${install.error?.message ?? install.signal ?? `exit ${install.code}`})`);
 }
 
 function javaVersionLine(): string | undefined {

@@ -2,12 +2,14 @@
  * Starting, pinning, probing and stopping the servers the benchmark measures.
  *
  * Every server runs under `taskset -c <server core>` so that it never shares a core with the
- * load generator, in its own process group so that stopping it also stops whatever it spawned.
+ * load generator, in its own process group so that stopping it also stops whatever it spawned
+ * (started through children.ts, which ends every group when the bench ends, however it ends).
  * Resident memory is the sum over the whole process tree (a CLI wrapper plus its server).
  */
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { openSync, readFileSync, readdirSync, closeSync } from 'node:fs';
+import { startChild } from './children.ts';
 
 export interface RunningServer {
   name: string;
@@ -78,14 +80,16 @@ export async function startServer(spec: SpawnSpec): Promise<RunningServer> {
   const [command, args] =
     spec.core === undefined ? [spec.command, spec.args] : ['taskset', ['-c', String(spec.core), spec.command, ...spec.args]];
   const started = performance.now();
-  const child = spawn(command, args, {
-    cwd: spec.cwd,
-    env: { ...process.env, ...spec.env },
-    stdio: ['ignore', fd, fd],
-    detached: true,
-  });
-  closeSync(fd);
+  let child: ChildProcess;
+  try {
+    child = startChild(command, args, { cwd: spec.cwd, env: { ...process.env, ...spec.env }, stdio: ['ignore', fd, fd] });
+  } finally {
+    closeSync(fd);
+  }
   let exited: string | undefined;
+  child.on('error', (error) => {
+    exited = `could not start (${error.message})`;
+  });
   child.on('exit', (code, signal) => {
     exited = `exited with ${signal ?? code}`;
   });

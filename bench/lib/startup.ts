@@ -4,14 +4,11 @@
  * path), interleaved round by round; and the time `import('store-listing-kit')` takes in a fresh
  * process (the root entry as users load it, from the build).
  */
-import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { freePort, startServer, stopServer } from './processes.ts';
 import { median } from './stats.ts';
-
-const run = promisify(execFile);
+import { runChild } from './children.ts';
 
 export interface StartupComparison {
   rounds: number;
@@ -54,8 +51,9 @@ export async function compareStartup(setup: StartupSetup): Promise<StartupCompar
       samples[which].push(server.startMs);
       await stopServer(server);
     }
-    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', importScript], { cwd: setup.root });
-    samples.importRoot.push(Number(stdout.trim()));
+    const imported = await runChild(process.execPath, ['--input-type=module', '-e', importScript], { cwd: setup.root });
+    if (imported.code !== 0) throw new Error(`import('store-listing-kit') failed: ${imported.stderr.trim().split('\n')[0] || `exit ${imported.signal ?? imported.code}`}`);
+    samples.importRoot.push(Number(imported.stdout.trim()));
     setup.log(`start-up ${round + 1}/${setup.rounds}: express ${samples.express.at(-1)!.toFixed(0)} ms, serve ${samples.serve.at(-1)!.toFixed(0)} ms, import ${samples.importRoot.at(-1)!.toFixed(0)} ms`);
   }
   return { rounds: setup.rounds, expressMs: median(samples.express), serveMs: median(samples.serve), importRootMs: median(samples.importRoot) };

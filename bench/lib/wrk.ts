@@ -4,10 +4,11 @@
  * measured, not the generator. Every path of a run (or a fixed random sequence) is cycled by a
  * Lua script; latency percentiles come from wrk's own histogram (`--latency`).
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LoadOptions, LoadResult } from './load.ts';
+import { startChild, temporary } from './children.ts';
 
 export function hasWrk(): boolean {
   return spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined;
@@ -50,14 +51,15 @@ export function parseWrk(output: string, durationSec: number): LoadResult {
 
 export async function runWrk(options: LoadOptions, workDir: string): Promise<LoadResult> {
   const paths = options.randomPath ? Array.from({ length: 20_000 }, () => (options.randomPath as () => string)()) : options.paths;
-  const file = join(workDir, `wrk-${process.pid}.lua`);
+  const file = temporary(join(workDir, `wrk-${process.pid}.lua`));
   writeFileSync(file, wrkScript(paths));
   const command = `wrk -t1 -c${options.connections} -d${options.durationSec}s --latency -s ${file} ${options.url}; times`;
   const output = await new Promise<string>((resolve, reject) => {
-    const child = spawn('bash', ['-c', command], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // bash and wrk in a group of their own, ended with the bench
+    const child = startChild('bash', ['-c', command], { stdio: ['ignore', 'pipe', 'pipe'] });
     let text = '';
-    child.stdout.on('data', (chunk: Buffer) => (text += chunk));
-    child.stderr.on('data', (chunk: Buffer) => (text += chunk));
+    child.stdout!.on('data', (chunk: Buffer) => (text += chunk));
+    child.stderr!.on('data', (chunk: Buffer) => (text += chunk));
     child.on('error', reject);
     child.on('close', () => resolve(text));
   });
