@@ -3,27 +3,13 @@
  * bench's error exit and its signal handlers call) ends every child's whole process group, a
  * group that ignores SIGTERM too, removes the temporaries, and nothing starts after it.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BenchEnding, endChildren, keep, runChild, startChild, temporary } from '../bench/lib/children.ts';
+import { groupMembers } from './support/process-group.ts';
 
-/** The living processes of a process group (from /proc; a zombie waiting to be reaped has ended). */
-function groupMembers(pgid: number): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .map(Number)
-    .filter((pid) => {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        return state !== 'Z' && Number(pgrp) === pgid;
-      } catch {
-        return false;
-      }
-    });
-}
 
 const groups: number[] = [];
 const dir = mkdtempSync(join(tmpdir(), 'store-listing-kit-bench-children-'));

@@ -7,10 +7,11 @@
  * a test saw is SIGKILLed at the end, so a failing test leaves nothing behind.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { groupMembers } from './support/process-group.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const STEP_SH = join(ROOT, '.ci', 'step.sh');
@@ -101,21 +102,6 @@ async function stepPids(run: Script): Promise<number[]> {
   return pids;
 }
 
-/** The living processes of a process group (from /proc). */
-function groupMembers(pgid: number): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .map(Number)
-    .filter((pid) => {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        return state !== 'Z' && Number(pgrp) === pgid;
-      } catch {
-        return false;
-      }
-    });
-}
 
 describe('.ci/step.sh: a signal to the script ends the running step', () => {
   for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130], ['SIGHUP', 129]] as const) {
