@@ -1,8 +1,8 @@
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Option } from 'commander';
 import { BaselineError, baselineText, compareWithBaseline, comparisonLines, parseBaseline, type BaselineFormat } from '../lib/baseline.ts';
-import { reason } from './report-files.ts';
+import { probeWritable, reason } from './report-files.ts';
 
 /**
  * `--baseline <file>` and `--write-baseline <file>` of `verify` and `check` (lib/baseline.ts): the
@@ -60,11 +60,8 @@ export function readBaseline<E>(format: BaselineFormat<E>, dialect: string, file
  */
 export function claimBaselinePath(file: string): void {
   if (file === '') throw new BaselineError('--write-baseline needs a file name');
-  const existed = existsSync(file);
   try {
-    mkdirSync(dirname(file), { recursive: true });
-    closeSync(openSync(file, 'a'));
-    if (!existed) rmSync(file);
+    probeWritable(file);
   } catch (error) {
     throw new BaselineError(`cannot write the baseline ${file}: ${reason(error)}`);
   }

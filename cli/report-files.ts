@@ -29,6 +29,18 @@ export function reason(error: unknown): string {
 }
 
 /**
+ * Throws the file system's error when `file` cannot be written: its folders are created, and the
+ * file is opened for appending, so a file already there keeps its content (one that was not there
+ * is removed again).
+ */
+export function probeWritable(file: string): void {
+  const existed = existsSync(file);
+  mkdirSync(dirname(file), { recursive: true });
+  closeSync(openSync(file, 'a'));
+  if (!existed) rmSync(file);
+}
+
+/**
  * Claims each `--<option> <file>` given, before the run: creates the file's folders, checks that the
  * file can be written, and removes a report an earlier run left there, so that after a run that
  * cannot finish (exit 2) no old verdict is read as this one's. Throws ReportPathError for the first
@@ -44,12 +56,8 @@ export function claimReportPaths(paths: ReadonlyArray<readonly [option: string, 
     seen.set(file, option);
   }
   for (const [file, option] of seen) {
-    const existed = existsSync(file);
     try {
-      mkdirSync(dirname(file), { recursive: true });
-      // Opened for appending: the content is untouched until every path has passed.
-      closeSync(openSync(file, 'a'));
-      if (!existed) rmSync(file);
+      probeWritable(file);
     } catch (error) {
       throw new ReportPathError(`cannot write the report ${file} (${option}): ${reason(error)}`);
     }
