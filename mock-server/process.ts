@@ -13,6 +13,7 @@ import { withFastPath } from './front/fast-path.ts';
 import { createOps } from './state/ops.ts';
 import { installServerGuards, MAX_HEADER_BYTES } from './front/request-guards.ts';
 import { frontListener } from './front/listener.ts';
+import { appMessages } from './front/app-messages.ts';
 import { DatasetHolder, generationOf } from './dataset/holder.ts';
 import { DEFAULT_SHUTDOWN_GRACE_MS, type MockServer, type MockServerOptions } from './server-options.ts';
 import type { CoordinatorFactory } from './state/coordination.ts';
@@ -86,7 +87,8 @@ export async function startInProcess(options: MockServerOptions, coordinate?: Co
       })
     : undefined;
   // requireHostHeader off: guardRequests answers a missing Host with JSON instead of Node's empty 400.
-  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false }, frontListener(mine, overlay && { mode: options.mode ?? 'serve', passThrough: overlay.passThrough }));
+  // Requests and responses made on the app's prototypes: Express then moves none (front/app-messages.ts).
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false, ...appMessages(app) }, frontListener(mine, overlay && { mode: options.mode ?? 'serve', passThrough: overlay.passThrough }));
   installServerGuards(server);
   await listen(server, options.port ?? 0, host).catch((error: unknown) => {
     overlay?.close();
