@@ -3,7 +3,7 @@
  * `npx tsx bench/gc-counts.ts <cli.js> [<cli.js> ...]` (e.g. bin/store-listing-kit.js and
  * bench/.work/build-26a2658/bin/store-listing-kit.js). Each server is started with `--trace-gc-nvp`
  * (`serve --reviews 1000000`, extra serve options from GC_SERVE_ARGS) and driven as the bench drives
- * its random target: wrk, one thread, 10 connections, each run cycling the next 20,000 paths of the
+ * its random target: wrk, one thread, 10 connections, each run cycling the next `randomCycle` paths of the
  * bench's generator. After a warm-up it counts, over three measured runs, scavenges, full collections
  * (Mark-Compact), bytes promoted and kept alive by young collections, and the heap left after each
  * full collection. These are facts of the heap, not of the clock: unlike CPU per request, a loaded
@@ -19,12 +19,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { orderPagePaths, randomPagePaths } from './lib/random-pages.ts';
-import { wrkScript } from './lib/wrk.ts';
+import { randomCycle, wrkScript } from './lib/wrk.ts';
 import { freePort } from './lib/processes.ts';
 
 const REVIEWS = 1_000_000;
 const PAGE_SIZE = 10;
-const CYCLE = 20_000;
 
 function field(line: string, key: string): number {
   return Number(new RegExp(`\\b${key}=([\\d.]+)`).exec(line)?.[1] ?? 0);
@@ -53,7 +52,7 @@ async function countsOf(cli: string, dir: string): Promise<string> {
     const next = randomPagePaths(REVIEWS, PAGE_SIZE);
     const wrk = (seconds: number): number => {
       const file = join(dir, 'cycle.lua');
-      writeFileSync(file, wrkScript(Array.from({ length: CYCLE }, next)));
+      writeFileSync(file, wrkScript(Array.from({ length: randomCycle(seconds) }, next)));
       const out = spawnSync('wrk', ['-t1', '-c10', `-d${seconds}s`, '-s', file, `http://127.0.0.1:${port}/`], { encoding: 'utf8' }).stdout;
       return Number(/(\d+) requests in/.exec(out)?.[1] ?? Number.NaN);
     };
