@@ -26,7 +26,7 @@ import { compareStartup, type StartupComparison } from './lib/startup.ts';
 import { endChildren, runChild, stopOnSignals, stoppingSignal } from './lib/children.ts';
 import { renderCheck, spliceCheckSection, timeCheck } from './lib/check-timing.ts';
 import { DEFAULTS as CHECK_DEFAULTS } from '../properties/options.ts';
-import { besideEachOther, buildCommit, commitOfTarget, RANDOM_PAGE_BASELINE, renderAgainstCommit, type PairedCpu } from './lib/older-build.ts';
+import { AGAINST_COMMIT_SECTION, besideEachOther, buildCommit, commitOfTarget, RANDOM_PAGE_BASELINE, renderAgainstCommit, type PairedCpu } from './lib/older-build.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const WORK = join(ROOT, 'bench', '.work');
@@ -486,11 +486,30 @@ async function main(): Promise<void> {
       }
       return;
     }
-    const results = renderResults({ options, generator, measured, starts, ...(startup ? { startup } : {}), skipped, facts, pinned: pinning, pageBytes: pageBytes.length, passthroughRounds });
     const pairs: PairedCpu[] = olderIds.flatMap(({ id, rev }) => {
       const olderSamples = samples.get(id);
       return olderSamples ? [{ label: `${largest.toLocaleString('en-US')} reviews, a random page per request`, rev, ours: (samples.get(randomId) ?? []).map((s) => s.cpuUs), older: olderSamples.map((s) => s.cpuUs) }] : [];
     });
+    // `--only random-<size>,random-<size>@<rev>...` (those alone): their section goes into RESULTS.md, the rest stays as it was.
+    if (options.only.length > 0 && pairs.length > 0 && selected.every((t) => t.id === 'express' || t.id === randomId || olderIds.some((o) => o.id === t.id))) {
+      const load = loadavg().map((l) => l.toFixed(1)).join(', ');
+      const how = `Measured on its own by \`npm run bench -- ${process.argv.slice(2).join(' ')}\`: ${options.rounds} interleaved rounds (${options.warmupSec} s of warm-up, then ${options.durationSec} s measured, ${options.connections} connections, ${generator}), ${pinning ? 'servers on core 0, load generator on core 1' : 'NOT pinned'}; load average ${load} at the end (${cores} cores). The other sections are from the full run above.`;
+      const section = renderAgainstCommit(pairs, how);
+      process.stdout.write(`${section.join('\n')}\n`);
+      if (options.outDir) {
+        const file = join(resolve(ROOT, options.outDir), 'RESULTS.md');
+        let before = '';
+        try {
+          before = readFileSync(file, 'utf8');
+        } catch {
+          // none yet: the section alone
+        }
+        writeFileSync(file, spliceSection(before, AGAINST_COMMIT_SECTION, section));
+        log(`wrote the older-commit section into ${file}`);
+      }
+      return;
+    }
+    const results = renderResults({ options, generator, measured, starts, ...(startup ? { startup } : {}), skipped, facts, pinned: pinning, pageBytes: pageBytes.length, passthroughRounds });
     const withOlder = pairs.length > 0 ? `${results.trimEnd()}\n\n${renderAgainstCommit(pairs).join('\n')}` : results;
     const markdown = check ? spliceCheckSection(withOlder, check) : withOlder;
     process.stdout.write(markdown);

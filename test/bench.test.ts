@@ -2,11 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import { median, percentile, ratio } from '../bench/lib/stats.ts';
 import { mockoonEnvironment, openapiDocument, pactFile, wiremockMapping, REVIEWS_PATH } from '../bench/lib/peer-configs.ts';
-import { parseWrk } from '../bench/lib/wrk.ts';
+import { parseWrk, randomCycle, RANDOM_PATHS_PER_SECOND } from '../bench/lib/wrk.ts';
 import { checkTargets, passthroughTargets, PASSTHROUGH_SECTION, renderPassedThrough, renderResults, renderSvg, spliceSection, startupTargets, type Measured } from '../bench/lib/report.ts';
 import { parseBenchOptions, type BenchOptions } from '../bench/lib/options.ts';
 import { orderPagePaths, randomPagePaths } from '../bench/lib/random-pages.ts';
-import { besideEachOther, commitOfTarget } from '../bench/lib/older-build.ts';
+import { AGAINST_COMMIT_SECTION, besideEachOther, commitOfTarget, renderAgainstCommit } from '../bench/lib/older-build.ts';
 
 describe('statistics', () => {
   it('percentile is nearest-rank on ascending data; median averages the middle pair', () => {
@@ -218,6 +218,31 @@ describe('the random uncached page', () => {
 });
 
 describe('older commits beside this build (bisecting the random page)', () => {
+  it('repeats no page within a run but by chance, up to 25,000 answers a second (at 8,000 a second a cycle of 20,000 repeated pages in 6 s)', () => {
+    expect(randomCycle(6)).toBe(6 * RANDOM_PATHS_PER_SECOND);
+    expect(randomCycle(6)).toBeGreaterThan(6 * 8_000 * 3);
+    expect(randomCycle(0.5)).toBe(20_000);
+    const next = randomPagePaths(1_000_000, 10);
+    const paths = Array.from({ length: randomCycle(2) }, next);
+    // Pages drawn at random from six million (offsets times orders) meet only by chance: about n²/2 of six million.
+    const byChance = (paths.length * paths.length) / (2 * 6_000_000);
+    expect(paths.length - new Set(paths).size).toBeLessThan(2 * byChance);
+    expect(2 * byChance).toBeLessThan(paths.length / 100);
+  });
+
+  it('a run of the random targets alone replaces their section of RESULTS.md, saying how it was measured, and leaves the rest as it was', () => {
+    const pairs = [{ label: '1,000,000 reviews, a random page per request', rev: '26a2658', ours: [120, 118, 130], older: [190, 180, 200] }];
+    const section = renderAgainstCommit(pairs, 'Measured on its own.');
+    expect(section[0]).toBe(AGAINST_COMMIT_SECTION);
+    expect(section).toContain('Measured on its own.');
+    expect(section.join('\n')).toContain('| 1,000,000 reviews, a random page per request | 26a2658 | 190 | **0.65×** | 0.63, 0.66, 0.65 |');
+    const full = ['# Benchmark results', '', '## Machine', 'cpu', '', AGAINST_COMMIT_SECTION, '', 'old numbers', ''].join('\n');
+    const spliced = spliceSection(full, AGAINST_COMMIT_SECTION, section);
+    expect(spliced.startsWith(['# Benchmark results', '', '## Machine', 'cpu', ''].join('\n'))).toBe(true);
+    expect(spliced).not.toContain('old numbers');
+    expect(spliced).toContain('**0.65×**');
+  });
+
   it('names the commit of a random-<size>@<rev> target, and nothing else', () => {
     expect(commitOfTarget('random-1000000@26a2658', 'random-1000000')).toBe('26a2658');
     expect(commitOfTarget('random-1000000@v1.2.0', 'random-1000000')).toBe('v1.2.0');

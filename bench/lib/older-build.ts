@@ -62,14 +62,21 @@ export interface PairedCpu {
   older: number[];
 }
 
-/** The section of RESULTS.md that sets this build's random uncached page beside the older commit's. */
-export function renderAgainstCommit(pairs: PairedCpu[]): string[] {
+/** The heading of RESULTS.md's section that sets this build's random uncached page beside an older commit's. */
+export const AGAINST_COMMIT_SECTION = '## The random uncached page against an older commit';
+
+/**
+ * That section. `how`: the command and conditions, when the section is measured on its own
+ * (`--only random-<size>,random-<size>@<rev>`) and spliced into a RESULTS.md of a full run.
+ */
+export function renderAgainstCommit(pairs: PairedCpu[], how?: string): string[] {
   if (pairs.length === 0) return [];
-  const lines = ['## The random uncached page against an older commit', ''];
+  const lines = [AGAINST_COMMIT_SECTION, ''];
   lines.push(
     'The same random-page sequence sent to this build and to the older commit (built from git into `bench/.work/`), each right beside the other in every round (sides alternating). Ratios are this build over the older one, round by round; their median is what to quote.',
     '',
   );
+  if (how) lines.push(how, '');
   lines.push('| listing | commit | CPU µs/req (median) | this build / commit, median of rounds | round by round |', '|---|---|---:|---:|---|');
   for (const p of pairs) {
     const ratios = p.ours.map((v, i) => v / (p.older[i] ?? Number.NaN)).filter(Number.isFinite);

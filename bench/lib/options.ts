@@ -42,7 +42,8 @@ exits 130, 143 or 129 (no RESULTS.md).
                        pact-stub, deep-<size>, random-<largest size>, random-<largest size>@<commit>
                        (the same random pages served by that commit, built from git into
                        bench/.work/, right beside random-<largest size> in every round; several
-                       may be named, to bisect; a full run has @26a2658), start (the start-up table),
+                       may be named, to bisect; a full run has @26a2658; the random targets
+                       alone put their section into RESULTS.md), start (the start-up table),
                        startup (serve on the default dataset vs bare Express, and the root
                        import; alone, it runs by itself in about a minute and prints only),
                        check (a default \`check\` against the mock at --concurrency 1 and at the

@@ -16,8 +16,9 @@ export function hasWrk(): boolean {
 
 /**
  * Paths drawn per second of a random run: more than any server here answers a random page per
- * second on one core (about 8,000 at a million reviews), so that no page is asked twice within a
- * run and every page measured is an uncached one. (A cycle of 20,000 paths did repeat pages once a
+ * second on one core (about 8,000 at a million reviews), so that a page comes twice within a run
+ * only by the chance of being drawn twice (about 1 % of a 6 s run's 150,000 draws, from six million
+ * pages), as it would for a client paging at random. (A cycle of 20,000 paths did repeat pages once a
  * server passed 3,333 req/s in a 6 s round: the second ask made the page again and kept it, the
  * third was answered by the fast path, so a faster server was measured on a different mix.)
  */
