@@ -80,6 +80,23 @@ async function startOurs(name: string, port: number, args: string[], core: numbe
   return startServer({ name, command, args: [...nodeArgs, ...argv], port, core, readyPath, logFile: join(WORK, `${name}.log`), cwd: ROOT });
 }
 
+/**
+ * A run of some targets alone (`--only check`, `--only passthrough`, the random targets): its
+ * section goes into RESULTS.md under `outDir` (`splice` puts it into the file as it was), the rest
+ * stays as the last full run left it.
+ */
+function writeSection(outDir: string, what: string, splice: (before: string) => string): void {
+  const file = join(resolve(ROOT, outDir), 'RESULTS.md');
+  let before = '';
+  try {
+    before = readFileSync(file, 'utf8');
+  } catch {
+    // none yet: the section alone
+  }
+  writeFileSync(file, splice(before));
+  log(`wrote ${what} into ${file}`);
+}
+
 /** Node's own flags for a random target's server: --cpu-prof when `--cpu-prof <dir>` asks for profiles (Node refuses it in NODE_OPTIONS). */
 function profiling(dir: string | undefined, name: string): string[] {
   if (dir === undefined) return [];
@@ -121,17 +138,7 @@ async function main(): Promise<void> {
   if (options.only.length > 0 && options.only.every((id) => id === 'check')) {
     const section = renderCheck(await timeCheck(checkSetup));
     process.stdout.write(`${section.join('\n')}\n`);
-    if (options.outDir) {
-      const file = join(resolve(ROOT, options.outDir), 'RESULTS.md');
-      let before = '';
-      try {
-        before = readFileSync(file, 'utf8');
-      } catch {
-        // none yet: the section alone
-      }
-      writeFileSync(file, spliceCheckSection(before, section));
-      log(`wrote the check section into ${file}`);
-    }
+    if (options.outDir) writeSection(options.outDir, 'the check section', (before) => spliceCheckSection(before, section));
     return;
   }
 
@@ -473,17 +480,7 @@ async function main(): Promise<void> {
       const lines = [...section, '| target | measured | met |', '|---|---|---|'];
       for (const c of passthroughTargets(measured)) lines.push(`| ${c.goal} | ${c.measured} | ${c.met ? 'yes' : '**no**'} |`);
       process.stdout.write(`${lines.join('\n')}\n`);
-      if (options.outDir) {
-        const file = join(resolve(ROOT, options.outDir), 'RESULTS.md');
-        let before = '';
-        try {
-          before = readFileSync(file, 'utf8');
-        } catch {
-          // none yet: the section alone
-        }
-        writeFileSync(file, spliceSection(before, PASSTHROUGH_SECTION, section));
-        log(`wrote the passed-through section into ${file}`);
-      }
+      if (options.outDir) writeSection(options.outDir, 'the passed-through section', (before) => spliceSection(before, PASSTHROUGH_SECTION, section));
       return;
     }
     const pairs: PairedCpu[] = olderIds.flatMap(({ id, rev }) => {
@@ -496,17 +493,7 @@ async function main(): Promise<void> {
       const how = `Measured on its own by \`npm run bench -- ${process.argv.slice(2).join(' ')}\`: ${options.rounds} interleaved rounds (${options.warmupSec} s of warm-up, then ${options.durationSec} s measured, ${options.connections} connections, ${generator}), ${pinning ? 'servers on core 0, load generator on core 1' : 'NOT pinned'}; load average ${load} at the end (${cores} cores). The other sections are from the full run above.`;
       const section = renderAgainstCommit(pairs, how);
       process.stdout.write(`${section.join('\n')}\n`);
-      if (options.outDir) {
-        const file = join(resolve(ROOT, options.outDir), 'RESULTS.md');
-        let before = '';
-        try {
-          before = readFileSync(file, 'utf8');
-        } catch {
-          // none yet: the section alone
-        }
-        writeFileSync(file, spliceSection(before, AGAINST_COMMIT_SECTION, section));
-        log(`wrote the older-commit section into ${file}`);
-      }
+      if (options.outDir) writeSection(options.outDir, 'the older-commit section', (before) => spliceSection(before, AGAINST_COMMIT_SECTION, section));
       return;
     }
     const results = renderResults({ options, generator, measured, starts, ...(startup ? { startup } : {}), skipped, facts, pinned: pinning, pageBytes: pageBytes.length, passthroughRounds });
