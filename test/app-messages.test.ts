@@ -80,24 +80,26 @@ describe('the objects of a request', () => {
 });
 
 describe('appMessages', () => {
-  it('leaves Node’s own constructors when they are classes (which cannot be called on an object)', () => {
-    class Request extends IncomingMessage {}
-    class Response extends ServerResponse {}
-    expect(appMessages({ request: {}, response: {} }, { IncomingMessage: Request, ServerResponse: Response as typeof ServerResponse })).toEqual({});
-  });
-
-  it('makes objects that Node’s constructors filled in, on the prototypes given', () => {
-    const request = Object.create(IncomingMessage.prototype) as object;
-    const response = Object.create(ServerResponse.prototype) as object;
-    const made = appMessages({ request, response });
-    const Req = made.IncomingMessage as unknown as new (socket: unknown) => IncomingMessage;
+  it('puts its prototypes in front of the app’s, so Express’s methods stay within reach, once per app', () => {
+    const request = Object.create(IncomingMessage.prototype, { get: { value: () => 'express get' } }) as object;
+    const response = Object.create(ServerResponse.prototype, { send: { value: () => 'express send' } }) as object;
+    const app = { request, response };
+    const made = appMessages(app);
+    expect(Object.getPrototypeOf(app.request)).toBe(request);
+    expect(Object.getPrototypeOf(app.response)).toBe(response);
+    expect(appMessages(app)).toBe(made);
+    expect(Object.getPrototypeOf(app.request)).toBe(request);
+    const Req = made.IncomingMessage as unknown as new (socket: unknown) => IncomingMessage & { get(): string };
     const req = new Req(null);
-    expect(Object.getPrototypeOf(req)).toBe(request);
+    expect(Object.getPrototypeOf(req)).toBe(app.request);
     expect(req).toBeInstanceOf(IncomingMessage);
+    expect(req.get()).toBe('express get');
     expect(req.headers).toEqual({});
-    const Res = made.ServerResponse as unknown as new (req: IncomingMessage) => ServerResponse;
+    const Res = made.ServerResponse as unknown as new (req: IncomingMessage) => ServerResponse & { send(): string };
     const res = new Res(req);
-    expect(Object.getPrototypeOf(res)).toBe(response);
+    expect(Object.getPrototypeOf(res)).toBe(app.response);
+    expect(res).toBeInstanceOf(ServerResponse);
+    expect(res.send()).toBe('express send');
     expect(res.statusCode).toBe(200);
   });
 });
