@@ -18,6 +18,9 @@ import { PROVIDER_STATES_PATH } from '../lib/provider-states.ts';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
 import { claimOutputFile, writeOutputFile } from '../files/output-file.ts';
 import { readRegularText } from '../files/input-file.ts';
+import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { runCli, startCommand, startServe, type ServeProcess } from './support/cli-process.ts';
 
 let scratch: string;
@@ -202,16 +205,46 @@ describe('a symbolic link is followed by every option: its target is replaced, t
 
   it('a dangling link: a run that cannot finish leaves no file at its target, and the link as it was', async () => {
     const dir = folder();
-    const link = join(dir, 'report.json');
-    symlinkSync('elsewhere/report.json', link);
-    const run = await quick(['verify', '--provider-base-url', 'http://127.0.0.1:9', '--json', link]);
+    const beside = join(dir, 'report.json');
+    symlinkSync('elsewhere.json', beside);
+    const below = join(dir, 'junit.xml');
+    symlinkSync('elsewhere/junit.xml', below);
+    const run = await quick(['verify', '--provider-base-url', 'http://127.0.0.1:9', '--json', beside, '--junit', below]);
     expect(run.code).toBe(2);
     expect(run.stderr).not.toContain('cannot write');
-    expect(existsSync(join(dir, 'elsewhere', 'report.json'))).toBe(false);
-    expect(lstatSync(link).isSymbolicLink()).toBe(true);
-    expect(strays(dir)).toEqual([]);
-    expect(existsSync(join(dir, 'elsewhere')) ? readdirSync(join(dir, 'elsewhere')) : []).toEqual([]);
+    expect(readdirSync(dir).sort()).toEqual(['elsewhere', 'junit.xml', 'report.json']);
+    expect(lstatSync(beside).isSymbolicLink()).toBe(true);
+    expect(lstatSync(below).isSymbolicLink()).toBe(true);
+    // The folders on the way are made, as for any output file; no file is.
+    expect(readdirSync(join(dir, 'elsewhere'))).toEqual([]);
   });
+});
+
+describe('no stray files', () => {
+  it('verify --pact-log: the file being written is removed when SIGTERM stops the run', async () => {
+    const dir = folder();
+    // A provider that accepts every request and never answers: the run waits, the log being written.
+    const silent: Server = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    const log = join(dir, 'pact.log');
+    const child = spawn(process.execPath, [join(import.meta.dirname, '..', 'bin', 'store-listing-kit.js'), 'verify', '--provider-base-url', url, '--timeout', '600000', '--pact-log', log], { stdio: 'ignore' });
+    const exited = new Promise<number | string>((resolve) => child.on('close', (code, signal) => resolve(code ?? signal ?? 'unknown')));
+    try {
+      // The temporary file beside the log appears once the run has begun (a hang detector, not a clock).
+      for (let i = 0; strays(dir).length === 0; i++) {
+        expect(i, 'no temporary file beside the log').toBeLessThan(2000);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      child.kill('SIGTERM');
+      await exited;
+      expect(strays(dir)).toEqual([]);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  }, 90_000);
 });
 
 describe('reads take regular files only and never wait', () => {
