@@ -145,7 +145,10 @@ function watchForTheEnd(): void {
   process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
 }
 
-/** A file being written: `fd` to write to, then `commit()` (it is in place) or `discard()` (nothing changed). */
+/**
+ * A file being written: `fd` to write to, then `commit()` (it is in place; nothing, when a SIGINT or
+ * SIGTERM removed the temporary file meanwhile) or `discard()` (nothing changed).
+ */
 export interface OutputFile {
   readonly fd: number;
   /** Where the text lands: the target of the links, or the device. */
@@ -217,6 +220,8 @@ export function openOutputFile(file: string, target: OutputTarget = outputTarget
     commit: () => {
       try {
         close();
+        // Removed by a signal that stops the process: the write was abandoned, nothing is put in place.
+        if (!temporaries.has(temporary)) return;
         renameSync(temporary, target.path);
       } finally {
         temporaries.delete(temporary);
