@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { NotAFileError, notAFile } from './output-file.ts';
 
 /**
@@ -19,6 +19,11 @@ export class FileTooLargeError extends Error {
 
 export { NotAFileError };
 
+/** The few words for anything a read refuses (all but a regular file), or undefined for a regular file. */
+export function notARegularFile(stat: Stats): string | undefined {
+  return stat.isFile() ? undefined : (notAFile(stat) ?? 'it is a character device, not a regular file');
+}
+
 /**
  * The bytes of the regular file `file`, at most `maxBytes` of them (FileTooLargeError past it).
  * Throws NotAFileError for anything else (a directory, FIFO, socket, device), and the file system's
@@ -28,7 +33,8 @@ export function readRegularFile(file: string, maxBytes = Number.MAX_SAFE_INTEGER
   const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
   try {
     const stat = fstatSync(fd);
-    if (!stat.isFile()) throw new NotAFileError(notAFile(stat) ?? 'it is a character device, not a regular file', stat.isDirectory() ? 'EISDIR' : undefined);
+    const what = notARegularFile(stat);
+    if (what) throw new NotAFileError(what, stat.isDirectory() ? 'EISDIR' : undefined);
     let buffer = Buffer.alloc(Math.min(stat.size, maxBytes) + 1);
     let length = 0;
     for (;;) {

@@ -258,6 +258,15 @@ describe('reads take regular files only and never wait', () => {
     expect(isFifo(fifo)).toBe(true);
   });
 
+  it('serve --fixtures <fifo>: exit 2 in one sentence, without waiting for a writer', async () => {
+    const dir = folder();
+    const fifo = mkfifo(join(dir, 'fixtures.json'));
+    const run = await quick(['serve', '--port', '0', '--fixtures', fifo]);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toBe(`error: Cannot read fixtures file ${fifo}: it is a FIFO (named pipe), not a regular file\n`);
+    expect(isFifo(fifo)).toBe(true);
+  });
+
   it("serve --pact-consumer: a FIFO at a pact file's place is a 409 in the admin shape, and SIGTERM still stops the server", async () => {
     const dir = folder();
     const fifo = mkfifo(join(dir, 'shop-wishlist.json'));
