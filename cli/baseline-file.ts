@@ -1,8 +1,7 @@
-import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { Option } from 'commander';
 import { BaselineError, baselineText, compareWithBaseline, comparisonLines, parseBaseline, type BaselineFormat } from '../lib/baseline.ts';
-import { probeWritable, reason } from './report-files.ts';
+import { FileTooLargeError, readRegularText } from '../files/input-file.ts';
+import { claimOutputFile, reason, writeOutputFile } from '../files/output-file.ts';
 
 /**
  * `--baseline <file>` and `--write-baseline <file>` of `verify` and `check` (lib/baseline.ts): the
@@ -18,34 +17,17 @@ export const baselineOptions = (what: string): [baseline: Option, writeBaseline:
   new Option('--write-baseline <file>', `record this run's failing ${what} in this file (sorted JSON, for review) and exit 0 once it is written`),
 ];
 
-/** The text of a baseline file, read with a size bound; BaselineError (one sentence) when it cannot be read. */
+/**
+ * The text of a baseline file, read with a size bound; BaselineError (one sentence) when it cannot be
+ * read. Only a regular file is read (a FIFO is refused, never waited on: files/input-file.ts).
+ */
 export function readBaselineText(file: string): string {
-  let fd: number;
   try {
-    fd = openSync(file, 'r');
+    return readRegularText(file, MAX_BASELINE_BYTES);
   } catch (error) {
+    if (error instanceof FileTooLargeError) throw new BaselineError(`the baseline ${file} is larger than ${MAX_BASELINE_BYTES / 1024 / 1024} MiB, which no baseline is`);
     const code = (error as NodeJS.ErrnoException).code;
     throw new BaselineError(`cannot read the baseline ${file}: ${code === 'ENOENT' ? 'no such file (write one with --write-baseline)' : reason(error)}`);
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) throw new BaselineError(`cannot read the baseline ${file}: it is not a file`);
-    const buffer = Buffer.alloc(Math.min(stat.size, MAX_BASELINE_BYTES) + 1);
-    let length = 0;
-    for (;;) {
-      const n = readSync(fd, buffer, length, buffer.length - length, null);
-      if (n === 0) break;
-      length += n;
-      if (length > MAX_BASELINE_BYTES) throw new BaselineError(`the baseline ${file} is larger than ${MAX_BASELINE_BYTES / 1024 / 1024} MiB, which no baseline is`);
-      if (length === buffer.length) break;
-    }
-    if (length > MAX_BASELINE_BYTES) throw new BaselineError(`the baseline ${file} is larger than ${MAX_BASELINE_BYTES / 1024 / 1024} MiB, which no baseline is`);
-    return buffer.subarray(0, length).toString('utf8');
-  } catch (error) {
-    if (error instanceof BaselineError) throw error;
-    throw new BaselineError(`cannot read the baseline ${file}: ${reason(error)}`);
-  } finally {
-    closeSync(fd);
   }
 }
 
@@ -55,27 +37,24 @@ export function readBaseline<E>(format: BaselineFormat<E>, dialect: string, file
 }
 
 /**
- * Checks before the run that `file` can be written (its folders are created), leaving a baseline
- * already there as it is until the run has its failures. BaselineError when it cannot.
+ * Checks before the run that `file` can be written by the rule of every output file
+ * (files/output-file.ts: its folders are created; a directory, FIFO or socket is refused), leaving a
+ * baseline already there as it is until the run has its failures. BaselineError when it cannot.
  */
 export function claimBaselinePath(file: string): void {
   if (file === '') throw new BaselineError('--write-baseline needs a file name');
   try {
-    probeWritable(file);
+    claimOutputFile(file);
   } catch (error) {
     throw new BaselineError(`cannot write the baseline ${file}: ${reason(error)}`);
   }
 }
 
-/** Writes the baseline (beside it, then renamed into place: a reader never meets half a file). BaselineError when it cannot. */
+/** Writes the baseline whole (files/output-file.ts: a reader never meets half a file). BaselineError when it cannot. */
 export function writeBaseline<E>(format: BaselineFormat<E>, dialect: string, file: string, failures: readonly E[]): void {
-  const next = `${file}.${process.pid}.tmp`;
   try {
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(next, baselineText(format, dialect, failures));
-    renameSync(next, file);
+    writeOutputFile(file, baselineText(format, dialect, failures));
   } catch (error) {
-    rmSync(next, { force: true });
     throw new BaselineError(`cannot write the baseline ${file}: ${reason(error)}`);
   }
 }

@@ -1,5 +1,3 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { parseEndpointList } from '../properties/endpoints.ts';
 import { DEFAULTS, MAX_CONCURRENCY, randomSeed, resolveOptions, type CheckOptions } from '../properties/options.ts';
@@ -12,6 +10,7 @@ import { keepTheVerdictWhenTheReaderLeaves } from './program.ts';
 import { ProgressPrinter } from './progress.ts';
 import { releaseHoldsOnSignal } from './release-on-signal.ts';
 import { baselineOptions, prepareBaseline, settleBaseline } from './baseline-file.ts';
+import { claimReportPaths, ReportPathError, writeReport } from './report-files.ts';
 import { BaselineError } from '../lib/baseline.ts';
 import { CHECK_BASELINE, checkBaselineEntries, passedCheckKeys, type CheckBaselineEntry } from '../properties/check-baseline.ts';
 
@@ -61,11 +60,6 @@ function propertiesArg(value: string): string[] {
   const unknown = ids.filter((id) => !known.includes(id));
   if (unknown.length || ids.length === 0) throw new InvalidArgumentError(`unknown property '${unknown.join(', ')}'; accepted: ${PROPERTY_IDS.join(', ')} (with --dialect alphabite: ${ALPHABITE_PROPERTY_IDS.join(', ')}).`);
   return ids;
-}
-
-function writeReport(file: string, text: string): void {
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, text);
 }
 
 export function registerCheckCommand(program: Command): void {
@@ -152,12 +146,16 @@ export async function runCheck(flags: CheckFlags): Promise<number> {
   } catch (error) {
     return cannotRun((error as Error).message);
   }
-  // A baseline that cannot be used stops the check before it runs.
+  // A report path or a baseline that cannot be used stops the check before it runs.
   let recorded: CheckBaselineEntry[] | undefined;
   try {
+    claimReportPaths([
+      ['--json', flags.json],
+      ['--junit', flags.junit],
+    ]);
     recorded = prepareBaseline(CHECK_BASELINE, flags.dialect, flags);
   } catch (error) {
-    if (error instanceof BaselineError) return cannotRun(error.message);
+    if (error instanceof BaselineError || error instanceof ReportPathError) return cannotRun(error.message);
     throw error;
   }
   let report: CheckReport;
@@ -187,8 +185,8 @@ export async function runCheck(flags: CheckFlags): Promise<number> {
     try {
       writeReport(file, render(report));
     } catch (error) {
-      process.stderr.write(`error: cannot write the report ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`);
-      return EXIT.cannotRun;
+      if (error instanceof ReportPathError) return cannotRun(error.message);
+      throw error;
     }
   }
   // Nothing held and nothing failed: the run judged nothing, and says why.

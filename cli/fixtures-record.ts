@@ -1,12 +1,10 @@
-import { closeSync, createWriteStream, openSync, renameSync, rmSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { finished } from 'node:stream/promises';
 import { Option } from 'commander';
 import { DEFAULT_DIALECT, DIALECT_NAMES, type DialectName } from '../lib/dialects/index.ts';
 import { MAX_RECORD_PAGE_SIZE, RECORD_DEFAULTS, RecordError, recordBackend, type RecordProgress, type RecordResult } from '../fixtures/recorder.ts';
 import { writeRecording } from '../fixtures/recording-file.ts';
 import { sizeText } from '../client/http.ts';
 import { headerArg, integerIn, maxBodyOption, sizeIn } from './arguments.ts';
+import { claimOutputFile, reason, writeOutputStream, type OutputTarget } from '../files/output-file.ts';
 import { cannotRun } from './program.ts';
 
 /**
@@ -66,23 +64,17 @@ export function recordingOnlyFlags(flags: RecordFlags): string[] {
 
 /** Records `flags.from` and writes the recording to `--output` (or standard output). */
 export async function recordToFile(flags: RecordFlags & { from: string }): Promise<void> {
-  const reason = (error: unknown) => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-  // A file of our own beside the output, renamed over it once the recording is whole: a walk that
-  // fails halfway leaves the previous file as it was. Opened first, so that an output that cannot
-  // be written is one sentence before any request.
-  const temporary = flags.output ? join(dirname(flags.output), `.${basename(flags.output)}.${process.pid}.recording`) : undefined;
-  let fd: number | undefined;
-  if (temporary) {
+  // Claimed first, so that an output that cannot be written is one sentence before any request;
+  // written whole once the recording is (files/output-file.ts): a walk that fails halfway leaves the
+  // previous file as it was.
+  let target: OutputTarget | undefined;
+  if (flags.output) {
     try {
-      fd = openSync(temporary, 'w');
+      target = claimOutputFile(flags.output);
     } catch (error) {
-      return cannotRun(`cannot write ${flags.output}: ${reason(error) === 'ENOENT' ? 'no such directory' : reason(error)}`);
+      return cannotRun(`cannot write ${flags.output}: ${reason(error)}`);
     }
   }
-  const discard = () => {
-    if (fd !== undefined) closeSync(fd);
-    if (temporary) rmSync(temporary, { force: true });
-  };
   const progress = progressLine(process.stderr);
   let result: RecordResult;
   try {
@@ -99,23 +91,16 @@ export async function recordToFile(flags: RecordFlags & { from: string }): Promi
     });
   } catch (error) {
     progress.clear();
-    discard();
     if (error instanceof RecordError || error instanceof RangeError) return cannotRun(`cannot record ${flags.from}: ${error.message}`);
     throw error;
   }
   progress.clear();
-  if (fd === undefined) {
+  if (!flags.output) {
     await writeRecording(result.recording, stdoutUntilClosed());
   } else {
-    const out = createWriteStream('', { fd, autoClose: true });
     try {
-      await writeRecording(result.recording, out);
-      out.end();
-      await finished(out);
-      renameSync(temporary!, flags.output!);
+      await writeOutputStream(flags.output, (out) => writeRecording(result.recording, out), target);
     } catch (error) {
-      out.destroy();
-      rmSync(temporary!, { force: true });
       return cannotRun(`cannot write ${flags.output}: ${reason(error)}`);
     }
   }

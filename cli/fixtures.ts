@@ -1,7 +1,6 @@
-import { closeSync, createWriteStream, openSync } from 'node:fs';
-import { finished } from 'node:stream/promises';
 import { Command } from 'commander';
 import { generateDataset, writeFixtures } from '../fixtures/index.ts';
+import { claimOutputFile, reason, writeOutputStream } from '../files/output-file.ts';
 import { cannotRun } from './program.ts';
 import { datasetOptions, generateOptionsFrom, type DatasetFlags } from './options.ts';
 import { recordingOnlyFlags, recordOptions, recordToFile, stdoutUntilClosed, type RecordFlags } from './fixtures-record.ts';
@@ -9,12 +8,6 @@ import { recordingOnlyFlags, recordOptions, recordToFile, stdoutUntilClosed, typ
 interface FixturesFlags extends DatasetFlags, RecordFlags {
   output?: string;
 }
-
-const reason = (error: unknown) => {
-  const e = error as NodeJS.ErrnoException;
-  const why: Record<string, string> = { ENOENT: 'no such directory', EACCES: 'permission denied', EISDIR: 'it is a directory', EROFS: 'read-only file system', ENOSPC: 'no space left on the device' };
-  return (e.code && why[e.code]) ?? e.message;
-};
 
 export function registerFixturesCommand(program: Command): void {
   const command = program
@@ -32,21 +25,12 @@ export function registerFixturesCommand(program: Command): void {
       await writeFixtures(dataset, stdoutUntilClosed());
       return;
     }
-    // Open first, so that a path that cannot be written is one sentence before any work.
-    let fd: number;
+    // Claimed first (files/output-file.ts), so that a path that cannot be written is one sentence
+    // before any work; written whole, so that a write that fails leaves an earlier file as it was.
     try {
-      fd = openSync(flags.output, 'w');
+      const target = claimOutputFile(flags.output);
+      await writeOutputStream(flags.output, (out) => writeFixtures(dataset, out), target);
     } catch (error) {
-      return cannotWrite(error);
-    }
-    const out = createWriteStream('', { fd });
-    try {
-      await writeFixtures(dataset, out);
-      out.end();
-      await finished(out);
-    } catch (error) {
-      out.destroy();
-      closeSync(fd);
       return cannotWrite(error);
     }
   });

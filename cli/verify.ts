@@ -8,7 +8,8 @@ import { headerArg, httpUrl } from './options.ts';
 import { maxBodyOption } from './arguments.ts';
 import { PROVIDER_STATES_PATH } from '../lib/provider-states.ts';
 import { claimReportPaths, ReportPathError, writeReport } from './report-files.ts';
-import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { outputStream, reason } from '../files/output-file.ts';
 import { join } from 'node:path';
 import { consumerNameProblem, pactFileName } from '../lib/pact-file.ts';
 import { BaselineError } from '../lib/baseline.ts';
@@ -252,21 +253,27 @@ export function registerVerifyCommand(program: Command): void {
           : {}),
       };
       const startedAt = new Date();
-      const pactLog: WriteStream | undefined = flags.pactLog ? createWriteStream(flags.pactLog) : undefined;
+      // Written whole at the end (files/output-file.ts), as every output file.
+      let pactLog: ReturnType<typeof outputStream> | undefined;
+      try {
+        pactLog = flags.pactLog ? outputStream(flags.pactLog) : undefined;
+      } catch (error) {
+        cannotRun(`cannot write Pact's report to ${flags.pactLog} (--pact-log): ${reason(error)}`);
+      }
       let logError: Error | undefined;
-      pactLog?.on('error', (error) => (logError ??= error));
+      pactLog?.stream.on('error', (error) => (logError ??= error));
       let answer: Awaited<ReturnType<typeof verifyInWorker>>;
       try {
         answer = await verifyInWorker(options, {
           ...(flags.verbose ? { terminal: { out: process.stdout, err: process.stderr, colour: wantsColour() } } : {}),
-          ...(pactLog ? { file: pactLog } : {}),
+          ...(pactLog ? { file: pactLog.stream } : {}),
         });
       } catch (error) {
         cannotRun((error as Error).message);
       } finally {
-        if (pactLog) await new Promise<void>((resolve) => pactLog.end(() => resolve()));
+        await pactLog?.done().catch((error: Error) => (logError ??= error));
       }
-      if (logError) cannotRun(`cannot write Pact's report to ${flags.pactLog} (--pact-log): ${logError.message}`);
+      if (logError) cannotRun(`cannot write Pact's report to ${flags.pactLog} (--pact-log): ${reason(logError)}`);
       // Bad options, no pact, or a provider / state-change URL that does not answer: cannot run.
       if ('cannotRun' in answer) cannotRun(answer.cannotRun);
       const results: ProviderResult[] = answer.results;

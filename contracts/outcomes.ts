@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readRegularText } from '../files/input-file.ts';
 import { isObject } from '../lib/http.ts';
 
 /**
@@ -80,7 +80,7 @@ export function interactionsIn(files: readonly string[]): PactInteraction[] {
   for (const file of files) {
     let pact: unknown;
     try {
-      pact = JSON.parse(readFileSync(file, 'utf8'));
+      pact = JSON.parse(readRegularText(file));
     } catch {
       continue;
     }

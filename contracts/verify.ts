@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
+import { readRegularText } from '../files/input-file.ts';
 import { join } from 'node:path';
 import { Verifier, type VerifierOptions } from '@pact-foundation/pact';
 import { PATHS } from '../lib/api-rules.ts';
@@ -140,7 +141,7 @@ export function pactFilesFor(dir: string, provider: ProviderName, consumer: stri
     .map((name) => join(dir, name))
     .filter((file) => {
       try {
-        const pact = JSON.parse(readFileSync(file, 'utf8')) as { provider?: { name?: string }; consumer?: { name?: string } };
+        const pact = JSON.parse(readRegularText(file)) as { provider?: { name?: string }; consumer?: { name?: string } };
         return pact.provider?.name === provider && pact.consumer?.name === consumer;
       } catch {
         return false;
@@ -154,7 +155,7 @@ export function statesIn(files: string[]): string[] {
   for (const file of files) {
     let pact: { interactions?: Array<{ providerStates?: Array<{ name?: unknown }>; providerState?: unknown }> };
     try {
-      pact = JSON.parse(readFileSync(file, 'utf8')) as typeof pact;
+      pact = JSON.parse(readRegularText(file)) as typeof pact;
     } catch {
       continue;
     }

@@ -24,7 +24,7 @@ describe('dependency direction', () => {
     expect(checkFile(ROOT, 'properties/bad.ts', source).map((v) => v.specifier)).toEqual(['../mock-server/server.ts', 'express', '@faker-js/faker']);
     expect(checkFile(ROOT, 'lib/bad.ts', "import { readFileSync } from 'node:fs';\nimport { z } from 'zod';").map((v) => v.specifier)).toEqual(['node:fs']);
     expect(checkFile(ROOT, 'contracts/bad.ts', "export { generateDataset } from '../fixtures/index.ts';").map((v) => v.reason)).toEqual([
-      'contracts/ may import only from lib, client, contracts; this is fixtures/',
+      'contracts/ may import only from lib, client, contracts, files; this is fixtures/',
     ]);
   });
 

@@ -349,7 +349,7 @@ describe('store-listing-kit verify --junit <file> --json <file>', () => {
       const run = await verifyCli(['--provider-base-url', mock.url, '--junit', '/dev/null/verify.xml']);
       expect(run.code).toBe(2);
       expect(run.stdout).toBe('');
-      expect(run.stderr).toBe('error: cannot write the report /dev/null/verify.xml (--junit): a part of the path is a file, not a directory (EEXIST)\n');
+      expect(run.stderr).toBe('error: cannot write the report /dev/null/verify.xml (--junit): a part of the path is a file, not a directory (ENOTDIR)\n');
       const directory = await verifyCli(['--provider-base-url', mock.url, '--json', dir]);
       expect(directory.code).toBe(2);
       expect(directory.stderr).toBe(`error: cannot write the report ${dir} (--json): it is a directory (EISDIR)\n`);

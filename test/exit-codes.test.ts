@@ -111,7 +111,7 @@ describe('docs/exit-codes.md', () => {
     }
     expect(new Set(rows.map((r) => r.exit))).toEqual(new Set([0, 1, 2]));
     expect(commands).toEqual(
-      expect.arrayContaining(['', '--help', 'nope', 'serve --port 70000', 'verify', 'verify --provider-base-url $DEAD', 'fixtures --output /no/such/dir/x.json', 'check --base-url $MOCK --replay-path 9:9:9']),
+      expect.arrayContaining(['', '--help', 'nope', 'serve --port 70000', 'verify', 'verify --provider-base-url $DEAD', 'fixtures --output /dev/null/x.json', 'check --base-url $MOCK --replay-path 9:9:9']),
     );
     expect(commands.some((c) => c.includes('--wishlist-id wl_nope'))).toBe(true);
   });

@@ -158,7 +158,7 @@ describe('verify --write-baseline and --baseline', () => {
       { name: 'with a malformed entry', content: JSON.stringify({ version: 1, tool: 'store-listing-kit verify', dialect: 'spec', failures: [{ consumer: 'storefront' }] }), says: /has a malformed failure 1: "provider" must be a non-empty string/ },
       { name: 'not a baseline', content: '[1, 2, 3]', says: /is not a baseline/ },
       { name: 'too large', content: `{"pad": "${'x'.repeat(4 * 1024 * 1024)}"}`, says: /is larger than 4 MiB, which no baseline is/ },
-      { name: 'a directory', args: () => ['--baseline', scratch], says: /^error: cannot read the baseline \S+: it is not a file\n$/ },
+      { name: 'a directory', args: () => ['--baseline', scratch], says: /^error: cannot read the baseline \S+: it is a directory \(EISDIR\)\n$/ },
       { name: 'an unwritable --write-baseline', args: () => ['--write-baseline', '/dev/null/baseline.json'], says: /^error: cannot write the baseline \/dev\/null\/baseline\.json: a part of the path is a file, not a directory/ },
       { name: 'both options', args: (f) => ['--baseline', f, '--write-baseline', f], says: /^error: give either --baseline .* or --write-baseline .*, not both\n$/ },
     ];

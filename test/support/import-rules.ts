@@ -10,6 +10,7 @@
  *   lib  <-  medusa  (the provider-state route of a Medusa app)
  *   lib  <-  client  <-  fixtures, contracts, properties, mock-server  (the kit's one HTTP client to a server under test: undici;
  *                                                   mock-server/backend/ loads it only to read a backend's catalogue)
+ *   files  <-  fixtures (not from msw), contracts, mock-server  (how a file a user names is read and written: Node's fs only)
  *
  * `lib/` is the protocol layer: pure, zod only, no Node built-ins (it must run in a browser).
  * The contracts and the property suite check *any* implementation, so they never load the
@@ -42,10 +43,12 @@ const WRITES_CORE = ['medusa-body', 'routes', 'seed', 'share-token', 'store', 't
 export const LAYERS: Record<string, LayerRule> = {
   lib: { folders: ['lib'], packages: ['zod'], builtins: false },
   client: { folders: ['lib', 'client'], packages: ['undici'], builtins: true },
-  fixtures: { folders: ['lib', 'client', 'fixtures'], packages: ['zod', '@faker-js/faker'], builtins: true },
+  // How a file a user names is written (atomically, devices written through, the rest refused) and read (regular files only, never blocking).
+  files: { folders: ['files'], packages: [], builtins: true },
+  fixtures: { folders: ['lib', 'client', 'fixtures', 'files'], packages: ['zod', '@faker-js/faker'], builtins: true },
   // client/: the catalogue of a backend (mock-server/backend/catalogue.ts) is read through the kit's bounded HTTP client, loaded on first use.
-  'mock-server': { folders: ['lib', 'client', 'fixtures', 'mock-server'], packages: ['zod', 'express', 'cors', 'pino', 'etag', 'lru-cache', 'fresh', 'http-proxy-middleware'], builtins: true },
-  contracts: { folders: ['lib', 'client', 'contracts'], packages: ['zod', '@pact-foundation/pact'], builtins: true },
+  'mock-server': { folders: ['lib', 'client', 'fixtures', 'mock-server', 'files'], packages: ['zod', 'express', 'cors', 'pino', 'etag', 'lru-cache', 'fresh', 'http-proxy-middleware'], builtins: true },
+  contracts: { folders: ['lib', 'client', 'contracts', 'files'], packages: ['zod', '@pact-foundation/pact'], builtins: true },
   properties: { folders: ['lib', 'client', 'properties'], packages: ['zod', 'fast-check', 'vitest'], builtins: true },
   // The MSW handlers run in browsers: no Node built-ins, and not the fixtures barrel (fixtures/file.ts uses node:fs).
   msw: { folders: ['lib', 'fixtures', 'msw'], packages: ['msw'], builtins: false, files: ['mock-server/listings/page-bodies.ts', ...WRITES_CORE], notFiles: ['fixtures/index.ts', 'fixtures/file.ts'] },
