@@ -45,7 +45,7 @@ export function registerProxyCommand(program: Command): void {
   program
     .command('proxy')
     .description(
-      'a validating proxy: every request but /__admin goes to --backend and back unchanged, and every answer of the four listings is checked against the dialect\'s rules as it streams (a line per violation); SIGINT/SIGTERM stops it, writes --json/--junit and exits 1 if any answer broke a rule, else 0',
+      'a validating proxy: every request but /__admin goes to --backend and back unchanged (its target normalised first, as the backend reads it; ambiguous escapes such as %2F refused with 400), and every answer of the four listings is checked against the dialect\'s rules as it streams (a line per violation); SIGINT/SIGTERM stops it, writes --json/--junit and exits 1 if any answer broke a rule, else 0',
     )
     .addOption(new Option('--backend <url>', 'the backend every request goes to (http or https), e.g. a Medusa with the plugins: http://localhost:9000').argParser(backendArg).makeOptionMandatory())
     .addOption(

@@ -137,7 +137,7 @@ export function registerServeCommand(program: Command): void {
     .addOption(
       new Option(
         '--backend <url>',
-        "a real backend (a Medusa) behind the mock: every request but the plugins' routes, /__admin and /openapi.json goes there and back unchanged (kept-alive connections; only Host names the backend); one it cannot reach answers 502; with --dialect alphabite, reviews and wishlist items are of its catalogue (GET /store/products, read with the first --publishable-key before listening, or else with the key of the first request to the plugins' routes; docs/operations.md)",
+        "a real backend (a Medusa) behind the mock: every request but the plugins' routes, /__admin and /openapi.json goes there and back unchanged (kept-alive connections; only Host names the backend; the target normalised first, as the backend reads it: \\, #..., // and dot segments; ambiguous escapes such as %2F refused with 400); one it cannot reach answers 502; with --dialect alphabite, reviews and wishlist items are of its catalogue (GET /store/products, read with the first --publishable-key before listening, or else with the key of the first request to the plugins' routes; docs/operations.md)",
       ).argParser(backendArg),
     )
     .addOption(new Option('--backend-timeout <ms>', `with --backend: how long the backend may stay silent before an answer's head (then 504) or while sending it (then the connection is cut)`).argParser(integerIn(1, MAX_BACKEND_TIMEOUT_MS)).default(DEFAULT_BACKEND_TIMEOUT_MS))

@@ -16,6 +16,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer, type MockServerOptions } from '../mock-server/server.ts';
 import { generateDataset } from '../fixtures/dataset.ts';
 import { ownsRequest } from '../mock-server/backend/ownership.ts';
+import { normaliseTarget } from '../lib/request-target.ts';
+import { answerChecker } from '../mock-server/backend/check.ts';
+import { Verdicts } from '../mock-server/backend/verdicts.ts';
 import { isPluginPath } from '../mock-server/writes/routes.ts';
 import type { RecordedRequest } from '../mock-server/journal/journal-entry.ts';
 import type { BackendExchange } from '../mock-server/backend/hooks.ts';
@@ -23,6 +26,7 @@ import { AUTH_TOKEN_BODY, startFakeBackend, type FakeBackend } from './support/f
 import { WRITE_CASES } from './support/write-cases.ts';
 import { hostileRequests } from './support/hostile-requests.ts';
 import { requestBytes, sendRaw, type RawResponse } from './support/raw-http.ts';
+import { MAX_URL_LENGTH } from '../mock-server/front/request-guards.ts';
 import { runCli, startServe } from './support/cli-process.ts';
 
 const DATA = { seed: 5, reviews: 60, products: 4, wishlists: 8, maxItems: 6 } as const;
@@ -100,8 +104,15 @@ async function until(ready: () => boolean, what: string, limitMs = 10_000): Prom
   }
 }
 
-describe('which requests are the mock\'s (backend/ownership.ts)', () => {
-  it('serve mode: /__admin, /openapi.json and every method on the plugins\' paths, in any case, escaped, with a trailing slash', () => {
+/** Who answers a raw target, as front/listener.ts decides: normalised first (refused: a 400 of the mock's), then ownership. */
+function answerer(mode: 'serve' | 'proxy', method: string, raw: string, host = 'shop.test'): 'mock' | 'backend' | 'refused' {
+  const reading = normaliseTarget(raw, host);
+  if (!reading.ok) return 'refused';
+  return ownsRequest(mode, method, reading.target) ? 'mock' : 'backend';
+}
+
+describe('which requests are the mock\'s (lib/request-target.ts, then backend/ownership.ts)', () => {
+  it('serve mode: /__admin, /openapi.json and every method on the plugins\' paths, in any case, escaped, with a trailing slash, however spelt', () => {
     const mine = [
       '/__admin',
       '/__admin/journal?limit=2',
@@ -124,21 +135,23 @@ describe('which requests are the mock\'s (backend/ownership.ts)', () => {
       '/store/products/reviews?limit=3',
       '/store/products/%72eviews',
       '/store/wishlists/%ZZ',
-      '/store/wishlists/%2e%2e',
-      '/store/wishlists/..',
-      '/store/reviews/%2E',
-      // read as sent, these are under a plugin root (no router matches them: the mock's 404)
-      '/store/products/reviews/%2e%2e/x',
-      '/store/wishlists/../carts',
+      '/store/wishlists/%23x',
+      '/store/wishlists%23x',
+      '/store/wishlists%3Fx=1',
+      // spelt so that the proxy library or a WHATWG reader makes a plugin path of them (issue 35)
+      '/store\\wishlists',
+      '\\store\\wishlists\\wl_1\\add-item',
+      '/store/wishlists#x',
+      '/store\\reviews',
+      '/store/products/reviews\\',
       '//store/wishlists',
       '/store//wishlists',
       '/x/../store/wishlists',
       '/store/./reviews',
-      '/store%2Fwishlists',
+      '/store/wishlists/wl_1/..',
       'http://shop.test/store/wishlists',
-      '*',
     ];
-    for (const path of mine) expect(ownsRequest('serve', 'POST', path), path).toBe(true);
+    for (const path of mine) expect(answerer('serve', 'POST', path), path).toBe('mock');
     const theirs = [
       '/',
       '/store/carts',
@@ -153,27 +166,35 @@ describe('which requests are the mock\'s (backend/ownership.ts)', () => {
       '/__adminx',
       '/openapi.jsonx',
       '/store/regions?wishlists=1',
-      '/store/%2e%2e/wishlists',
       'http://shop.test/store/carts',
+      // resolved before they are judged: the backend receives /store/ and /store/carts
+      '/store/wishlists/..',
+      '/store/wishlists/../carts',
     ];
-    for (const path of theirs) expect(ownsRequest('serve', 'GET', path), path).toBe(false);
+    for (const path of theirs) expect(answerer('serve', 'GET', path), path).toBe('backend');
+    const refused = ['/store%2Fwishlists', '/store%5Cwishlists', '/store/wishlists/%2e%2e', '/store/%2e%2e/wishlists', '/store/reviews/%2E', '/store/http:/x', 'http://elsewhere.test/store/carts', '*'];
+    for (const path of refused) expect(answerer('serve', 'GET', path), path).toBe('refused');
   });
 
   it('proxy mode: /__admin only', () => {
-    expect(ownsRequest('proxy', 'GET', '/__admin/journal')).toBe(true);
-    for (const path of ['/store/wishlists', '/store/products/reviews', '/openapi.json', '/store/reviews/product/p/aggregate-counts']) expect(ownsRequest('proxy', 'GET', path), path).toBe(false);
+    expect(answerer('proxy', 'GET', '/__admin/journal')).toBe('mock');
+    expect(answerer('proxy', 'GET', '//__admin/journal')).toBe('mock');
+    for (const path of ['/store/wishlists', '/store/products/reviews', '/openapi.json', '/store/reviews/product/p/aggregate-counts']) expect(answerer('proxy', 'GET', path), path).toBe('backend');
   });
 
-  it('is a superset of the write routes\' own isPluginPath, over arbitrary paths', () => {
+  it('is a superset of the write routes\' own isPluginPath on the target the backend would receive, over arbitrary spellings', () => {
     const segment = fc.oneof(
-      fc.constantFrom('store', 'Store', 'STORE', 'wishlists', 'WishLists', 'reviews', 'products', 'product', 'items', 'add-item', '%77ishlists', '%72eviews', '%2F', '', '.', '..', 'x'),
+      fc.constantFrom('store', 'Store', 'STORE', 'wishlists', 'WishLists', 'reviews', 'products', 'product', 'items', 'add-item', '%77ishlists', '%72eviews', '%2F', '%5C', '%2E%2E', '%2e', '%23', '', '.', '..', 'x'),
       fc.string({ maxLength: 6 }).map(encodeURIComponent),
     );
-    const path = fc.array(segment, { maxLength: 6 }).map((parts) => `/${parts.join('/')}`);
+    const separator = fc.constantFrom('/', '/', '/', '\\', '//', '/./', '/x/../');
+    const path = fc.array(fc.tuple(separator, segment), { maxLength: 6 }).map((parts) => parts.map(([sep, seg]) => sep + seg).join('') || '/');
     fc.assert(
-      fc.property(path, fc.constantFrom('', '/', '?a=1', '/?a=1'), (p, tail) => {
-        const target = p + tail;
-        if (isPluginPath(target.split('?')[0]!)) expect(ownsRequest('serve', 'GET', target), target).toBe(true);
+      fc.property(path, fc.constantFrom('', '/', '\\', '?a=1', '/?a=1', '#x', '#x/../y'), (p, tail) => {
+        const raw = p + tail;
+        const reading = normaliseTarget(raw, 'shop.test');
+        if (!reading.ok) return;
+        if (isPluginPath(reading.path)) expect(ownsRequest('serve', 'GET', reading.target), raw).toBe(true);
       }),
       { numRuns: 3000, seed: 28 },
     );
@@ -331,6 +352,53 @@ describe('a mock in front of a backend', () => {
     expect(JSON.stringify(authShown)).not.toContain('tok_secret');
   });
 
+  it('an /auth answer reached by an odd spelling (//, /./, /x/../, backslashes, a fragment) keeps no token in the journal; the backend got /auth/...', async () => {
+    const from = recorded.length;
+    const hitsFrom = backend.hits.length;
+    const spellings = ['//auth/customer/emailpass', '/./auth/customer/emailpass', '/x/../auth/customer/emailpass', '/\\auth\\customer\\emailpass', '/auth/customer/emailpass#x', '/AUTH//customer/emailpass', '/store/../auth/token/refresh'];
+    for (const spelling of spellings) {
+      const answer = await send(mock.url, 'POST', spelling, { 'Content-Type': 'application/json' }, '{"email":"a@b.test","password":"hunter2"}');
+      expect(answer.text, spelling).toBe(AUTH_TOKEN_BODY);
+    }
+    await until(() => recorded.length >= from + spellings.length, 'the entries');
+    expect(backend.hits.slice(hitsFrom).map((hit) => hit.url)).toEqual(['/auth/customer/emailpass', '/auth/customer/emailpass', '/auth/customer/emailpass', '/auth/customer/emailpass', '/auth/customer/emailpass', '/AUTH/customer/emailpass', '/auth/token/refresh']);
+    for (const entry of recorded.slice(from)) {
+      expect(entry.responseBody?.length, entry.url).toBe(Buffer.byteLength(AUTH_TOKEN_BODY));
+      expect(entry.responseBody?.bytes.length, entry.url).toBe(0);
+    }
+    const shown = JSON.stringify(await (await fetch(`${mock.url}/__admin/journal?limit=100`)).json());
+    expect(shown).not.toContain('tok_secret');
+    expect(shown).not.toContain('hunter2');
+  });
+
+  it('what the backend receives is exactly the target that was judged (and journaled, and hooked), or nothing and a 400', async () => {
+    const piece = fc.constantFrom('/', '/', '\\', '//', '/./', '/../', 'store', 'carts', 'regions', 'x', '.', '%41', '%2e', '%2E%2E', '%2F', '%5C', '%23', '%3F', '#', ';', ':', 'http:', '~', '"', '{');
+    const targets = fc.tuple(fc.array(piece, { minLength: 1, maxLength: 10 }), fc.constantFrom('', '?a=1', '?u=http://x//y\\z', '?a=1#f')).map(([parts, query]) => `/${parts.join('')}${query}`);
+    let passed = 0;
+    for (const raw of fc.sample(targets, { seed: 35, numRuns: 250 })) {
+      const reading = normaliseTarget(raw, new URL(mock.url).host);
+      const hitsFrom = backend.hits.length;
+      const from = recorded.length;
+      const answer = await send(mock.url, 'GET', raw);
+      if (!reading.ok) {
+        expect(answer.status, raw).toBe(400);
+        expect(JSON.parse(answer.text), raw).toEqual({ type: 'invalid_data', message: `Invalid request: ${reading.reason}` });
+        expect(backend.hits.length, raw).toBe(hitsFrom);
+        continue;
+      }
+      if (ownsRequest('serve', 'GET', reading.target)) {
+        expect(backend.hits.length, raw).toBe(hitsFrom);
+        continue;
+      }
+      passed++;
+      expect(backend.hits.slice(hitsFrom), raw).toEqual([{ method: 'GET', url: reading.target }]);
+      await until(() => recorded.length > from, 'an entry');
+      expect(recorded[from]!.url, raw).toBe(reading.target);
+      expect(exchanges.at(-1)?.url, raw).toBe(reading.target);
+    }
+    expect(passed).toBeGreaterThan(50);
+  }, 60_000);
+
   it('the answer body kept is cut at journal.bodyBytes', async () => {
     const from = recorded.length;
     await send(mock.url, 'POST', '/store/echo-large', {}, 'x'.repeat(4000));
@@ -376,16 +444,45 @@ describe('a mock in front of a backend', () => {
     backend.release();
   });
 
-  it('the mock\'s own routes (every write case, with case, slash and escape variants, any method) never reach the backend', async () => {
+  it('the mock\'s own routes (every write case, with case, slash, backslash, fragment, dot-segment and escape variants, any method) never reach the backend', async () => {
     const before = backend.hits.length;
     const seen = new Set<string>();
     const variants = (path: string): string[] => {
       const [p, q] = path.split('?') as [string, string | undefined];
       const tail = q === undefined ? '' : `?${q}`;
+      const rest = p.slice('/store'.length);
       const escaped = p.replace(/^\/store\/(.)/, (_, c: string) => `/store/%${c.charCodeAt(0).toString(16)}`);
-      return [p + tail, p.toUpperCase() + tail, `${p}/${tail}`, escaped + tail, `/Store${p.slice('/store'.length)}/${tail}`, `/${p}${tail}`];
+      return [
+        p + tail,
+        p.toUpperCase() + tail,
+        `${p}/${tail}`,
+        escaped + tail,
+        `/Store${rest}/${tail}`,
+        `/${p}${tail}`,
+        // issue 35: spellings the proxy library or a WHATWG reader turn into the plugin route
+        // (a target that starts with a backslash is refused by Node's parser before the kit sees it)
+        `/${p.slice(1).replaceAll('/', '\\')}${tail}`,
+        `/store\\${rest.slice(1)}${tail}`,
+        `${p}\\${tail}`,
+        `${p}${tail}#x`,
+        `${p}#x${tail}`,
+        `${p}#/../../carts`,
+        `//${p.slice(1).replace('/', '//')}${tail}`,
+        `/.${p}${tail}`,
+        `/store/.${rest}${tail}`,
+        `/x/..${p}${tail}`,
+        `/store/x/..${rest}${tail}`,
+        // their encoded forms: refused (400) when readers differ on them, else the mock's
+        `/store%5C${rest.slice(1)}${tail}`,
+        `/store%2F${rest.slice(1)}${tail}`,
+        `/x/%2E%2E${p}${tail}`,
+        `/store/x/%2e%2e${rest}${tail}`,
+        `${p}%23x${tail}`,
+        `${p}%3Fx=1`,
+      ];
     };
     let sent = 0;
+    let refused = 0;
     for (const c of WRITE_CASES) {
       const path = c.path.replace(/\{[A-Za-z0-9]+\}/g, 'id_1');
       for (const method of [c.method, 'HEAD', 'OPTIONS', 'PATCH']) {
@@ -397,13 +494,15 @@ describe('a mock in front of a backend', () => {
           if (method === 'OPTIONS') Object.assign(headers, { Origin: 'http://shop.test', 'Access-Control-Request-Method': c.method });
           const answer = await send(mock.url, method, variant, headers, method === 'POST' || method === 'PUT' ? '{}' : undefined);
           expect(answer.status, key).toBeLessThan(500);
+          if (answer.status === 400 && method !== 'HEAD' && /^Invalid request: the path .* (encoded|dot segment)/.test(JSON.parse(answer.text).message)) refused++;
           sent++;
         }
       }
     }
-    expect(sent).toBeGreaterThan(300);
+    expect(sent).toBeGreaterThan(1000);
+    expect(refused).toBeGreaterThan(100);
     expect(backend.hits.slice(before)).toEqual([]);
-  }, 120_000);
+  }, 240_000);
 
   it('GET /__admin/config shows the backend', async () => {
     const config = await (await fetch(`${mock.url}/__admin/config`)).json();
@@ -527,6 +626,27 @@ describe('proxy mode', () => {
   });
 });
 
+describe('proxy mode: the listings checked are those the backend answered, however the client spelt them', () => {
+  it('//store/..., \\ spelt and dot-segment listings are checked (the backend got /store/...)', async () => {
+    const backend = await startFakeBackend();
+    const verdicts = new Verdicts();
+    const mock = await startMockServer({ backend: backend.url, mode: 'proxy', onBackendAnswer: answerChecker({ dialect: 'alphabite', verdicts }) });
+    const recorded = spyOnJournal(mock);
+    try {
+      const spellings = ['//store/products/reviews?limit=2', '/store\\products\\reviews?limit=2', '/\\store\\wishlists', '/store//wishlists/wl_1/items', '/x/../store/reviews/product/prod_1', '/store/./wishlists#x'];
+      for (const spelling of spellings) expect((await send(mock.url, 'GET', spelling)).status, spelling).toBe(200);
+      // An exchange's entry is made once its verdict is recorded.
+      await until(() => recorded.length >= spellings.length, 'the entries');
+      // The fake backend's echo is no listing envelope: each answer is checked, and breaks data-envelope.
+      expect(verdicts.checked).toBe(spellings.length);
+      expect(backend.hits.map((hit) => hit.url)).toEqual(['/store/products/reviews?limit=2', '/store/products/reviews?limit=2', '/store/wishlists', '/store/wishlists/wl_1/items', '/store/reviews/product/prod_1', '/store/wishlists']);
+    } finally {
+      await mock.close();
+      await backend.close();
+    }
+  });
+});
+
 describe('the options', () => {
   it('are refused with one sentence: a non-http URL, credentials, workers > 1, proxy mode without a backend', async () => {
     const refusals: Array<[unknown, RegExp]> = [
@@ -578,19 +698,28 @@ describe('the mock\'s own answers with a backend behind it', () => {
     expect(backend.hits).toEqual([]);
   });
 
-  it('hostile requests the mock owns get the same answers; the others go to the backend', async () => {
+  it('hostile requests the mock owns get the answers of their normalised target alone; the others go to the backend, or are refused', async () => {
     const wishlist = alone.dataset.current.wishlists.source.wishlist(1).id;
     let passed = 0;
     const hitsBefore = backend.hits.length;
     for (const { request: req } of fc.sample(hostileRequests(wishlist), { seed: 9, numRuns: 120 })) {
       const bytes = requestBytes(req);
-      if (!ownsRequest('serve', req.method, req.target)) {
+      const what = `${req.method} ${req.target.slice(0, 160)}`;
+      // What front/listener.ts does first (a target past the URL bound is refused before, by both).
+      const reading = req.target.length > MAX_URL_LENGTH ? { ok: true as const, target: req.target } : normaliseTarget(req.target, 'localhost');
+      if (!reading.ok) {
+        const answer = await sendRaw(fronting.port, bytes);
+        // Node's parser may refuse it first (bad bytes): a 400 either way.
+        expect(answer.status, what).toBe(400);
+        continue;
+      }
+      if (!ownsRequest('serve', req.method, reading.target)) {
         passed++;
         await sendRaw(fronting.port, bytes).catch(() => undefined);
         continue;
       }
-      const [a, b] = await Promise.all([sendRaw(alone.port, bytes), sendRaw(fronting.port, bytes)]);
-      expect(seen(b), `${req.method} ${req.target.slice(0, 160)}`).toEqual(seen(a));
+      const [a, b] = await Promise.all([sendRaw(alone.port, requestBytes({ ...req, target: reading.target })), sendRaw(fronting.port, bytes)]);
+      expect(seen(b), what).toEqual(seen(a));
     }
     expect(backend.hits.length - hitsBefore).toBeLessThanOrEqual(passed);
   }, 60_000);

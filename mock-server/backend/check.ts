@@ -14,7 +14,9 @@ import type { Verdicts } from './verdicts.ts';
  * entry, and into a Verdicts store for the run's lines and reports.
  *
  * Checked: a GET answered 200 on one of the four listing paths, as the plugins' routes match them
- * (Express: any case, one trailing slash, percent-decoded segments). Not checked: HEAD (no body),
+ * (Express: any case, one trailing slash, percent-decoded segments), read on the target the backend
+ * got: the exchange's `url` is normalised (lib/request-target.ts), so `//store/...` and `\store\...`
+ * are checked as `/store/...`. Not checked: HEAD (no body),
  * another status (not a page), an answer that did not complete.
  */
 
@@ -34,16 +36,10 @@ import { listingOfPath, type ListingTarget } from '../../lib/listing-paths.ts';
 
 export { listingOfPath, type ListingTarget };
 
-/** The request target's path (the part before the query; an absolute-form target's path). */
+/** The path of a normalised request target (lib/request-target.ts): the part before the query. */
 function pathOf(url: string): string {
   const at = url.indexOf('?');
-  const target = at < 0 ? url : url.slice(0, at);
-  if (target.startsWith('/')) return target;
-  try {
-    return new URL(target).pathname;
-  } catch {
-    return target;
-  }
+  return at < 0 ? url : url.slice(0, at);
 }
 
 /** The envelope rule of a dialect: what a body that is not a listing envelope breaks. */

@@ -10,7 +10,7 @@ import type { AnswerCheck } from '../../lib/answer-rules.ts';
 /** One passed-through exchange, as its answer's head arrives from the backend. */
 export interface BackendExchange {
   method: string;
-  /** The request target as the client sent it (path and query). */
+  /** The request target as the backend got it (path and query): the client's, normalised by lib/request-target.ts. */
   url: string;
   requestHeaders: IncomingHttpHeaders;
   status: number;

@@ -10,8 +10,10 @@ import { createProxyMiddleware, type Options } from 'http-proxy-middleware';
  * http-proxy-middleware 4 (httpxy; Node 22.15 and later) changes this file only.
  *
  * What the options mean for an exchange:
- * - the request goes out as it came (method, path and query appended to the target's path, headers,
- *   body streamed) except `Host`, which names the backend (`changeOrigin`: a remote backend behind
+ * - the request goes out as it came (method, headers, body streamed; its target, which
+ *   front/listener.ts normalised with lib/request-target.ts before anything judged it, appended to
+ *   the backend URL's path as it is: `toProxy` keeps the library from reading it again with
+ *   `url.parse`, and the normalised target holds nothing its join rewrites) except `Host`, which names the backend (`changeOrigin`: a remote backend behind
  *   virtual hosting or TLS SNI needs its own name); no `X-Forwarded-*` is added (`xfwd` off);
  * - the answer comes back as it came: status, headers (`Set-Cookie`, `Location` untouched: no cookie,
  *   host or protocol rewriting, redirects are not followed), body streamed; only the hop-by-hop
@@ -54,6 +56,8 @@ export function proxyOptions(target: URL, agent: HttpAgent, hooks: ProxyHooks = 
     target: target.href,
     agent,
     changeOrigin: true,
+    // http-proxy's name for "send req.url as it is": the judged target, not url.parse's reading of it.
+    toProxy: true,
     xfwd: false,
     followRedirects: false,
     ws: false,

@@ -1,13 +1,18 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { normaliseTarget } from '../../lib/request-target.ts';
 import { ownsRequest, type OverlayMode } from '../backend/ownership.ts';
-import { guardRequests } from './request-guards.ts';
+import { guardRequests, refuseRequest } from './request-guards.ts';
 
 /**
  * What the `http.Server` of a mock calls for each request, outermost first:
  * `guardRequests(overlay(withFastPath(app)))`. The request guards (414, Host) see every request;
- * with a backend, the overlay then sends every request that is not the mock's (backend/ownership.ts)
- * to the backend before Express or the fast path see it, so no body parser, CORS header or fault
- * touches a passed-through request, and the mock's own answers are as without a backend.
+ * with a backend, the request target is first normalised (lib/request-target.ts: the one spelling
+ * the proxy library, Express and WHATWG readers all read alike) and `req.url` becomes it, or the
+ * request is refused with a 400; everything after (ownership, the mock's routes, the journal, the
+ * validating proxy's checker, the backend) sees that one target. The overlay then sends every
+ * request that is not the mock's (backend/ownership.ts) to the backend before Express or the fast
+ * path see it, so no body parser, CORS header or fault touches a passed-through request, and the
+ * mock's own answers are as without a backend (for the normalised target).
  * While a backend's catalogue is still to be read (alphabite dialect, no --publishable-key), process.ts
  * puts backend/catalogue-gate.ts between the overlay and the fast path: the mock's requests wait for it.
  */
@@ -20,10 +25,13 @@ export function frontListener(app: RequestListener, overlay?: FrontOverlay): Req
   return guardRequests(overlay ? withOverlay(app, overlay) : app);
 }
 
-/** The mock's requests to `mine`, every other one to the backend. */
+/** The target normalised (or the request refused), then the mock's requests to `mine`, every other one to the backend. */
 export function withOverlay(mine: RequestListener, { mode, passThrough }: FrontOverlay): RequestListener {
   return (req: IncomingMessage, res: ServerResponse) => {
-    if (ownsRequest(mode, req.method as string, req.url as string)) mine(req, res);
+    const reading = normaliseTarget(req.url as string, req.headers.host);
+    if (!reading.ok) return refuseRequest(res, 400, `Invalid request: ${reading.reason}`);
+    req.url = reading.target;
+    if (ownsRequest(mode, req.method as string, reading.target)) mine(req, res);
     else passThrough(req, res);
   };
 }

@@ -67,16 +67,18 @@ function sendJson(res: ServerResponse, status: number, body: ErrorBody): void {
  */
 export function guardRequests(app: RequestListener): RequestListener {
   return (req: IncomingMessage, res: ServerResponse) => {
-    if ((req.url as string).length > MAX_URL_LENGTH) {
-      res.setHeader('Connection', 'close');
-      return sendJson(res, 414, { type: 'invalid_data', message: `Invalid request: the URL is longer than ${MAX_URL_LENGTH} characters` });
-    }
+    if ((req.url as string).length > MAX_URL_LENGTH) return refuseRequest(res, 414, `Invalid request: the URL is longer than ${MAX_URL_LENGTH} characters`);
     if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) {
-      res.setHeader('Connection', 'close');
-      return sendJson(res, 400, { type: 'invalid_data', message: 'Invalid request: an HTTP/1.1 request must have a Host header' });
+      return refuseRequest(res, 400, 'Invalid request: an HTTP/1.1 request must have a Host header');
     }
     app(req, res);
   };
+}
+
+/** A request refused before Express: `invalid_data` with `message`, and the connection closed (its body, if any, is not read). */
+export function refuseRequest(res: ServerResponse, status: number, message: string): void {
+  res.setHeader('Connection', 'close');
+  sendJson(res, status, { type: 'invalid_data', message });
 }
 
 /** Installs the JSON answers for what Node handles outside the request listener. */

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { customerOf } from '../../lib/customers.ts';
+import { decodedPath } from '../../lib/request-target.ts';
 import type { AnswerCheck } from '../../lib/answer-rules.ts';
 import type { Logger } from '../helpers/logging.ts';
 import { journalUrl, keptHead, MAX_JOURNAL_ANSWER_HEAD, pathOf, type KeptBody } from './journal-entry.ts';
@@ -17,11 +18,18 @@ import type { Journal } from './journal.ts';
 
 const EMPTY = Buffer.alloc(0);
 
-/** Whether the path is Medusa's auth API, whose answers hold tokens: their bodies are not kept. */
+/**
+ * Whether the path is Medusa's auth API, whose answers hold tokens: their bodies are not kept. `url`
+ * is the normalised target (lib/request-target.ts: front/listener.ts made it, and it is what the
+ * backend got), so `//auth/...`, `/x/../auth/...` or `\auth\...` are `/auth/...` here; a percent-escaped
+ * spelling (`/%61uth/...`) counts too, in case a proxy in front of the backend decodes it.
+ */
 export function holdsTokens(url: string): boolean {
-  const path = pathOf(url).toLowerCase();
-  return path === '/auth' || path.startsWith('/auth/');
+  const path = pathOf(url);
+  return isAuthPath(path.toLowerCase()) || (path.includes('%') && isAuthPath(decodedPath(path).toLowerCase()));
 }
+
+const isAuthPath = (path: string) => path === '/auth' || path.startsWith('/auth/');
 
 /**
  * The first bytes of a streamed answer, up to a cap, and its whole length: chunks are held by
@@ -59,7 +67,7 @@ export interface PassedThrough {
   /** The journal's arrival stamp. */
   stamp: number;
   method: string;
-  /** The request target as received. */
+  /** The request target as judged and passed on (normalised: lib/request-target.ts). */
   url: string;
   rawHeaders: string[];
   headers: IncomingHttpHeaders;

@@ -11,7 +11,8 @@ import type { AddressInfo, Socket } from 'node:net';
  * - `/stream` (or any path ending so): a chunked answer, `chunk-1;` at once and `chunk-2.` once the test calls `release()`;
  * - `/silent`: no answer until `release()` (for the 504);
  * - `/die` (or any path ending so): a head and part of a body, then the connection is cut;
- * - `/auth/...`: `{"token":"tok_secret"}`;
+ * - `/auth/...`: `{"token":"tok_secret"}`, its path read as a WHATWG reader reads it (`new URL`: dot
+ *   segments resolved, any case), as a backend behind such a router or proxy would;
  * - anything else: an echo, `application/json` `{ method, url, headers (raw), bodyBytes, sha256, body }`
  *   (`body`: the text of a body of at most 64 KiB).
  */
@@ -117,7 +118,7 @@ async function answer(req: IncomingMessage, res: ServerResponse, held: () => Pro
     setTimeout(() => res.socket?.destroy(), 20);
     return;
   }
-  if (path.startsWith('/auth/')) {
+  if (new URL(req.url ?? '/', 'http://backend.test').pathname.toLowerCase().startsWith('/auth/')) {
     res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' });
     return void res.end(AUTH_TOKEN_BODY);
   }
