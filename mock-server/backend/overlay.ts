@@ -16,7 +16,8 @@ import { withPassFaults } from './pass-faults.ts';
  * backend cannot be reached or sends no answer in time, the backend's time and answer in the journal
  * (journal/passed-through.ts), and each answer's body given to the `onBackendAnswer` hook as it
  * streams. Which requests come here is decided in front of Express (front/listener.ts with
- * ownership.ts), so no body parser, CORS header or fault of the mock's touches them.
+ * ownership.ts), so no body parser or CORS header of the mock's touches them; its faults and latency do,
+ * when switched on (pass-faults.ts: delayed before forwarding, or answered with the injected error instead).
  */
 
 export interface OverlayOptions {
