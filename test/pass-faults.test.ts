@@ -202,8 +202,8 @@ describe('latency on a passed-through request', () => {
     const sent = performance.now();
     expect((await send(mock.url, 'GET', '/store/regions')).status).toBe(200);
     expect(arrivals).toHaveLength(1);
-    // A lower bound only (a timer never fires early by more than its millisecond rounding): never flaky on a loaded machine.
-    expect(arrivals[0]! - sent).toBeGreaterThanOrEqual(149);
+    // A lower bound only, with room for a timer's millisecond rounding (unheld, it arrives within a few ms): never flaky on a loaded machine.
+    expect(arrivals[0]! - sent).toBeGreaterThanOrEqual(140);
   });
 });
 
