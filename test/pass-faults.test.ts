@@ -153,7 +153,9 @@ describe.each([
     await setFaults(mock, settings);
     const expected = new FaultInjector(1, faultSettings(settings));
     const statuses: number[] = [];
-    for (let n = 0; n < 24; n++) statuses.push((await send(mock.url, 'GET', `/store/regions?n=${n}`)).status);
+    // Passed-through requests between listing requests (with serve --backend, the mock's own): one sequence.
+    const key = { 'x-publishable-api-key': 'pk_test' };
+    for (let n = 0; n < 24; n++) statuses.push((await send(mock.url, 'GET', n % 3 === 2 ? `/store/products/reviews?limit=1&offset=${n}` : `/store/regions?n=${n}`, key)).status);
     expect(statuses).toEqual(Array.from({ length: 24 }, (_, n) => expected.draw(n).status ?? 200));
     expect(new Set(statuses)).toEqual(new Set([200, 502]));
     await admin(mock, 'DELETE', '/faults');
