@@ -60,7 +60,7 @@ export function adminApi(holder: DatasetHolder, ops: Ops, coordinator: Coordinat
 const DATASET_DOORS = [ADMIN_PATHS.reset, ADMIN_PATHS.dataset, ADMIN_PATHS.providerStates].map((path) => path.slice(ADMIN_PREFIX.length));
 
 /** Why the validating proxy refuses a dataset door: a 404 `not_found` naming the request and the reason. */
-export function noDatasetHere(method: string, path: string): ApiError {
+function noDatasetHere(method: string, path: string): ApiError {
   return notFound(
     `${method.slice(0, 16)} ${ADMIN_PREFIX}${path}: the validating proxy serves no dataset of its own (every request but ${ADMIN_PREFIX} goes to the backend), so there is nothing to reset, reseed or put in a provider state; faults and latency (${ADMIN_PATHS.faults}) act on the requests it passes on. For a dataset of the mock's, run serve (with --backend, in front of the same backend).`,
   );

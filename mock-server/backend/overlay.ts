@@ -60,7 +60,7 @@ interface Exchange {
   proxyRes: IncomingMessage | undefined;
   tap: AnswerTap | undefined;
   sink: BodySink | undefined;
-  /** The mock's own answer (a 502 or 504): its raw headers and body. */
+  /** The mock's own answer (a 502 or 504, or an injected fault): its raw headers and body. */
   own: { headers: string[]; text: string } | undefined;
   requestBytes: number;
   /** Answered by the mock with an injected fault (pass-faults.ts), never sent to the backend. */

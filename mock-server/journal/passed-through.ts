@@ -8,8 +8,8 @@ import type { Journal } from './journal.ts';
 /**
  * The journal entry and log line of a request the backend answered (`serve --backend`, `proxy`:
  * backend/overlay.ts), or the mock in its place with an injected fault (backend/pass-faults.ts: then
- * as the mock's own answers are, without a backend part), made once the answer is out. Entries of the mock's own answers are made
- * elsewhere (observe.ts, front/fast-path.ts) and do not change.
+ * as the mock's own answers are, without a backend part), made once the answer is out. Entries of
+ * the mock's own answers are made elsewhere (observe.ts, front/fast-path.ts) and do not change.
  *
  * Secrets: the request's body is never kept, only its length (`/auth/customer/emailpass` bodies hold
  * passwords), nor the body of an answer under `/auth` (`{"token": ...}`); the headers that carry
