@@ -70,7 +70,7 @@ export async function startInProcess(options: MockServerOptions, coordinate?: Co
     ...(options.shareTokenSecret !== undefined ? { shareTokenSecret: options.shareTokenSecret } : {}),
     ...(options.corsOrigin !== undefined ? { corsOrigin: options.corsOrigin } : {}),
     ...(backendCatalogue ? { findVariant: (id: string) => backendCatalogue.findVariant(id) } : {}),
-    ...(options.mode === 'proxy' ? { providerStates: false } : {}),
+    ...(options.mode === 'proxy' ? { providerStates: false, servesData: false } : {}),
   });
   // The pacts need every listing's answer seen by Express (the recorder's tap): no fast path then.
   const fast = options.fastPath === false || pacts ? app : withFastPath(app, { answers, cors: corsPolicy(options.corsOrigin), ops });
@@ -84,6 +84,7 @@ export async function startInProcess(options: MockServerOptions, coordinate?: Co
         journal: ops.journal,
         logger: ops.logger,
         onBackendAnswer: options.onBackendAnswer,
+        faults: ops.faults,
       })
     : undefined;
   // requireHostHeader off: guardRequests answers a missing Host with JSON instead of Node's empty 400.

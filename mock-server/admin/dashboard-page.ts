@@ -88,7 +88,7 @@ const SCRIPT = String.raw`
   'use strict';
   var ADMIN = '/__admin';
   var KEEP = 500;
-  var state = { token: null, cursor: null, entries: [], selected: null, paused: false, filters: {}, generation: 0, polling: false, capacity: 0 };
+  var state = { proxy: false, token: null, cursor: null, entries: [], selected: null, paused: false, filters: {}, generation: 0, polling: false, capacity: 0 };
   function $(id) { return document.getElementById(id); }
   function el(tag, className, text) {
     var node = document.createElement(tag);
@@ -370,8 +370,8 @@ const SCRIPT = String.raw`
     main.appendChild(bodyBox('Answer body', entry.response.body));
     var side = el('div', 'detail-side');
     if (violationCount(entry.check) > 0) side.appendChild(violationsBox(entry.check));
-    // The page arithmetic is the mock's own (a backend's answer has none: the proxy's check judges it instead).
-    if (entry.page || !isBackend(entry)) side.appendChild(pageBox(entry.page));
+    // The page arithmetic is the mock's own (a backend's answer has none: the proxy's check judges it instead; the proxy serves no listing).
+    if (entry.page || (!isBackend(entry) && !state.proxy)) side.appendChild(pageBox(entry.page));
     // In this order, so that in one column (narrower screens) the boxes come right under the facts.
     grid.appendChild(facts);
     grid.appendChild(side);
@@ -434,6 +434,17 @@ const SCRIPT = String.raw`
   function setValue(id, value) { $(id).value = value === null || value === undefined ? '' : String(value); }
   function renderConfig(config) {
     var server = config.server || {};
+    // The validating proxy serves no dataset: its reseed, reset and provider states are not shown (its admin API refuses them).
+    var proxy = server.mode === 'proxy';
+    state.proxy = proxy;
+    $('title').textContent = proxy ? 'store-listing-kit validating proxy' : 'store-listing-kit mock';
+    $('dataset-section').hidden = proxy;
+    $('states-part').hidden = proxy;
+    $('state-hold').hidden = proxy;
+    $('faults-scope').hidden = !server.backend;
+    $('faults-scope').textContent = proxy
+      ? 'They act on every request passed to the backend: latency before it is sent, an error answered in its place (the backend never sees it).'
+      : 'They act on the requests passed to the backend too: latency before it is sent, an error answered in its place (the backend never sees it).';
     $('server-facts').textContent = (server.url || '') + ' · dialect ' + (server.dialect || '?') + (server.backend ? (server.mode === 'proxy' ? ' · validating proxy of ' : ' · backend ') + server.backend : '') + ' · ' + server.workers + (server.workers === 1 ? ' process' : ' workers') + ' · admin: ' + config.admin.access;
     var dataset = config.dataset;
     var current = dataset.current;
@@ -513,7 +524,7 @@ const SCRIPT = String.raw`
 
 const BODY = `
 <header>
-  <h1>store-listing-kit mock</h1>
+  <h1 id="title">store-listing-kit mock</h1>
   <span id="server-facts" class="muted">loading…</span>
   <span id="live" class="muted"></span>
   <p id="message" role="status" aria-live="polite"></p>
@@ -556,8 +567,9 @@ const BODY = `
         <button type="button" id="faults-off">Turn off</button>
       </form>
       <p class="muted">Apply sets these and keeps the rest (the fault seed); Turn off clears them all.</p>
+      <p id="faults-scope" class="muted" hidden></p>
     </section>
-    <section aria-labelledby="dataset-title">
+    <section id="dataset-section" aria-labelledby="dataset-title" hidden>
       <h2 id="dataset-title">Dataset</h2>
       <dl id="dataset-facts"></dl>
       <form id="reseed-form" class="row" aria-label="reseed">
@@ -572,11 +584,13 @@ const BODY = `
     </section>
     <section aria-labelledby="history-title">
       <h2 id="history-title">History per customer</h2>
-      <p id="state-hold" class="muted"></p>
+      <p id="state-hold" class="muted" hidden></p>
       <h3>Writes</h3>
       <div id="writes"></div>
-      <h3>Provider-state changes</h3>
-      <div id="states"></div>
+      <div id="states-part" hidden>
+        <h3>Provider-state changes</h3>
+        <div id="states"></div>
+      </div>
     </section>
   </div>
 </main>

@@ -1,12 +1,12 @@
 import { Router, type Request } from 'express';
 import { DEFAULT_SEED, DEFAULT_SIZES } from '../../fixtures/generate.ts';
 import type { GenerateOptions } from '../../fixtures/dataset.ts';
-import { ADMIN_PREFIX } from '../../lib/admin-paths.ts';
+import { ADMIN_PATHS, ADMIN_PREFIX } from '../../lib/admin-paths.ts';
 import { adminAccessMode, adminGuard } from './access.ts';
 import type { Ops } from '../state/ops.ts';
 import type { Coordinator } from '../state/coordination.ts';
 import type { DatasetHolder } from '../dataset/holder.ts';
-import { ApiError, invalidRequest } from '../helpers/errors.ts';
+import { ApiError, invalidRequest, notFound } from '../helpers/errors.ts';
 import { faultsActive, faultSettings, type FaultSettings } from '../state/faults.ts';
 import { journalQuery } from './journal-query.ts';
 import { serveDashboard } from './dashboard.ts';
@@ -30,6 +30,10 @@ const adminSchemasModule = lazily(() => import('./schemas.ts'));
  *   POST   /__admin/provider-states (and GET, DELETE): Pact's provider states, mounted by front/app.ts
  *          (provider-states.ts, loaded on first use), under the lease of state/state-lease.ts
  *
+ * The validating proxy (`proxy`: `servesData` false) serves no dataset of its own, so the doors that change one
+ * (reset, dataset, provider states) answer 404 with a sentence naming why (`noDatasetHere`) instead of
+ * taking a change that would change nothing; its faults act on what passes through (backend/pass-faults.ts).
+ *
  * Everything under the prefix (provider states too) passes the access guard (access.ts) first.
  * Admin requests are never delayed or failed by fault injection, and not journaled.
  *
@@ -38,12 +42,37 @@ const adminSchemasModule = lazily(() => import('./schemas.ts'));
  * has applied it before the answer, and the journal and config speak for all of them.
  */
 
+export interface AdminApiOptions {
+  /** Whether the server serves a dataset of its own (default true); false: the validating proxy, whose dataset doors are refused. */
+  servesData?: boolean;
+}
+
 /** The admin API of a server, to mount at ADMIN_PREFIX before any other /__admin route: the access guard (access.ts), then the routes. */
-export function adminApi(holder: DatasetHolder, ops: Ops, coordinator: Coordinator): Router {
+export function adminApi(holder: DatasetHolder, ops: Ops, coordinator: Coordinator, options: AdminApiOptions = {}): Router {
   const admin = Router();
   admin.use(adminGuard(ops.access));
+  if (options.servesData === false) admin.use(noDatasetDoors());
   admin.use(adminRoutes(holder, ops, coordinator));
   return admin;
+}
+
+/** The paths of the admin doors that change the dataset served (and the provider states, which install one). */
+const DATASET_DOORS = [ADMIN_PATHS.reset, ADMIN_PATHS.dataset, ADMIN_PATHS.providerStates].map((path) => path.slice(ADMIN_PREFIX.length));
+
+/** Why the validating proxy refuses a dataset door: a 404 `not_found` naming the request and the reason. */
+function noDatasetHere(method: string, path: string): ApiError {
+  return notFound(
+    `${method.slice(0, 16)} ${ADMIN_PREFIX}${path}: the validating proxy serves no dataset of its own (every request but ${ADMIN_PREFIX} goes to the backend), so there is nothing to reset, reseed or put in a provider state; faults and latency (${ADMIN_PATHS.faults}) act on the requests it passes on. For a dataset of the mock's, run serve (with --backend, in front of the same backend).`,
+  );
+}
+
+/** The validating proxy's dataset doors (every method, any case, with a trailing slash, as Express routes them): refused. */
+function noDatasetDoors(): Router {
+  const router = Router();
+  router.all(DATASET_DOORS, (req) => {
+    throw noDatasetHere(req.method, req.path);
+  });
+  return router;
 }
 
 /** The customer a reset names (`{ "customer": "<id>" }`), or undefined for the whole reset (no body, `{}`). */

@@ -7,6 +7,8 @@ import { keptBody, pathOf } from '../journal/journal-entry.ts';
 import { AnswerTap, holdsTokens, notePassedThrough } from '../journal/passed-through.ts';
 import type { BackendAnswerHook, BodySink } from './hooks.ts';
 import { backendAgent, DEFAULT_BACKEND_TIMEOUT_MS, proxyListener, proxyOptions } from './proxy-options.ts';
+import type { FaultInjector } from '../state/faults.ts';
+import { withPassFaults } from './pass-faults.ts';
 
 /**
  * The requests the mock does not answer, passed to the backend and back (`serve --backend`, `proxy`):
@@ -14,7 +16,8 @@ import { backendAgent, DEFAULT_BACKEND_TIMEOUT_MS, proxyListener, proxyOptions }
  * backend cannot be reached or sends no answer in time, the backend's time and answer in the journal
  * (journal/passed-through.ts), and each answer's body given to the `onBackendAnswer` hook as it
  * streams. Which requests come here is decided in front of Express (front/listener.ts with
- * ownership.ts), so no body parser, CORS header or fault of the mock's touches them.
+ * ownership.ts), so no body parser or CORS header of the mock's touches them; its faults and latency do,
+ * when switched on (pass-faults.ts: delayed before forwarding, or answered with the injected error instead).
  */
 
 export interface OverlayOptions {
@@ -24,6 +27,8 @@ export interface OverlayOptions {
   journal: Journal;
   logger: Logger;
   onBackendAnswer?: BackendAnswerHook | undefined;
+  /** The server's fault injection, which acts on passed-through requests too (pass-faults.ts). */
+  faults?: FaultInjector | undefined;
 }
 
 export interface Overlay {
@@ -55,9 +60,11 @@ interface Exchange {
   proxyRes: IncomingMessage | undefined;
   tap: AnswerTap | undefined;
   sink: BodySink | undefined;
-  /** The mock's own answer (a 502 or 504): its raw headers and body. */
+  /** The mock's own answer (a 502 or 504, or an injected fault): its raw headers and body. */
   own: { headers: string[]; text: string } | undefined;
   requestBytes: number;
+  /** Answered by the mock with an injected fault (pass-faults.ts), never sent to the backend. */
+  injected: boolean;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -76,9 +83,9 @@ export function createOverlay(options: OverlayOptions): Overlay {
   // the passed-through request several times what the map saves.)
   const exchanges = new Map<IncomingMessage, Exchange>();
 
-  const answerOwn = (req: IncomingMessage, res: ServerResponse, status: number, body: ErrorBody, exchange: Exchange | undefined) => {
+  const answerOwn = (req: IncomingMessage, res: ServerResponse, status: number, body: ErrorBody, exchange: Exchange | undefined, extra: string[] = []) => {
     const text = JSON.stringify(body);
-    const headers = ['Content-Type', JSON_TYPE, 'Content-Length', String(Buffer.byteLength(text))];
+    const headers = [...extra, 'Content-Type', JSON_TYPE, 'Content-Length', String(Buffer.byteLength(text))];
     if (exchange) exchange.own = { headers, text };
     res.writeHead(status, headers);
     res.end(req.method === 'HEAD' ? undefined : text);
@@ -137,6 +144,15 @@ export function createOverlay(options: OverlayOptions): Overlay {
     ),
   );
 
+  // Faults and latency act on what passes through as on the mock's own answers (pass-faults.ts).
+  const forward = options.faults
+    ? withPassFaults(options.faults, proxy, (req, res, status, body, headers) => {
+        const exchange = exchanges.get(req);
+        if (exchange) exchange.injected = true;
+        answerOwn(req, res, status, body, exchange, headers);
+      })
+    : proxy;
+
   const finish = (req: IncomingMessage, res: ServerResponse, exchange: Exchange) => {
     const durationMs = round(performance.now() - exchange.started);
     const { proxyRes, sink } = exchange;
@@ -161,7 +177,7 @@ export function createOverlay(options: OverlayOptions): Overlay {
         durationMs,
         responseHeaders: proxyRes ? proxyRes.rawHeaders : (exchange.own?.headers ?? []),
         responseBody: exchange.tap ?? (exchange.own ? keptBody(exchange.own.text, journal.bodyBytes) : undefined),
-        backend: exchange.error === undefined ? { ms } : { ms, error: exchange.error },
+        backend: exchange.injected ? undefined : exchange.error === undefined ? { ms } : { ms, error: exchange.error },
         check,
       });
     if (!sink) return note();
@@ -199,11 +215,12 @@ export function createOverlay(options: OverlayOptions): Overlay {
         sink: undefined,
         own: undefined,
         requestBytes: 0,
+        injected: false,
       };
       exchanges.set(req, exchange);
       if (!observing) {
         res.once('close', () => exchanges.delete(req));
-        return proxy(req, res);
+        return forward(req, res);
       }
       const length = req.headers['content-length'];
       if (length !== undefined) exchange.requestBytes = Number(length) || 0;
@@ -211,7 +228,7 @@ export function createOverlay(options: OverlayOptions): Overlay {
         exchanges.delete(req);
         finish(req, res, exchange);
       });
-      proxy(req, res);
+      forward(req, res);
     },
     close() {
       agent.destroy();

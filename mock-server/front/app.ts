@@ -49,6 +49,8 @@ export interface AppOptions {
   findVariant?: (variantId: string) => Promise<VariantJson | undefined>;
   /** Pact's provider-state door under /__admin (default true; the validating proxy has none: it serves no listings). */
   providerStates?: boolean;
+  /** Whether the app serves a dataset of its own (default true); false: the validating proxy, whose admin API refuses reset, reseed and provider states with a 404 naming why (admin/routes.ts). */
+  servesData?: boolean;
   /** (issue 30) Records the consumer's requests under provider states as pacts, with its admin door (`/__admin/pacts`). */
   pacts?: PactRecorder;
 }
@@ -76,7 +78,7 @@ export function createApp(holder: DatasetHolder, options: AppOptions = {}): Expr
   const preflight = preflightOnly(cors(corsOptions(policy, answersWrites)));
   const setCors = corsHeaderSetter(policy);
   const ops = options.ops ?? createOps({ generation: holder.initialGeneration });
-  const { coordinator, observe, admin, faults } = opsHandlers(holder, ops);
+  const { coordinator, observe, admin, faults } = opsHandlers(holder, ops, options.servesData !== false);
   // What every request passes, in this order, in one layer (each layer is a dispatch per request):
   // CORS (not on /__admin), observation (journal, logs), fault injection (which leaves /__admin alone).
   const pacts = options.pacts;
@@ -129,9 +131,9 @@ interface OpsHandlers {
   faults: RequestHandler;
 }
 
-function opsHandlers(holder: DatasetHolder, ops: Ops): OpsHandlers {
+function opsHandlers(holder: DatasetHolder, ops: Ops, servesData: boolean): OpsHandlers {
   const coordinator = ops.coordinate(new ChangeApplier(holder, ops));
-  return { coordinator, observe: observeRequests(ops.journal, ops.logger), admin: adminApi(holder, ops, coordinator), faults: ops.faults.middleware() };
+  return { coordinator, observe: observeRequests(ops.journal, ops.logger), admin: adminApi(holder, ops, coordinator, { servesData }), faults: ops.faults.middleware() };
 }
 
 /** The provider-state door of a server: its changes go through the coordinator, which keeps the lease. */

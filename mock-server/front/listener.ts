@@ -11,8 +11,9 @@ import { guardRequests, refuseRequest } from './request-guards.ts';
  * request is refused with a 400; everything after (ownership, the mock's routes, the journal, the
  * validating proxy's checker, the backend) sees that one target. The overlay then sends every
  * request that is not the mock's (backend/ownership.ts) to the backend before Express or the fast
- * path see it, so no body parser, CORS header or fault touches a passed-through request, and the
- * mock's own answers are as without a backend (for the normalised target).
+ * path see it, so no body parser or CORS header touches a passed-through request (the overlay
+ * applies the faults itself: backend/pass-faults.ts), and the mock's own answers are as without a
+ * backend (for the normalised target).
  * While a backend's catalogue is still to be read (alphabite dialect, no --publishable-key), process.ts
  * puts backend/catalogue-gate.ts between the overlay and the fast path: the mock's requests wait for it.
  */

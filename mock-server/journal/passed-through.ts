@@ -8,8 +8,9 @@ import type { Journal } from './journal.ts';
 
 /**
  * The journal entry and log line of a request the backend answered (`serve --backend`, `proxy`:
- * backend/overlay.ts), made once the answer is out. Entries of the mock's own answers are made
- * elsewhere (observe.ts, front/fast-path.ts) and do not change.
+ * backend/overlay.ts), or the mock in its place with an injected fault (backend/pass-faults.ts: then
+ * as the mock's own answers are, without a backend part), made once the answer is out. Entries of
+ * the mock's own answers are made elsewhere (observe.ts, front/fast-path.ts) and do not change.
  *
  * Secrets: the request's body is never kept, only its length (`/auth/customer/emailpass` bodies hold
  * passwords), nor the body of an answer under `/auth` (`{"token": ...}`); the headers that carry
@@ -79,7 +80,8 @@ export interface PassedThrough {
   responseHeaders: string[];
   /** The answer's body as tapped (its length only, with a cap of 0), or the mock's own. */
   responseBody?: AnswerTap | KeptBody | undefined;
-  backend: { ms: number; error?: string };
+  /** The backend's part; absent when the mock answered in its place (an injected fault: backend/pass-faults.ts). */
+  backend: { ms: number; error?: string } | undefined;
   check?: AnswerCheck | undefined;
 }
 
@@ -88,7 +90,9 @@ export function notePassedThrough(journal: Journal, logger: Logger, logs: boolea
   const url = journalUrl(facts.url);
   if (logs) {
     logger.info(
-      { method: facts.method, url, status: facts.status, durationMs: facts.durationMs, by: 'backend', backendMs: facts.backend.ms, ...(facts.backend.error !== undefined ? { backendError: facts.backend.error } : {}) },
+      facts.backend
+        ? { method: facts.method, url, status: facts.status, durationMs: facts.durationMs, by: 'backend', backendMs: facts.backend.ms, ...(facts.backend.error !== undefined ? { backendError: facts.backend.error } : {}) }
+        : { method: facts.method, url, status: facts.status, durationMs: facts.durationMs },
       'request',
     );
   }
@@ -109,8 +113,7 @@ export function notePassedThrough(journal: Journal, logger: Logger, logs: boolea
       ...(facts.requestBytes > 0 ? { requestBody: { bytes: EMPTY, length: facts.requestBytes } } : {}),
       responseHeaders: keptHead(facts.responseHeaders, MAX_JOURNAL_ANSWER_HEAD),
       responseBody: body instanceof AnswerTap ? body.kept(journal) : (body ?? { bytes: EMPTY, length: 0 }),
-      answeredBy: 'backend',
-      backend: facts.backend,
+      ...(facts.backend ? { answeredBy: 'backend' as const, backend: facts.backend } : {}),
       ...(facts.check ? { check: facts.check } : {}),
     },
     facts.stamp,

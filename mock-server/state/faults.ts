@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { below, unit } from '../../fixtures/hash.ts';
 import { faultBody, MAX_DELAY_MS, readFaultHeaders, retryAfter } from '../../lib/fault-headers.ts';
@@ -173,25 +173,36 @@ export class FaultInjector {
   middleware(): RequestHandler {
     return (req: Request, res: Response, next: NextFunction) => {
       if (!this.#active || isAdminPath(req.path)) return next();
-      if (this.#shared) this.#shared((n) => this.#inject(req, res, next, n), next);
-      else this.#inject(req, res, next, this.#seen++);
+      this.schedule(req, res, (status) => (status === null ? next() : sendFault(res, status)), next);
     };
   }
 
-  #inject(req: Request, res: Response, next: NextFunction, n: number): void {
+  /**
+   * Draws this request's fault (its n from the shared sequence when there is one, else from this
+   * process's) and, after its delay, calls `act` with the status to answer instead, or null to go on.
+   * A request whose fault headers are bad goes to `fail` at once (a QueryError: a 400), as does one
+   * whose n the shared sequence cannot give. A client that goes during the delay keeps no timer
+   * (nor the shutdown) waiting, and `act` is not called. The one way faults are drawn and timed:
+   * the middleware above (the mock's own answers) and backend/pass-faults.ts (passed-through requests).
+   */
+  schedule(req: IncomingMessage, res: ServerResponse, act: (status: number | null) => void, fail: (error: unknown) => void): void {
+    if (this.#shared) this.#shared((n) => this.#inject(req, res, act, fail, n), fail);
+    else this.#inject(req, res, act, fail, this.#seen++);
+  }
+
+  #inject(req: IncomingMessage, res: ServerResponse, act: (status: number | null) => void, fail: (error: unknown) => void, n: number): void {
     let decision: FaultDecision;
     try {
       decision = this.decide(req, n);
     } catch (error) {
-      return next(error);
+      return fail(error);
     }
     const { delay, status } = decision;
-    const act = () => (status === null ? next() : sendFault(res, status));
     if (delay > 0) {
-      const timer = setTimeout(act, delay);
+      const timer = setTimeout(() => act(status), delay);
       // A client that gives up does not keep a timer (or the shutdown) waiting.
       res.once('close', () => clearTimeout(timer));
-    } else act();
+    } else act(status);
   }
 }
 

@@ -26,6 +26,7 @@ import type { RecordedRequest } from '../../mock-server/journal/journal-entry.ts
 import type { BackendAnswerHook } from '../../mock-server/backend/hooks.ts';
 import { exactRequest } from '../support/http.ts';
 import { requestBytes, sendRaw } from '../support/raw-http.ts';
+import { startFakeBackend } from '../support/fake-backend.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -319,6 +320,9 @@ describe("the dashboard, with names that are JavaScript's own and the plugins' r
       expect(await tab.textContent('#writes [data-customer="cus_reason"] td.target')).toBe(`POST ${marked}${reason}`);
       expect(errors).toEqual([]);
     } finally {
+      // The page polls the journal four times a second: a handler still fetching when the tab closes must not fail the run
+      // ("apiResponse.json: Response has been disposed", an unhandled error seen once).
+      await tab.unrouteAll({ behavior: 'ignoreErrors' });
       await tab.close();
     }
   });
@@ -640,6 +644,66 @@ describe('the dashboard of the validating proxy (issue 28): a checked answer of 
       await tab.close();
       await proxy.close();
       await backend.close();
+    }
+  });
+});
+
+describe('the dashboard of the validating proxy (issue 35): faults act on what passes through, dataset controls are not shown', () => {
+  it('shows faults, not reseed, reset or provider states; faults set from the page fail passed-through requests unforwarded, readable by a page of another origin', async () => {
+    const backend = await startFakeBackend();
+    const proxy = await startMockServer({ mode: 'proxy', dialect: 'alphabite', backend: backend.url });
+    // A storefront's page, on an origin of its own (another port), that reads through the proxy with credentials.
+    const storefront = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end('<!doctype html><title>storefront</title>');
+    });
+    await new Promise<void>((resolve) => storefront.listen(0, '127.0.0.1', resolve));
+    const { tab, errors } = await open(proxy.url);
+    const page = await browser.newPage();
+    try {
+      await tab.waitForFunction((url) => document.querySelector('#server-facts')?.textContent?.includes(`validating proxy of ${url}`), backend.url, { timeout: 15_000 });
+      expect(await tab.textContent('#title')).toBe('store-listing-kit validating proxy');
+      for (const shown of ['#faults-form', '#faults-apply', '#faults-off', '#requests-title', '#writes']) expect(await tab.isVisible(shown), shown).toBe(true);
+      for (const hidden of ['#dataset-section', '#reseed-form', '#reseed', '#reset', '#dataset-facts', '#states-part', '#state-hold']) expect(await tab.isVisible(hidden), hidden).toBe(false);
+      expect(await tab.textContent('#faults-scope')).toContain('every request passed to the backend');
+
+      await tab.waitForFunction(() => document.querySelector('#faults-facts')?.textContent === 'off', undefined, { timeout: 15_000 });
+      await tab.fill('#fault-rate', '1');
+      await tab.fill('#fault-status', '503');
+      await tab.click('#faults-apply');
+      await tab.waitForFunction(() => document.querySelector('#faults-facts')?.textContent?.startsWith('on'), undefined, { timeout: 10_000 });
+      const hits = backend.hits.length;
+      expect((await exactRequest(proxy.url, '/store/regions')).status).toBe(503);
+      expect((await exactRequest(proxy.url, '/store/carts', { 'content-type': 'application/json' }, 'POST', '{}')).status).toBe(503);
+      await page.goto(`http://127.0.0.1:${(storefront.address() as AddressInfo).port}/`);
+      const read = await page.evaluate(async (url) => {
+        const res = await fetch(`${url}/store/products?limit=2`, { credentials: 'include' });
+        return { status: res.status, retryAfter: res.headers.get('retry-after'), body: await res.json() };
+      }, proxy.url);
+      expect(read).toEqual({ status: 503, retryAfter: '1', body: { type: 'unknown_error', message: 'An unknown error occurred.' } });
+      expect(backend.hits.length).toBe(hits);
+      // The journal shows them as the mock's answers (the backend never saw them).
+      await tab.waitForSelector(rowFor('/store/carts'), { timeout: 10_000 });
+      expect(await tab.textContent(`${rowFor('/store/carts')} .badge.origin`)).toBe('mock');
+      expect(await tab.textContent(`${rowFor('/store/carts')} .status`)).toBe('503');
+
+      // An injected answer in the detail: the mock's, with no page arithmetic (the proxy serves no listing).
+      await tab.click(rowFor('/store/carts'));
+      expect(await tab.textContent('#detail dd.origin-fact')).toBe('the mock');
+      expect(await tab.$('#detail aside.page')).toBeNull();
+      await tab.click('#faults-off');
+      await tab.waitForFunction(() => document.querySelector('#faults-facts')?.textContent === 'off', undefined, { timeout: 10_000 });
+      expect((await exactRequest(proxy.url, '/store/regions?after=off')).status).toBe(200);
+      expect(backend.hits.slice(hits)).toEqual([{ method: 'GET', url: '/store/regions?after=off' }]);
+      await tab.waitForSelector(rowFor('/store/regions?after=off'), { timeout: 10_000 });
+      expect(await tab.textContent(`${rowFor('/store/regions?after=off')} .badge.origin`)).toMatch(/^backend \d+(\.\d)? ms$/);
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+      await tab.close();
+      await proxy.close();
+      await backend.close();
+      await new Promise<void>((resolve) => storefront.close(() => resolve()));
     }
   });
 });
