@@ -21,6 +21,7 @@
  * Not exported by the dialects' barrel (index.ts), which it imports.
  */
 import { DEFAULT_MAX_PAGE_SIZE, type EndpointName } from '../api-rules.ts';
+import { isObject } from '../http.ts';
 import type { QueryPairs } from '../query.ts';
 import { createDialect } from './index.ts';
 import type { DialectName } from './types.ts';
@@ -50,7 +51,6 @@ const ENVELOPE_KEYS: Record<EndpointName, Record<DialectName, readonly [string, 
 const DIALECTS: readonly DialectName[] = ['spec', 'alphabite'];
 const otherThan = (dialect: DialectName): DialectName => (dialect === 'spec' ? 'alphabite' : 'spec');
 const isSuccess = (answer: ListingAnswer) => answer.status >= 200 && answer.status < 300;
-const isObject = (json: unknown): json is Record<string, unknown> => typeof json === 'object' && json !== null && !Array.isArray(json);
 
 /** Whether the JSON carries the keys that name the dialect's envelope of this listing (whatever their numbers). */
 function hasEnvelopeKeys(dialect: DialectName, endpoint: EndpointName, json: unknown): boolean {
