@@ -14,6 +14,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { preflight, ProviderDialectError, verifyProviders, type VerifyOptions } from '../contracts/verify.ts';
+import { detectOtherDialect, type ListingAnswer } from '../lib/dialects/detect.ts';
 import { PROVIDER_STATES_PATH } from '../lib/provider-states.ts';
 import type { CheckOptions } from '../properties/options.ts';
 import { CannotRunError, runListingProperties } from '../properties/runner.ts';
@@ -157,5 +158,26 @@ describe('a server of the other dialect is named (exit 2), both ways', () => {
     } finally {
       await Promise.all([lenientPlugins.close(), lenientSpec.close()]);
     }
+  });
+});
+
+describe('detectOtherDialect reads keys and record counts, never page numbers', () => {
+  const answer = (json: unknown, status = 200): ListingAnswer => ({ url: 'http://x/store/wishlists?take=100', status, json });
+  const detect = async (first: ListingAnswer, asked: 'spec' | 'alphabite' = 'spec', endpoint: 'reviews' | 'wishlists' = 'wishlists') => {
+    const asks: string[] = [];
+    const found = await detectOtherDialect({ base: 'http://x', asked, endpoint, first, size: 100, askAgain: async (query) => (asks.push(new URLSearchParams(query).toString()), answer({ data: [1], skip: 0, take: 1 })) });
+    return { found: found?.sentence, asks };
+  };
+
+  it('any page numbers, the plugins\' clamped ones, absent ones, nonsense: no mismatch, nothing more asked for a page of at most one record', async () => {
+    for (const numbers of [{ nextPage: 1, prevPage: 1, totalPages: 1, currentPage: 1, count: 0 }, {}, { nextPage: 'x', prevPage: null, totalPages: -3 }]) {
+      expect(await detect(answer({ data: [], skip: 0, take: 100, ...numbers }))).toEqual({ found: undefined, asks: [] });
+      expect(await detect(answer({ reviews: [{}], limit: 100, offset: 0, ...numbers }), 'spec', 'reviews')).toEqual({ found: undefined, asks: [] });
+    }
+  });
+
+  it('a page far larger than any default page (a server that ignores every page size) asks for no more such pages', async () => {
+    const huge = answer({ data: Array.from({ length: 1001 }, (_, i) => i), skip: 0, take: 100 });
+    expect(await detect(huge)).toEqual({ found: undefined, asks: [] });
   });
 });

@@ -125,6 +125,13 @@ export async function detectOtherDialect(options: {
 }
 
 /**
+ * A page of more records than this is no default page of a server lenient about the other paging
+ * (the dialects' defaults are 10 and 20): one that ignores every page size, which the callers report
+ * as such, and no page that large is asked for again here.
+ */
+const LENIENT_PAGE_BOUND = 1000;
+
+/**
  * A success in keys both dialects share: the server ignores the asked page size and honours the
  * other's. A page of at most one record cannot show it; one of more than `size` already shows the
  * asked size ignored, else a page of one is asked for in the asked dialect's paging.
@@ -140,10 +147,10 @@ async function pagedTheOtherWay(options: {
 }): Promise<DialectMismatch | undefined> {
   const { base, asked, spoken, endpoint, first, size, askAgain } = options;
   const records = recordsIn(asked, endpoint, first);
-  if (records === undefined || records <= 1) return undefined;
+  if (records === undefined || records <= 1 || records > LENIENT_PAGE_BOUND) return undefined;
   const askedOne = records > size ? first : await askAgain(pagingQuery(asked, endpoint, 1));
   const ignored = recordsIn(asked, endpoint, askedOne);
-  if (ignored === undefined || ignored <= (askedOne === first ? size : 1)) return undefined;
+  if (ignored === undefined || ignored <= (askedOne === first ? size : 1) || ignored > LENIENT_PAGE_BOUND) return undefined;
   const spokenOne = await askAgain(pagingQuery(spoken, endpoint, 1));
   if (recordsIn(spoken, endpoint, spokenOne) !== 1 || !hasEnvelopeKeys(spoken, endpoint, spokenOne.json)) return undefined;
   const [askedSize, sizeParam] = [askedOne === first ? size : 1, pagingQuery(asked, endpoint, 1)[0]![0]];
