@@ -1,25 +1,28 @@
 /**
- * Which dialect a server speaks, from its answers to a listing: the one place where `check`,
- * `verify` and `fixtures --from` tell a server that speaks the other dialect (it cannot be judged
- * or recorded by the rules asked for: exit 2) from one that speaks the asked dialect and breaks
- * its rules (exit 1, the properties' and the pacts' business).
+ * Which dialect a server speaks: the one place where `check`, `verify` and `fixtures --from` tell a
+ * server that speaks the other dialect (it cannot be judged or recorded by the rules asked for:
+ * exit 2) from one that speaks the asked dialect and breaks its rules (exit 1, the properties' and
+ * the pacts' business).
  *
- * An answer is read against each dialect's own envelope schemas (lib/envelopes.ts for the spec,
- * alphabite-schemas.ts for the plugins), with any records: a record that breaks the dialect is a
- * violation to report, not a sign of the other dialect. The envelopes of the reviews differ
- * (`reviews` or `data`); those of the wishlists may read either way (the plugins always answer
- * `prevPage`, which the spec allows), so there the records (the spec's wishlists hold their items)
- * and the paging parameters decide: a server that refuses the asked dialect's parameters with a 400
- * and answers the other's with the other dialect's envelope alone speaks the other dialect.
+ * It is told by what names a dialect, never by what its rules are about: the envelope's keys (the
+ * records' key and the echoes of the page's start and size) and the paging parameters the server
+ * honours. The page numbers (`count`, `totalPages`, `currentPage`, `nextPage`, `prevPage`), their
+ * presence included, and the records' fields are what `check` and `verify` judge, so they decide
+ * nothing here: a server that pages with the spec's parameters and answers the spec's keys speaks
+ * the spec however wrong its numbers (the plugins' clamped `nextPage`/`prevPage` included).
  *
- * Not exported by the dialects' barrel (index.ts): it loads zod, which the mock's answers do not need.
+ * - The reviews (4.1, 4.2) page with `limit`/`offset` in both dialects; their envelopes differ:
+ *   `reviews` with `limit`/`offset` (spec), `data` with `take`/`skip` (the plugins).
+ * - The wishlists (4.3, 4.4) share their envelope's keys (`data`, `skip`, `take`); their paging
+ *   differs: `skip`/`take` (spec), `limit`/`offset` (the plugins). A server that refuses the asked
+ *   dialect's parameters (400) and answers the other's, or that ignores the asked page size (a page
+ *   of one asked, several answered) and honours the other's (one record), speaks the other.
+ *
+ * Not exported by the dialects' barrel (index.ts), which it imports.
  */
-import { z } from 'zod';
 import { DEFAULT_MAX_PAGE_SIZE, type EndpointName } from '../api-rules.ts';
-import { envelopeSchemas } from '../envelopes.ts';
-import { clampedPageNumbers, reviewsPageMeta, wishlistPageMeta } from '../paging.ts';
+import { isObject } from '../http.ts';
 import type { QueryPairs } from '../query.ts';
-import { alphabiteEnvelopeSchemas } from './alphabite-schemas.ts';
 import { createDialect } from './index.ts';
 import type { DialectName } from './types.ts';
 
@@ -31,74 +34,42 @@ export interface ListingAnswer {
   json: unknown;
 }
 
-/** A dialect's envelope with its records unread (any array): the paging keys and numbers only. */
-function withAnyRecords(schema: z.ZodObject, recordsKey: string): z.ZodType {
-  return schema.extend({ [recordsKey]: z.array(z.unknown()) });
-}
-
-const ENVELOPES: Record<DialectName, Record<EndpointName, z.ZodType[]>> = {
-  spec: {
-    reviews: [withAnyRecords(envelopeSchemas.reviews, 'reviews')],
-    productReviews: [withAnyRecords(envelopeSchemas.productReviews, 'reviews')],
-    wishlists: [withAnyRecords(envelopeSchemas.wishlists, 'data')],
-    wishlistItems: [withAnyRecords(envelopeSchemas.wishlistItems, 'data')],
-  },
-  alphabite: {
-    // 4.1 answers a constant envelope (the plugin ignores paging there); a plugin that pages it answers 4.2's.
-    reviews: [withAnyRecords(alphabiteEnvelopeSchemas.reviews, 'data'), withAnyRecords(alphabiteEnvelopeSchemas.productReviews, 'data')],
-    productReviews: [withAnyRecords(alphabiteEnvelopeSchemas.productReviews, 'data')],
-    wishlists: [withAnyRecords(alphabiteEnvelopeSchemas.wishlists, 'data')],
-    wishlistItems: [withAnyRecords(alphabiteEnvelopeSchemas.wishlistItems, 'data')],
-  },
-};
-
-/** The same with their records, which tell the wishlists' envelopes apart when they hold any (the plugins' wishlists have no items). */
-const WITH_RECORDS: Record<DialectName, Record<EndpointName, z.ZodType[]>> = {
-  spec: { reviews: [envelopeSchemas.reviews], productReviews: [envelopeSchemas.productReviews], wishlists: [envelopeSchemas.wishlists], wishlistItems: [envelopeSchemas.wishlistItems] },
-  alphabite: {
-    reviews: [alphabiteEnvelopeSchemas.reviews, alphabiteEnvelopeSchemas.productReviews],
-    productReviews: [alphabiteEnvelopeSchemas.productReviews],
-    wishlists: [alphabiteEnvelopeSchemas.wishlists],
-    wishlistItems: [alphabiteEnvelopeSchemas.wishlistItems],
-  },
+const REVIEWS = { spec: ['reviews', 'limit', 'offset'], alphabite: ['data', 'take', 'skip'] } as const;
+const WISHLISTS = { spec: ['data', 'skip', 'take'], alphabite: ['data', 'take', 'skip'] } as const;
+/**
+ * The keys that name a dialect's envelope of a listing: its records' key (an array), then the
+ * echoes of the page's size and start (docs/dialects.md rows 9 and 14; the plugins echo `take` and
+ * `skip` whatever they page with). No page number is among them.
+ */
+const ENVELOPE_KEYS: Record<EndpointName, Record<DialectName, readonly [string, string, string]>> = {
+  reviews: REVIEWS,
+  productReviews: REVIEWS,
+  wishlists: WISHLISTS,
+  wishlistItems: WISHLISTS,
 };
 
 const DIALECTS: readonly DialectName[] = ['spec', 'alphabite'];
 const otherThan = (dialect: DialectName): DialectName => (dialect === 'spec' ? 'alphabite' : 'spec');
 const isSuccess = (answer: ListingAnswer) => answer.status >= 200 && answer.status < 300;
-const accepts = (schemas: z.ZodType[], json: unknown) => schemas.some((schema) => schema.safeParse(json).success);
 
-/** The page numbers the dialect's arithmetic (lib/paging.ts) gives for an envelope's own count, start and size. */
-function pageNumbersOf(dialect: DialectName, endpoint: EndpointName, envelope: Record<string, unknown>): Record<string, unknown> | undefined {
-  const n = (key: string) => (typeof envelope[key] === 'number' ? (envelope[key] as number) : undefined);
-  const [count, start, size] = dialect === 'spec' && (endpoint === 'reviews' || endpoint === 'productReviews') ? [n('count'), n('offset'), n('limit')] : [n('count'), n('skip'), n('take')];
-  if (count === undefined || start === undefined || size === undefined) return undefined;
-  if (dialect === 'alphabite') return { ...clampedPageNumbers(count, start, size) };
-  return endpoint === 'reviews' || endpoint === 'productReviews' ? { ...reviewsPageMeta(count, start, size) } : { ...wishlistPageMeta(count, start, size) };
+/** Whether the JSON carries the keys that name the dialect's envelope of this listing (whatever their numbers). */
+function hasEnvelopeKeys(dialect: DialectName, endpoint: EndpointName, json: unknown): boolean {
+  const [records, ...echoes] = ENVELOPE_KEYS[endpoint][dialect];
+  return isObject(json) && Array.isArray(json[records]) && echoes.every((key) => Object.hasOwn(json, key));
 }
 
-/** The envelope's page numbers are the dialect's (a key the spec leaves out must be absent; JSON writes NaN as null). */
-function arithmeticAgrees(dialect: DialectName, endpoint: EndpointName, json: unknown): boolean {
-  if (typeof json !== 'object' || json === null) return false;
-  const envelope = json as Record<string, unknown>;
-  const expected = pageNumbersOf(dialect, endpoint, envelope);
-  if (!expected) return false;
-  const keys = dialect === 'spec' ? ['count', 'totalPages', 'currentPage', 'nextPage', 'prevPage'] : Object.keys(expected);
-  return keys.every((key) => (key in expected) === Object.hasOwn(envelope, key) && JSON.stringify(expected[key]) === JSON.stringify(envelope[key]));
+/** How many records an answer holds under the dialect's records key; undefined when it holds no array there. */
+function recordsIn(dialect: DialectName, endpoint: EndpointName, answer: ListingAnswer): number | undefined {
+  const records = isObject(answer.json) ? answer.json[ENVELOPE_KEYS[endpoint][dialect][0]] : undefined;
+  return isSuccess(answer) && Array.isArray(records) ? records.length : undefined;
 }
 
 /**
- * The dialects whose envelope of this listing the JSON is: none, one, or both. Read by the paging
- * keys (the dialect's schema) and numbers (its page arithmetic, for the envelope's own count, start
- * and size: at the first page the spec leaves `prevPage` out, or null, and the plugins answer 1),
- * so that a server of one dialect that breaks its rules is no server of the other. An envelope
- * both could answer is told apart by its records when they fit exactly one dialect.
+ * The dialects whose envelope keys of this listing the JSON carries: none, one, or both (the
+ * wishlists' envelopes share their keys; the paging parameters tell them apart).
  */
 export function envelopeDialects(endpoint: EndpointName, json: unknown): DialectName[] {
-  const envelopes = DIALECTS.filter((dialect) => accepts(ENVELOPES[dialect][endpoint], json) && arithmeticAgrees(dialect, endpoint, json));
-  if (envelopes.length < 2) return envelopes;
-  const withRecords = envelopes.filter((dialect) => accepts(WITH_RECORDS[dialect][endpoint], json));
-  return withRecords.length === 1 ? withRecords : envelopes;
+  return DIALECTS.filter((dialect) => hasEnvelopeKeys(dialect, endpoint, json));
 }
 
 /** The query a client of that dialect pages this listing with, asking for `size` records. */
@@ -110,16 +81,22 @@ export function pagingQuery(dialect: DialectName, endpoint: EndpointName, size: 
 export interface DialectMismatch {
   asked: DialectName;
   spoken: DialectName;
-  /** One sentence naming the server, the dialect it seems to speak, the answer that shows it and what to do. */
+  /** One sentence naming the server, the dialect it seems to speak, the answers that show it and what to do. */
   sentence: string;
 }
 
 /**
- * Whether `first`, the answer to a listing asked in `asked`'s paging, shows a server speaking the
- * other dialect. A success in the other dialect's envelope (and not the asked one's) shows it at
- * once; a 400 leads to one more request in the other dialect's paging (`askAgain`, given the
- * query), which shows it when it answers the other dialect's envelope. Anything else is left to
- * the caller (a server of the asked dialect that breaks its rules, a refusal, an error).
+ * Whether `first`, the answer to a listing asked in `asked`'s paging (a page of `size`), shows a
+ * server speaking the other dialect, asking again (`askAgain`, given the query) where the first
+ * answer cannot tell:
+ * - a success with the other dialect's envelope keys and not the asked one's shows it at once (the
+ *   reviews);
+ * - a 400 leads to one more request in the other dialect's paging, which shows it when it answers
+ *   the other's envelope keys with no more records than asked (the wishlists);
+ * - a success with keys both dialects share (the wishlists) shows it only when the asked page size
+ *   is ignored (a page of one asked, several answered) and the other's honoured (one record).
+ * Anything else is left to the caller: a server of the asked dialect that breaks its rules, a
+ * refusal, an error. Page numbers are never read.
  */
 export async function detectOtherDialect(options: {
   /** The server's base URL, as the user gave it. */
@@ -131,19 +108,56 @@ export async function detectOtherDialect(options: {
   size: number;
   askAgain: (query: QueryPairs) => Promise<ListingAnswer>;
 }): Promise<DialectMismatch | undefined> {
-  const { base, asked, endpoint, first, size } = options;
+  const { base, asked, endpoint, first, size, askAgain } = options;
   const spoken = otherThan(asked);
-  if (isSuccess(first)) {
-    const seen = envelopeDialects(endpoint, first.json);
-    return !seen.includes(asked) && seen.includes(spoken) ? mismatch(base, asked, spoken, first) : undefined;
-  }
-  if (first.status !== 400) return undefined;
   const query = pagingQuery(spoken, endpoint, size);
-  if (query[0]![0] === pagingQuery(asked, endpoint, size)[0]![0]) return undefined;
-  const second = await options.askAgain(query);
-  // Only an answer that is the other dialect's alone shows it: a 400 to the asked paging alone may be a bug.
-  const seen = isSuccess(second) ? envelopeDialects(endpoint, second.json) : [];
-  return seen.length === 1 && seen[0] === spoken ? mismatch(base, asked, spoken, second, first) : undefined;
+  const samePaging = query[0]![0] === pagingQuery(asked, endpoint, size)[0]![0];
+  if (isSuccess(first)) {
+    if (!hasEnvelopeKeys(spoken, endpoint, first.json)) return undefined;
+    if (!hasEnvelopeKeys(asked, endpoint, first.json)) return mismatch(base, asked, spoken, first);
+    return samePaging ? undefined : pagedTheOtherWay({ base, asked, spoken, endpoint, first, size, askAgain });
+  }
+  if (first.status !== 400 || samePaging) return undefined;
+  const second = await askAgain(query);
+  // Only an answer in the other dialect's envelope, of the page asked, shows it: a 400 to the asked paging alone may be a bug.
+  const records = recordsIn(spoken, endpoint, second);
+  return records !== undefined && records <= size && hasEnvelopeKeys(spoken, endpoint, second.json) ? mismatch(base, asked, spoken, second, first) : undefined;
+}
+
+/**
+ * A page of more records than this is no default page of a server lenient about the other paging
+ * (the dialects' defaults are 10 and 20): one that ignores every page size, which the callers report
+ * as such, and no page that large is asked for again here.
+ */
+const LENIENT_PAGE_BOUND = 1000;
+
+/**
+ * A success in keys both dialects share: the server ignores the asked page size and honours the
+ * other's. A page of at most one record cannot show it; one of more than `size` already shows the
+ * asked size ignored, else a page of one is asked for in the asked dialect's paging.
+ */
+async function pagedTheOtherWay(options: {
+  base: string;
+  asked: DialectName;
+  spoken: DialectName;
+  endpoint: EndpointName;
+  first: ListingAnswer;
+  size: number;
+  askAgain: (query: QueryPairs) => Promise<ListingAnswer>;
+}): Promise<DialectMismatch | undefined> {
+  const { base, asked, spoken, endpoint, first, size, askAgain } = options;
+  const records = recordsIn(asked, endpoint, first);
+  if (records === undefined || records <= 1 || records > LENIENT_PAGE_BOUND) return undefined;
+  const askedOne = records > size ? first : await askAgain(pagingQuery(asked, endpoint, 1));
+  const ignored = recordsIn(asked, endpoint, askedOne);
+  if (ignored === undefined || ignored <= (askedOne === first ? size : 1) || ignored > LENIENT_PAGE_BOUND) return undefined;
+  const spokenOne = await askAgain(pagingQuery(spoken, endpoint, 1));
+  if (recordsIn(spoken, endpoint, spokenOne) !== 1 || !hasEnvelopeKeys(spoken, endpoint, spokenOne.json)) return undefined;
+  const [askedSize, sizeParam] = [askedOne === first ? size : 1, pagingQuery(asked, endpoint, 1)[0]![0]];
+  const sentence =
+    `${base} answers in the ${spoken} dialect, not ${asked}: GET ${askedOne.url} answered ${ignored} records where ${askedSize} ${askedSize === 1 ? 'was' : 'were'} asked for ` +
+    `and GET ${spokenOne.url} answered 1: it pages with ${NAMED[spoken]} ${pagingQuery(spoken, endpoint, 1)[0]![0]}, not ${sizeParam} (${REMEDY[spoken]})`;
+  return { asked, spoken, sentence };
 }
 
 /** What to do about it, the same for every command (each takes `--dialect`, default spec). */

@@ -19,7 +19,8 @@ export const ALPHABITE_BUGS = {
   'spec-nulls': { does: 'nextPage/prevPage are null when there is none (the spec, not the plugins)', caughtBy: ['data-envelope', 'clamped-page-numbers'] },
   'floored-current-page': { does: 'currentPage = floor(skip / take) + 1 (the spec, not the plugins)', caughtBy: ['clamped-page-numbers'] },
   'total-pages-short': { does: 'totalPages = max(floor(count / take), 1): a walk that stops at totalPages misses the last partial page', caughtBy: ['walk-by-offset', 'clamped-page-numbers'] },
-  'wishlists-skip-take': { does: '4.3 pages with skip/take and ignores limit/offset (the spec, not the plugins)', caughtBy: ['limit-offset-honoured'] },
+  // A 4.3 that pages with skip/take instead is no broken plugin but the spec's paging: `check --dialect alphabite` names the dialect (test/dialect-detection.test.ts).
+  'wishlists-ignore-paging': { does: '4.3 ignores limit and offset: its first 10 wishlists whatever is asked, take 10 and skip 0 echoed', caughtBy: ['limit-offset-honoured'] },
   'items-count-of-page': { does: "4.4's count is the number of items on the page", caughtBy: ['count-matches-records'] },
   'rating-as-string': { does: "4.2's reviews have their rating as a string (\"4\")", caughtBy: ['record-shape'] },
 } as const;
@@ -114,11 +115,8 @@ export async function startAlphabiteReferenceServer(options: { bug?: AlphabiteBu
     if (path === '/store/wishlists') {
       // The plugin's columns: the wishlist's own, `deleted_at` among them (docs/dialects.md row 23).
       const lists = data.wishlists.map(({ items: _items, items_count: _count, ...w }) => ({ ...w, deleted_at: null }));
-      if (bug === 'wishlists-skip-take') {
-        const { q, int } = read(url, ['skip', 'take', 'order', 'limit', 'offset']);
-        return envelope(sorted(lists, q.get('order')), int('take', 10), int('skip', 0));
-      }
       const { q, int } = read(url, paging);
+      if (bug === 'wishlists-ignore-paging') return envelope(sorted(lists, q.get('order')), 10, 0);
       return envelope(sorted(lists, q.get('order')), int('limit', ALPHABITE_DEFAULT_LIMIT), int('offset', ALPHABITE_DEFAULT_OFFSET));
     }
     m = /^\/store\/wishlists\/([^/]+)\/items$/.exec(path);

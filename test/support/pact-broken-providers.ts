@@ -66,6 +66,15 @@ export const BREAKAGES = {
     }
     return out;
   },
+  /**
+   * `nextPage`/`prevPage` clamped as the published plugins compute them (docs/dialects.md rows 12
+   * and 13): never absent or null, the last page its own next, the first its own previous. Paging,
+   * keys and records stay the spec's: a spec server with the plugins' bug, not the plugins' dialect.
+   */
+  clampedNextPrev: (body: Envelope) => {
+    const [current, total] = [body.currentPage as number, body.totalPages as number];
+    return { ...body, nextPage: Math.min(current + 1, Math.max(total, 1)), prevPage: Math.max(current - 1, 1) };
+  },
   /** The wishlist envelope without `skip` and `take`. */
   skipTakeNotEchoed: (body: Envelope) => {
     const { skip: _skip, take: _take, ...rest } = body;

@@ -42,6 +42,7 @@ export const BUGS = {
   'unknown-product-404': { does: '4.2 answers 404 for a product without reviews', caughtBy: ['unknown-ids'], strict: true },
   'rating-as-string': { does: 'rating is sent as a string ("4")', caughtBy: ['record-shape'], strict: false },
   'reviews-default-limit-10': { does: 'limit defaults to 10 on the reviews endpoints instead of 20', caughtBy: ['defaults'], strict: false },
+  'plugins-page-numbers': { does: 'nextPage/prevPage clamped as the published plugins compute them: never absent or null (the last page is its own next, the first its own previous)', caughtBy: ['next-and-prev-page'], strict: false },
   'lenient-query': { does: 'unknown parameters ignored, the last of a repeated one wins', caughtBy: ['bad-parameters-400'], strict: true },
 } as const;
 
@@ -182,6 +183,10 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     }
     if (bug === 'next-page-on-last-page') setNav(out, 'nextPage', env.currentPage + 1, nullable);
     if (bug === 'prev-page-missing-past-end' && start >= count && count > 0) setNav(out, 'prevPage', null, nullable);
+    if (bug === 'plugins-page-numbers') {
+      out.nextPage = Math.min(env.currentPage + 1, Math.max(env.totalPages, 1));
+      out.prevPage = Math.max(env.currentPage - 1, 1);
+    }
     if (bug === 'null-instead-of-absent' && !nullable) {
       out.nextPage ??= null;
       out.prevPage ??= null;
