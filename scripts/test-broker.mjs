@@ -172,6 +172,8 @@ async function startBroker() {
     PACT_BROKER_DATABASE_URL: `sqlite://${join(work, 'broker.sqlite3')}`,
     PACT_BROKER_BASIC_AUTH_USERNAME: username,
     PACT_BROKER_BASIC_AUTH_PASSWORD: password,
+    // the heartbeat answers without credentials: the readiness probe below needs none
+    PACT_BROKER_PUBLIC_HEARTBEAT: 'true',
     PACT_BROKER_BASE_URL: `http://127.0.0.1:${port}`,
     RACK_ENV: 'production',
   };
