@@ -8,6 +8,7 @@ app = PactBroker::App.new do |config|
   config.database_url = ENV.fetch("PACT_BROKER_DATABASE_URL")
   config.basic_auth_enabled = config.basic_auth_credentials_provided?
   config.log_stream = :stdout
+  config.seed_example_data = false
 end
 
 run app
