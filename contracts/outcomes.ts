@@ -354,7 +354,9 @@ export function interactionOutcomes(inputs: OutcomeInputs): { outcomes: Interact
     const failed = Boolean(error) || stateErrors.length > 0 || (mismatches[i]!.length > 0 && !pending[i]) || (result !== undefined && result.result !== 'OK' && !pending[i]);
     // Failed with nothing to say why: say what Pact said.
     if (failed && !error && stateErrors.length === 0 && mismatches[i]!.length === 0) error = `Pact reported '${result?.result}' without a mismatch (see its report: --verbose or --pact-log <file>)`;
-    const status = failed ? 'failed' : pending[i] ? 'pending' : 'passed';
+    // Pending is what a failure of a pending pact is: a pending pact's interaction that passed passed.
+    const brokePending = pending[i]! && (mismatches[i]!.length > 0 || (result !== undefined && result.result !== 'OK'));
+    const status = failed ? 'failed' : brokePending ? 'pending' : 'passed';
     const stateKinds = own.map((f) => `StateChangeFailed '${f.state}'`);
     return {
       ...interaction,
