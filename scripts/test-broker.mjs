@@ -169,7 +169,8 @@ async function startBroker() {
   const fd = openSync(log, 'a');
   const env = {
     ...bundleEnv,
-    PACT_BROKER_DATABASE_URL: `sqlite://${join(work, 'broker.sqlite3')}`,
+    // Sequel's URL of an absolute path has four slashes
+    PACT_BROKER_DATABASE_URL: `sqlite:///${join(work, 'broker.sqlite3')}`,
     PACT_BROKER_BASIC_AUTH_USERNAME: username,
     PACT_BROKER_BASIC_AUTH_PASSWORD: password,
     // the heartbeat answers without credentials: the readiness probe below needs none

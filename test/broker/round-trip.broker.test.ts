@@ -123,6 +123,8 @@ describe('the provider verifies from the broker and publishes its results', () =
     const consumer = await canIDeploy('--pacticipant', CONSUMER, '--version', '1.0.0', '--to-environment', 'production');
     expect(consumer.code, consumer.stdout + consumer.stderr).toBe(0);
     expect(consumer.stdout).toContain('Computer says yes');
+    const shipped = await pactBroker(['record-deployment', '--pacticipant', CONSUMER, '--version', '1.0.0', '--environment', 'production', '--broker-base-url', BROKER.url]);
+    expect(shipped.code, shipped.stdout + shipped.stderr).toBe(0);
   });
 
   it('a new consumer version that breaks, on a branch: pending, reported apart, the build stays green; can-i-deploy says no for it', async () => {
