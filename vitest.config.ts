@@ -7,7 +7,7 @@ export default defineConfig({
     // installing what they need: `npm run test:package` (the pack-and-install test: it installs from the
     // registry), `npm run test:browser` (Debian's Chromium), `npm run test:medusa` (PostgreSQL and a
     // real Medusa backend).
-    exclude: [...configDefaults.exclude, 'test/pack-install.test.ts', 'test/browser/**', 'test/medusa/**'],
+    exclude: [...configDefaults.exclude, 'test/pack-install.test.ts', 'test/browser/**', 'test/medusa/**', 'test/broker/**'],
     globalSetup: ['./test/support/build-setup.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
     // Pact's native core must not be driven from parallel threads: separate processes,

@@ -33,6 +33,10 @@ interface VerifyFlags {
   includeWipPactsSince?: string;
   providerStatesSetupUrl?: string;
   providerStates: boolean;
+  publishVerificationResults?: boolean;
+  providerAppVersion?: string;
+  providerVersionBranch?: string;
+  /** The kit's earlier names of the three above, still taken. */
   publish?: boolean;
   providerVersion?: string;
   providerBranch?: string;
@@ -100,13 +104,24 @@ function failureLines(o: InteractionOutcome): string[] {
 export function verifySummary(results: readonly ProviderResult[], dialect: DialectName): string[] {
   const lines = ['', `store-listing-kit verify: summary (dialect ${dialect})`];
   for (const r of results) {
-    const all = r.interactions;
+    // A broker's work-in-progress pacts are reported apart: pending, they never fail the run.
+    const wip = r.interactions.filter((o) => o.wip);
+    const all = r.interactions.filter((o) => !o.wip);
     const failed = all.filter((o) => o.status === 'failed');
-    const pending = all.filter((o) => o.status === 'pending').length;
+    const pending = all.filter((o) => o.status === 'pending');
     const passed = all.filter((o) => o.status === 'passed').length;
-    const extra = pending ? `, ${pending} pending` : '';
+    const extra = pending.length ? `, ${pending.length} pending` : '';
+    const pendingLines = (): string[] => [
+      ...pending.flatMap((o) => failureLines(o).map((line, n) => (n === 0 ? `${line} (pending: does not fail the run)` : line))),
+      ...(wip.length
+        ? [
+            `    work in progress (pending, never fails the run): ${wip.filter((o) => o.status === 'passed').length} of ${plural(wip.length, 'interaction')} passed`,
+            ...wip.filter((o) => o.status !== 'passed').flatMap((o) => failureLines(o)),
+          ]
+        : []),
+    ];
     if (r.ok) {
-      lines.push(`  PASS ${r.provider}: ${passed} of ${plural(all.length, 'interaction')} passed${extra} (the pacts of ${r.consumer})`);
+      lines.push(`  PASS ${r.provider}: ${passed} of ${plural(all.length, 'interaction')} passed${extra} (the pacts of ${r.consumer})`, ...pendingLines());
       continue;
     }
     if (r.error && r.mismatches.length === 0 && !r.stateErrors?.length) {
@@ -116,11 +131,15 @@ export function verifySummary(results: readonly ProviderResult[], dialect: Diale
     }
     lines.push(`  FAIL ${r.provider}: ${failed.length} of ${plural(all.length, 'interaction')} failed${extra} (the pacts of ${r.consumer})`);
     for (const o of failed) lines.push(...failureLines(o));
+    lines.push(...pendingLines());
     for (const e of r.unclaimedStateErrors ?? []) lines.push(`    - state change ${shorten(e)}`);
   }
   const failing = results.reduce((n, r) => n + r.interactions.filter((o) => o.status === 'failed').length, 0);
-  const total = results.reduce((n, r) => n + r.interactions.length, 0);
-  lines.push(failing || results.some((r) => !r.ok) ? `FAILED: ${failing} of ${plural(total, 'interaction')} failed (Pact's own report: --verbose, or --pact-log <file>)` : `OK: ${plural(total, 'interaction')} passed`);
+  const total = results.reduce((n, r) => n + r.interactions.filter((o) => !o.wip).length, 0);
+  const pendingCount = results.reduce((n, r) => n + r.interactions.filter((o) => !o.wip && o.status === 'pending').length, 0);
+  const wipCount = results.reduce((n, r) => n + r.interactions.filter((o) => o.wip).length, 0);
+  const apart = `${pendingCount ? `, ${pendingCount} pending` : ''}${wipCount ? ` (and ${plural(wipCount, 'interaction')} of work-in-progress pacts)` : ''}`;
+  lines.push(failing || results.some((r) => !r.ok) ? `FAILED: ${failing} of ${plural(total, 'interaction')} failed${apart} (Pact's own report: --verbose, or --pact-log <file>)` : `OK: ${plural(total - pendingCount, 'interaction')} passed${apart}`);
   return lines;
 }
 
@@ -156,9 +175,13 @@ export function registerVerifyCommand(program: Command): void {
     .option('--include-wip-pacts-since <date>', 'also verify work-in-progress pacts since this date, e.g. 2024-01-01 (broker only)')
     .addOption(new Option('--provider-states-setup-url <url>', `where Pact POSTs { state, params, action } before each interaction (default: <provider-base-url>${PROVIDER_STATES_PATH})`).argParser(httpUrl))
     .option('--no-provider-states', 'call no state-change URL: only for pacts without provider states (e.g. a broker\'s); refused for pacts whose interactions need states, such as the committed ones')
-    .option('--publish', 'publish the verification results to the broker')
-    .addOption(new Option('--provider-version <version>', 'provider version to publish the results for (e.g. the git sha)').env('PACT_PROVIDER_VERSION'))
-    .addOption(new Option('--provider-branch <branch>', 'provider branch to publish the results for').env('PACT_PROVIDER_BRANCH'))
+    .option('--publish-verification-results', 'publish the verification results to the broker (needs --provider-app-version)')
+    .addOption(new Option('--provider-app-version <version>', 'provider version to publish the results for (e.g. the git sha)').env('PACT_PROVIDER_VERSION'))
+    .addOption(new Option('--provider-version-branch <branch>', "the provider's branch: the broker tells pending and work-in-progress pacts by it (--enable-pending, --include-wip-pacts-since), and results are published for it").env('PACT_PROVIDER_BRANCH'))
+    // The kit's earlier names of the three, still taken (Pact's own names above are the documented ones).
+    .addOption(new Option('--publish').hideHelp())
+    .addOption(new Option('--provider-version <version>').hideHelp())
+    .addOption(new Option('--provider-branch <branch>').hideHelp())
     .addOption(new Option('--build-url <url>', 'link to the CI build, published with the results').env('PACT_BUILD_URL'))
     .addOption(new Option('--log-level <level>', "Pact's log level (its logs come with its report: --verbose, --pact-log)").choices(['trace', 'debug', 'info', 'warn', 'error']).default('warn'))
     .addOption(new Option('--timeout <ms>', 'per-request timeout in milliseconds').argParser(positiveInteger))
@@ -177,6 +200,9 @@ export function registerVerifyCommand(program: Command): void {
     .action(async (flags: VerifyFlags, cmd: Command) => {
       keepTheVerdictWhenTheReaderLeaves();
       const fail = (message: string): never => cmd.error(`error: ${message}`, { exitCode: 2 });
+      flags.publish ||= flags.publishVerificationResults;
+      flags.providerVersion ??= flags.providerAppVersion;
+      flags.providerBranch ??= flags.providerVersionBranch;
       // A report path that cannot be written stops the run before Pact starts; an old report there is removed.
       const reports = [
         ['--junit', flags.junit],
@@ -201,8 +227,11 @@ export function registerVerifyCommand(program: Command): void {
       if (flags.pactDir && flags.brokerUrl && cmd.getOptionValueSource('brokerUrl') === 'cli') fail('give either --pact-dir or --broker-url, not both');
       // An explicit --pact-dir wins over a broker URL that only came from the environment.
       const useBroker = Boolean(flags.brokerUrl) && !flags.pactDir;
-      if (flags.publish && !useBroker) fail('--publish needs a broker: give --broker-url (or set PACT_BROKER_BASE_URL)');
-      if (flags.publish && !flags.providerVersion) fail('--publish needs --provider-version (or PACT_PROVIDER_VERSION), e.g. the git commit');
+      if (flags.publish && !useBroker) fail('--publish-verification-results needs a broker: give --broker-url (or set PACT_BROKER_BASE_URL)');
+      if (flags.publish && !flags.providerVersion) fail('--publish-verification-results needs --provider-app-version (or PACT_PROVIDER_VERSION), e.g. the git commit');
+      if (useBroker && (flags.enablePending || flags.includeWipPactsSince) && !flags.providerBranch) {
+        fail(`${flags.enablePending ? '--enable-pending' : '--include-wip-pacts-since'} needs --provider-version-branch (or PACT_PROVIDER_BRANCH): the broker tells pending and work-in-progress pacts by the provider's branch`);
+      }
       let providers: readonly ProviderName[] = flags.provider === 'both' ? PROVIDERS : [flags.provider];
       // A storefront's own pacts may be with one provider only (it asked one of them): verify those there are.
       if (flags.consumer !== undefined && flags.provider === 'both' && !useBroker) {
@@ -239,6 +268,7 @@ export function registerVerifyCommand(program: Command): void {
                 ...(flags.brokerPassword ? { password: flags.brokerPassword } : {}),
                 ...(flags.enablePending ? { enablePending: true } : {}),
                 ...(flags.includeWipPactsSince ? { includeWipPactsSince: flags.includeWipPactsSince } : {}),
+                ...(flags.providerBranch ? { providerBranch: flags.providerBranch } : {}),
               },
             }
           : { pactDir }),

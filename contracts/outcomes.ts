@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 import { readRegularText } from '../files/input-file.ts';
 import { isObject } from '../lib/http.ts';
 
@@ -16,7 +17,8 @@ export interface Mismatch {
    * What stays the same from run to run: the type and where, without the values (`BodyMismatch
    * $.limit`; an array's positions as `[*]`; the keys a map lacks). A baseline records these.
    */
-  kind: string;
+  kind: string;  /** Pact's id of the interaction (a broker's pacts: two pacts may hold interactions of the same description). */
+  interactionId?: string;
 }
 
 export interface ProviderStateRef {
@@ -45,6 +47,11 @@ export interface InteractionOutcome extends PactInteraction {
    * the pact is pending for this provider (broker, `--enable-pending`), which does not fail the run.
    */
   status: 'passed' | 'failed' | 'pending';
+  /**
+   * Of a work-in-progress pact (broker, `--include-wip-pacts-since`): a pact no selector asked for,
+   * verified as pending; its outcome is reported apart and never fails the run.
+   */
+  wip?: true;
   /** The mismatch lines, as the summary prints them (pending mismatches included). */
   mismatches: string[];
   /**
@@ -137,7 +144,8 @@ function canonical(value: unknown): string {
 
 /** The part of Pact's JSON verification result the reports read. */
 export interface PactVerification {
-  interactionResults: Array<{ description: string; result: string; durationMs?: number }>;
+  /** `pending`/`wip`: the pact it belongs to, as Pact's notices before it said (a broker's pacts). */
+  interactionResults: Array<{ description: string; result: string; durationMs?: number; interactionId?: string; pending?: true; wip?: true }>;
   errors: Mismatch[];
   pendingErrors: Mismatch[];
 }
@@ -151,11 +159,40 @@ export function parseVerification(text: string): PactVerification | undefined {
     return undefined;
   }
   if (!isObject(result) || (!Array.isArray(result.interactionResults) && !Array.isArray(result.errors))) return undefined;
-  const interactionResults = (Array.isArray(result.interactionResults) ? result.interactionResults : []).filter(isObject).map((r) => {
+  const interactionResults: PactVerification['interactionResults'] = (Array.isArray(result.interactionResults) ? result.interactionResults : []).filter(isObject).map((r) => {
     const durationMs = typeof r.duration === 'string' ? parseDuration(r.duration) : undefined;
-    return { description: String(r.description ?? ''), result: String(r.result ?? ''), ...(durationMs !== undefined ? { durationMs } : {}) };
+    return {
+      description: String(r.description ?? ''),
+      result: String(r.result ?? ''),
+      ...(durationMs !== undefined ? { durationMs } : {}),
+      ...(typeof r.interactionId === 'string' ? { interactionId: r.interactionId } : {}),
+    };
   });
+  const pacts = pactsOfInteractions(Array.isArray(result.output) ? result.output.filter((l): l is string => typeof l === 'string') : []);
+  // Only when Pact's report names a pact for every result, in order: otherwise nothing is assumed.
+  if (pacts.length === interactionResults.length) {
+    pacts.forEach((pact, i) => Object.assign(interactionResults[i]!, pact.pending ? { pending: true } : {}, pact.wip ? { wip: true } : {}));
+  }
   return { interactionResults, errors: mismatchesOf(result.errors), pendingErrors: mismatchesOf(result.pendingErrors) };
+}
+
+/**
+ * For each interaction Pact's report shows, the pact it belongs to: a broker's pacts each come after
+ * Pact's notices saying why it is verified ("... because it is a 'work in progress' pact") and whether
+ * it is pending ("This pact is in pending state ..."); each interaction is a line
+ * `  <description> (<time> loading, <time> verification)`.
+ */
+function pactsOfInteractions(output: readonly string[]): Array<{ pending: boolean; wip: boolean }> {
+  const out: Array<{ pending: boolean; wip: boolean }> = [];
+  let pact = { pending: false, wip: false };
+  for (const entry of output) {
+    for (const line of stripVTControlCharacters(entry).split('\n')) {
+      if (line.startsWith('The pact at ')) pact = { pending: false, wip: /is being verified because it is a 'work in progress' pact/.test(line) };
+      else if (line.startsWith('This pact is in pending state')) pact.pending = true;
+      else if (/^  \S.* \([^()]* loading, [^()]* verification\)$/.test(line)) out.push({ ...pact });
+    }
+  }
+  return out;
 }
 
 const UNIT_MS: Record<string, number> = { ns: 1e-6, 'µs': 1e-3, us: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
@@ -181,11 +218,12 @@ function mismatchesOf(errors: unknown): Mismatch[] {
   const out: Mismatch[] = [];
   for (const entry of Array.isArray(errors) ? (errors as Array<{ interaction?: string; mismatch?: unknown }>) : []) {
     const interaction = entry.interaction ?? '(unknown interaction)';
-    const mismatch = entry.mismatch as { message?: string; mismatches?: Array<Record<string, unknown>>; type?: string } | undefined;
+    const mismatch = entry.mismatch as { message?: string; mismatches?: Array<Record<string, unknown>>; type?: string; interactionId?: unknown } | undefined;
+    const id = typeof mismatch?.interactionId === 'string' ? { interactionId: mismatch.interactionId } : {};
     const details = mismatch?.mismatches ?? [];
-    if (details.length === 0) out.push({ interaction, detail: mismatch?.message ?? JSON.stringify(mismatch), kind: typeof mismatch?.type === 'string' ? mismatch.type : 'Error' });
+    if (details.length === 0) out.push({ interaction, detail: mismatch?.message ?? JSON.stringify(mismatch), kind: typeof mismatch?.type === 'string' ? mismatch.type : 'Error', ...id });
     // Pact lists one interaction's mismatches in no fixed order: sorted, the report reads the same each run.
-    const described = details.map((d) => ({ interaction, detail: describeMismatch(d), kind: mismatchKind(d) }));
+    const described = details.map((d) => ({ interaction, detail: describeMismatch(d), kind: mismatchKind(d), ...id }));
     for (const m of described.sort((a, b) => (a.detail < b.detail ? -1 : a.detail > b.detail ? 1 : 0))) out.push(m);
   }
   return out;
@@ -273,17 +311,23 @@ export interface OutcomeInputs {
  */
 export function interactionOutcomes(inputs: OutcomeInputs): { outcomes: InteractionOutcome[]; unclaimedStateErrors: string[] } {
   const v = inputs.verification;
-  const known: PactInteraction[] = inputs.interactions ? [...inputs.interactions] : (v?.interactionResults ?? []).map((r) => ({ description: r.description, states: [] }));
+  // From a broker, Pact's results are the interactions: each is its own (ids, not descriptions, tell
+  // apart two pacts' interactions of one description), pending or work in progress as its pact is.
+  const fromResults = !inputs.interactions;
+  const results = v?.interactionResults ?? [];
+  const known: PactInteraction[] = inputs.interactions ? [...inputs.interactions] : results.map((r) => ({ description: r.description, states: [] }));
   const descriptions = known.map((k) => k.description);
   const mismatches = known.map((): Mismatch[] => []);
-  const pending = known.map(() => false);
+  const pending = known.map((_k, i) => fromResults && results[i]?.pending === true);
+  const ownerById = (m: Mismatch): number => (fromResults && m.interactionId !== undefined ? results.findIndex((r) => r.interactionId === m.interactionId) : -1);
   const extra: Array<{ description: string; pending: boolean; mismatches: Mismatch[] }> = [];
   for (const [list, isPending] of [
     [v?.errors ?? [], false],
     [v?.pendingErrors ?? [], true],
   ] as const) {
     for (const m of list) {
-      const i = ownerOf(m.interaction, descriptions);
+      const byId = ownerById(m);
+      const i = byId >= 0 ? byId : ownerOf(m.interaction, descriptions);
       if (i >= 0) {
         mismatches[i]!.push(m);
         if (isPending) pending[i] = true;
@@ -300,7 +344,7 @@ export function interactionOutcomes(inputs: OutcomeInputs): { outcomes: Interact
   const used = new Set<number>();
   const outcomes = known.map((interaction, i): InteractionOutcome => {
     // The result of this description not yet taken (a description repeated in two files has two).
-    const r = v?.interactionResults.findIndex((x, n) => !used.has(n) && x.description === interaction.description) ?? -1;
+    const r = fromResults ? (i < results.length ? i : -1) : (v?.interactionResults.findIndex((x, n) => !used.has(n) && x.description === interaction.description) ?? -1);
     if (r >= 0) used.add(r);
     const result = r >= 0 ? v!.interactionResults[r] : undefined;
     const own = inputs.stateFailures.filter((f) => interaction.states.some((s) => s.name === f.state && canonical(s.params ?? {}) === canonical(f.params)));
@@ -310,11 +354,14 @@ export function interactionOutcomes(inputs: OutcomeInputs): { outcomes: Interact
     const failed = Boolean(error) || stateErrors.length > 0 || (mismatches[i]!.length > 0 && !pending[i]) || (result !== undefined && result.result !== 'OK' && !pending[i]);
     // Failed with nothing to say why: say what Pact said.
     if (failed && !error && stateErrors.length === 0 && mismatches[i]!.length === 0) error = `Pact reported '${result?.result}' without a mismatch (see its report: --verbose or --pact-log <file>)`;
-    const status = failed ? 'failed' : pending[i] ? 'pending' : 'passed';
+    // Pending is what a failure of a pending pact is: a pending pact's interaction that passed passed.
+    const brokePending = pending[i]! && (mismatches[i]!.length > 0 || (result !== undefined && result.result !== 'OK'));
+    const status = failed ? 'failed' : brokePending ? 'pending' : 'passed';
     const stateKinds = own.map((f) => `StateChangeFailed '${f.state}'`);
     return {
       ...interaction,
       status,
+      ...(fromResults && results[i]?.wip ? { wip: true as const } : {}),
       ...described(mismatches[i]!, status === 'failed' ? [...stateKinds, ...(error ? ['NotVerified'] : [])] : undefined),
       stateErrors,
       ...(error ? { error } : {}),

@@ -12,6 +12,7 @@ import { PACT_DIR } from './pacts.ts';
 import { CONSUMER_OF_DIALECT } from './names.ts';
 import type { DialectName } from '../lib/dialects/types.ts';
 import { classifyRefusal, type AccessRefusal } from './refusals.ts';
+import { BrokerUnusableError, checkBroker } from './broker-check.ts';
 import { interactionOutcomes, interactionsIn, parseVerification, type InteractionOutcome, type Mismatch, type StateFailure } from './outcomes.ts';
 
 /**
@@ -32,6 +33,11 @@ export interface BrokerSource {
   consumerVersionSelectors?: ConsumerVersionSelector[];
   enablePending?: boolean;
   includeWipPactsSince?: string;
+  /**
+   * The provider's branch, which the broker needs to tell pending and work-in-progress pacts
+   * (required by Pact with either); also the branch results are published for.
+   */
+  providerBranch?: string;
 }
 
 export type StateHandler = { setup?: (params?: unknown) => Promise<unknown>; teardown?: (params?: unknown) => Promise<unknown> };
@@ -226,8 +232,10 @@ function verifierOptions(options: VerifyOptions, provider: ProviderName, run: St
   }
   if (options.broker) {
     const b = options.broker;
+    const branch = options.publish?.providerBranch ?? b.providerBranch;
     return {
       ...base,
+      ...(branch ? { providerVersionBranch: branch } : {}),
       pactBrokerUrl: b.url,
       ...(b.token ? { pactBrokerToken: b.token } : {}),
       ...(b.username ? { pactBrokerUsername: b.username } : {}),
@@ -352,9 +360,18 @@ export async function verifyProviders(options: VerifyOptions): Promise<ProviderR
     const stateFailures: StateFailure[] = [];
     return { provider, stateFailures, config: verifierOptions(options, provider, run, stateFailures, conflicts) };
   });
+  if (options.broker) {
+    try {
+      await checkBroker(options.broker, options.timeout ?? DEFAULT_TIMEOUT_MS);
+    } catch (error) {
+      if (error instanceof BrokerUnusableError) throw new VerifyConfigError(error.message);
+      throw error;
+    }
+  }
   const files = configs.flatMap((c) => c.config.pactUrls ?? []);
   const ignoresPageSize = await preflight(options, statesIn(files)[0], run);
   const results: ProviderResult[] = [];
+  const noPacts: ProviderName[] = [];
   try {
     for (const { provider, config, stateFailures } of configs) {
       // From a broker, the interactions are known only by Pact's results.
@@ -376,6 +393,20 @@ export async function verifyProviders(options: VerifyOptions): Promise<ProviderR
       }
       const durationMs = Math.round(performance.now() - started);
       const verification = parseVerification(text);
+      const notLoaded = verification?.errors.find((m) => m.interaction === PACT_NOT_LOADED);
+      if (options.broker && verification && verification.interactionResults.length === 0 && verification.errors.length === 0 && verification.pendingErrors.length === 0) {
+        // The broker gave no pact of this consumer for this provider: nothing to verify here.
+        noPacts.push(provider);
+        continue;
+      }
+      if (notLoaded && options.broker) {
+        // No pact of this consumer for this provider under the selectors: nothing to verify here.
+        if (NO_PACTS_FOUND.test(notLoaded.detail) && !/failed validation/.test(notLoaded.detail)) {
+          noPacts.push(provider);
+          continue;
+        }
+        throw new VerifyConfigError(`the Pact Broker at ${options.broker.url} did not give the pacts of ${provider}: ${notLoaded.detail.split('\n')[0]}`);
+      }
       const mismatches = verification?.errors ?? [];
       // Pact's own error (no JSON result, or one without mismatches) is the reason when it failed.
       const error = !passed && mismatches.length === 0 ? text : undefined;
@@ -404,5 +435,12 @@ export async function verifyProviders(options: VerifyOptions): Promise<ProviderR
     // The mock lets this run hold its provider state until it says it is done (or the hold lapses).
     await run?.release();
   }
+  if (results.length === 0 && noPacts.length) {
+    throw new VerifyConfigError(`the Pact Broker at ${options.broker!.url} has no pact of '${consumer}' with ${noPacts.join(' or ')} for the consumer version selectors given (--consumer-version-selectors; has the consumer published its pacts?)`);
+  }
   return results;
 }
+
+/** How Pact names the failure to fetch a broker's pacts, and what it says when there are none. */
+const PACT_NOT_LOADED = 'Failed to load pact';
+const NO_PACTS_FOUND = /^No pacts found for provider /;

@@ -211,7 +211,7 @@ describe('store-listing-kit verify (the CLI)', () => {
   it('exits 2 with a clear message for options that cannot work', async () => {
     const run = await verifyCli(['--provider-base-url', mock.url, '--publish']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('--publish needs a broker');
+    expect(run.stderr).toContain('--publish-verification-results needs a broker');
   });
 
   describe('--no-provider-states', () => {
