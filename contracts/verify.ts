@@ -112,10 +112,24 @@ export class ProviderUnreachableError extends VerifyConfigError {}
 
 /** The provider refuses every request for a missing or bad publishable key or customer token (`refusal` says which, and what to send). */
 export class ProviderRefusedError extends VerifyConfigError {
-  constructor(readonly refusal: AccessRefusal) {
-    super(`cannot run: ${refusal.sentence}`);
+  /** `dialectHint`: the dialect the refusal itself points to, said before what to send. */
+  constructor(
+    readonly refusal: AccessRefusal,
+    dialectHint?: string,
+  ) {
+    super(`cannot run: ${dialectHint ? `${dialectHint}; and ` : ''}${refusal.sentence}`);
   }
 }
+
+/**
+ * A refusal for the publishable key names the dialect first: the listing spec's routes ask for no
+ * key, Medusa's store routes (the plugins') do, and the key alone would only lead to a second run
+ * that says "add --dialect alphabite".
+ */
+const dialectHintOf = (refusal: AccessRefusal, asked: DialectName, base: string): string | undefined =>
+  refusal.cause === 'publishable-key' && asked === 'spec'
+    ? `${base} asks for a publishable key, as Medusa's store routes do and the listing spec's do not: if it runs the published @alphabite plugins, add --dialect alphabite`
+    : undefined;
 
 /** The provider speaks the other dialect: its pacts cannot be replayed against it (`--dialect` names the storefront whose pacts are). */
 export class ProviderDialectError extends VerifyConfigError {}
@@ -290,7 +304,7 @@ export async function preflight(options: VerifyOptions, stateForTeardown?: strin
     };
     const ex = await get(`${base}${probe.path}`);
     const refusal = classifyRefusal(ex, options.headers);
-    if (refusal) throw new ProviderRefusedError(refusal);
+    if (refusal) throw new ProviderRefusedError(refusal, dialectHintOf(refusal, options.dialect ?? 'spec', base));
     if (ex.status === 404) {
       throw new ProviderUnreachableError(`nothing at ${base} answers the ${provider} listing: GET ${ex.url} answered 404 (is --provider-base-url right? it is the part before /store/...)`);
     }
