@@ -1,5 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { Verifier, type VerifierOptions } from '@pact-foundation/pact';
 import { PATHS } from '../lib/api-rules.ts';
 import { detectOtherDialect } from '../lib/dialects/detect.ts';
@@ -8,6 +7,7 @@ import { exchange } from '../client/exchange.ts';
 import { stateConflict, StateRun } from '../client/state-run.ts';
 import { CONSUMER, PROVIDERS, type ProviderName } from './interactions.ts';
 import { PACT_DIR } from './pacts.ts';
+import { consumersIn, noPactSentence, pactFilesFor, VerifyConfigError } from './pact-dir.ts';
 import { CONSUMER_OF_DIALECT } from './names.ts';
 import type { DialectName } from '../lib/dialects/types.ts';
 import { classifyRefusal, type AccessRefusal } from './refusals.ts';
@@ -48,6 +48,11 @@ export interface VerifyOptions {
    * --pact-consumer`, issue 30), from `pactDir` or the broker. The dialect still sets the checks before the replay.
    */
   consumer?: string;
+  /**
+   * With `pactDir` and no `consumer`: the pacts of every consumer in the folder, each pact its own
+   * result, as Pact's verifier reads a folder (`verify --pact-dir <dir>`). Default: the dialect's consumer only.
+   */
+  allConsumers?: boolean;
   /** Default: both. */
   providers?: readonly ProviderName[];
   /** Pacts from files in this directory (default: the package's committed contracts/pacts) ... */
@@ -104,8 +109,7 @@ export interface ProviderResult {
   durationMs: number;
 }
 
-/** The verification cannot run: bad options, no pact, or a provider that does not answer (exit 2). */
-export class VerifyConfigError extends Error {}
+export { pactFilesFor, VerifyConfigError } from './pact-dir.ts';
 
 /** The provider or its state-change URL does not answer usably: nothing to replay the pacts against. */
 export class ProviderUnreachableError extends VerifyConfigError {}
@@ -139,28 +143,6 @@ export class ProviderDialectError extends VerifyConfigError {}
  * mock lets one run at a time set states). The verification cannot tell anything: it cannot run.
  */
 export class StateConflictError extends VerifyConfigError {}
-
-/** The pact files in `dir` whose consumer is `consumer` (default: the spec's storefront) and whose provider is `provider`. */
-export function pactFilesFor(dir: string, provider: ProviderName, consumer: string = CONSUMER): string[] {
-  let names: string[];
-  try {
-    if (!statSync(dir).isDirectory()) throw new VerifyConfigError(`--pact-dir ${dir} is not a directory`);
-    names = readdirSync(dir).filter((n) => n.endsWith('.json')).sort();
-  } catch (error) {
-    if (error instanceof VerifyConfigError) throw error;
-    throw new VerifyConfigError(`cannot read the pact directory ${dir}: ${(error as Error).message}`);
-  }
-  return names
-    .map((name) => join(dir, name))
-    .filter((file) => {
-      try {
-        const pact = JSON.parse(readFileSync(file, 'utf8')) as { provider?: { name?: string }; consumer?: { name?: string } };
-        return pact.provider?.name === provider && pact.consumer?.name === consumer;
-      } catch {
-        return false;
-      }
-    });
-}
 
 /** The provider states the interactions of these pact files rely on, in order of first use. */
 export function statesIn(files: string[]): string[] {
@@ -218,7 +200,7 @@ function stateRunFor(options: VerifyOptions): StateRun | undefined {
   return new StateRun(options.providerStatesSetupUrl, 'verify', options.timeout ?? DEFAULT_TIMEOUT_MS);
 }
 
-function verifierOptions(options: VerifyOptions, provider: ProviderName, run: StateRun | undefined, stateFailures: StateFailure[], conflicts: string[]): VerifierOptions & { providerBaseUrl: string } {
+function verifierOptions(options: VerifyOptions, provider: ProviderName, consumer: string, run: StateRun | undefined, stateFailures: StateFailure[], conflicts: string[]): VerifierOptions & { providerBaseUrl: string } {
   const stateHandlers = options.stateHandlers ? (options.stateHandlers as VerifierOptions['stateHandlers']) : run ? forwardingStateHandlers(run, stateFailures, conflicts) : undefined;
   const base: VerifierOptions & { providerBaseUrl: string } = {
     provider,
@@ -252,13 +234,22 @@ function verifierOptions(options: VerifyOptions, provider: ProviderName, run: St
     };
   }
   const dir = options.pactDir ?? PACT_DIR;
-  const files = pactFilesFor(dir, provider, consumerOf(options));
-  if (files.length === 0) throw new VerifyConfigError(`no pact between '${consumerOf(options)}' and '${provider}' in ${dir}`);
+  const files = pactFilesFor(dir, provider, consumer);
+  if (files.length === 0) throw new VerifyConfigError(noPactSentence(dir, `between '${consumer}' and '${provider}'`, provider));
   return { ...base, pactUrls: files };
 }
 
 /** The consumer whose pacts `options` asks for. */
 const consumerOf = (options: VerifyOptions): string => options.consumer ?? CONSUMER_OF_DIALECT[options.dialect ?? 'spec'];
+
+/** Whose pacts with `provider` are verified: every consumer's in the folder (`allConsumers`), or the one `options` asks for. */
+function consumersFor(options: VerifyOptions, provider: ProviderName): string[] {
+  if (!options.allConsumers || options.consumer !== undefined || options.broker) return [consumerOf(options)];
+  const dir = options.pactDir ?? PACT_DIR;
+  const consumers = consumersIn(dir, provider);
+  if (consumers.length === 0) throw new VerifyConfigError(noPactSentence(dir, `with '${provider}'`));
+  return consumers;
+}
 
 /** A listing of each provider, for the check before the replay, in each dialect's paging; and the key of its records. */
 const PREFLIGHT: Record<DialectName, Record<ProviderName, { path: string; records: string }>> = {
@@ -360,16 +351,18 @@ export async function preflight(options: VerifyOptions, stateForTeardown?: strin
 export async function verifyProviders(options: VerifyOptions): Promise<ProviderResult[]> {
   const run = stateRunFor(options);
   const conflicts: string[] = [];
-  const consumer = consumerOf(options);
-  const configs = (options.providers ?? PROVIDERS).map((provider) => {
-    const stateFailures: StateFailure[] = [];
-    return { provider, stateFailures, config: verifierOptions(options, provider, run, stateFailures, conflicts) };
-  });
+  // One verification per pact: a provider's pacts of several consumers are verified one after the other.
+  const configs = (options.providers ?? PROVIDERS).flatMap((provider) =>
+    consumersFor(options, provider).map((consumer) => {
+      const stateFailures: StateFailure[] = [];
+      return { provider, consumer, stateFailures, config: verifierOptions(options, provider, consumer, run, stateFailures, conflicts) };
+    }),
+  );
   const files = configs.flatMap((c) => c.config.pactUrls ?? []);
   const ignoresPageSize = await preflight(options, statesIn(files)[0], run);
   const results: ProviderResult[] = [];
   try {
-    for (const { provider, config, stateFailures } of configs) {
+    for (const { provider, consumer, config, stateFailures } of configs) {
       // From a broker, the interactions are known only by Pact's results.
       const interactions = config.pactUrls ? interactionsIn(config.pactUrls) : undefined;
       const started = performance.now();
