@@ -8,7 +8,7 @@ import { headerArg, httpUrl } from './options.ts';
 import { maxBodyOption } from './arguments.ts';
 import { PROVIDER_STATES_PATH } from '../lib/provider-states.ts';
 import { claimReportPaths, ReportPathError, writeReport } from './report-files.ts';
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
 import { consumerNameProblem } from '../lib/pact-file.ts';
 import { consumersIn, noPactSentence, pactFilesFor, pactsIn, VerifyConfigError } from '../contracts/pact-dir.ts';
 import { BaselineError } from '../lib/baseline.ts';
@@ -213,6 +213,9 @@ export function registerVerifyCommand(program: Command): void {
       /** The pact files of the run with `provider`. */
       const filesWith = (provider: ProviderName) =>
         allConsumers ? pactsIn(pactDir).filter((p) => p.provider === provider && p.consumer !== undefined).map((p) => p.file) : pactFilesFor(pactDir, provider, flags.consumer ?? CONSUMER_OF_DIALECT[flags.dialect]);
+      if (flags.consumer !== undefined && flags.pactDir === undefined && !useBroker && !existsSync(pactDir)) {
+        cannotRun(`no pact of '${flags.consumer}' in ${pactDir}: there is no such folder here (serve --pact-consumer ${flags.consumer} writes its pacts there; --pact-dir <dir> names another folder)`);
+      }
       try {
         // A storefront's own pacts may be with one provider only (it asked one of them): verify those there are.
         if ((flags.consumer !== undefined || allConsumers) && flags.provider === 'both' && !useBroker) {
