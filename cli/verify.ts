@@ -10,7 +10,7 @@ import { PROVIDER_STATES_PATH } from '../lib/provider-states.ts';
 import { claimReportPaths, ReportPathError, writeReport } from './report-files.ts';
 import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
 import { consumerNameProblem } from '../lib/pact-file.ts';
-import { consumersIn, noPactSentence, pactFilesFor, pactsIn, VerifyConfigError } from '../contracts/pact-dir.ts';
+import { consumerShown, consumersIn, noPactSentence, pactFilesFor, pactsIn, VerifyConfigError } from '../contracts/pact-dir.ts';
 import { BaselineError } from '../lib/baseline.ts';
 import { baselineOptions, prepareBaseline, settleBaseline } from './baseline-file.ts';
 import { passedVerifyKeys, VERIFY_BASELINE, verifyBaselineEntries, type VerifyBaselineEntry } from '../contracts/verify-baseline.ts';
@@ -105,15 +105,15 @@ export function verifySummary(results: readonly ProviderResult[], dialect: Diale
     const passed = all.filter((o) => o.status === 'passed').length;
     const extra = pending ? `, ${pending} pending` : '';
     if (r.ok) {
-      lines.push(`  PASS ${r.provider}: ${passed} of ${plural(all.length, 'interaction')} passed${extra} (the pacts of ${r.consumer})`);
+      lines.push(`  PASS ${r.provider}: ${passed} of ${plural(all.length, 'interaction')} passed${extra} (the pacts of ${consumerShown(r.consumer)})`);
       continue;
     }
     if (r.error && r.mismatches.length === 0 && !r.stateErrors?.length) {
       // Not replayed, or Pact failed without a verdict: one reason for every interaction, said once.
-      lines.push(`  FAIL ${r.provider}: ${shorten(r.error.split('\n')[0]!)}`, `    ${failed.length} of ${plural(all.length, 'interaction')} not verified (the pacts of ${r.consumer})`);
+      lines.push(`  FAIL ${r.provider}: ${shorten(r.error.split('\n')[0]!)}`, `    ${failed.length} of ${plural(all.length, 'interaction')} not verified (the pacts of ${consumerShown(r.consumer)})`);
       continue;
     }
-    lines.push(`  FAIL ${r.provider}: ${failed.length} of ${plural(all.length, 'interaction')} failed${extra} (the pacts of ${r.consumer})`);
+    lines.push(`  FAIL ${r.provider}: ${failed.length} of ${plural(all.length, 'interaction')} failed${extra} (the pacts of ${consumerShown(r.consumer)})`);
     for (const o of failed) lines.push(...failureLines(o));
     for (const e of r.unclaimedStateErrors ?? []) lines.push(`    - state change ${shorten(e)}`);
   }

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONSUMER } from './names.ts';
-import type { ProviderName } from '../lib/pact-file.ts';
+import { CONSUMER_NAME_PATTERN, type ProviderName } from '../lib/pact-file.ts';
 
 /**
  * A folder of pact files, read without Pact (its native core stays out of `verify`'s option
@@ -55,8 +55,19 @@ export function consumersIn(dir: string, provider?: ProviderName): string[] {
   return [...new Set(names)].sort();
 }
 
+/**
+ * A consumer name read from a pact file, to print: as it is when it is a name `serve --pact-consumer`
+ * takes, else as a JSON string of at most 100 characters (a newline or an escape code in a file's
+ * name stays on its line).
+ */
+export const consumerShown = (name: string): string => (CONSUMER_NAME_PATTERN.test(name) ? name : JSON.stringify(name.length > 100 ? `${name.slice(0, 100)}...` : name));
+
+/** The most consumers a sentence lists. */
+const MAX_LISTED = 10;
+
 const quoted = (names: readonly string[]) => {
-  const each = names.map((n) => `'${n}'`);
+  const each = names.slice(0, MAX_LISTED).map((n) => `'${consumerShown(n)}'`);
+  if (names.length > MAX_LISTED) return `${each.join(', ')} and ${names.length - MAX_LISTED} more`;
   return each.length > 1 ? `${each.slice(0, -1).join(', ')} and ${each.at(-1)}` : each.join('');
 };
 
