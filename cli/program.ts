@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, type Option } from 'commander';
 
 /** The kit's version, from its package.json: one folder up from the sources (cli/), two from the build (dist/cli/). */
 function kitVersion(): string {
@@ -30,11 +30,43 @@ export function usageExitCode(error: CommanderError): never {
   throw new CommanderError(error.exitCode === 0 ? EXIT.ok : EXIT.cannotRun, error.code, error.message);
 }
 
+/** The two commander methods KitCommand reorders; commander keeps them out of its typings. */
+interface CommanderChecks {
+  missingMandatoryOptionValue(option: Option): void;
+  unknownOption(flag: string): void;
+}
+
+/**
+ * The kit's commands, one place for what every command does with a mistyped option: commander
+ * says "did you mean" only when it reports the unknown option, and it checks the required options
+ * first, so `check --base-ulr <url>` read "required option '--base-url' not specified" with no
+ * suggestion. Here an unknown option (with its suggestion) is reported before a missing required
+ * one. Each command made with `.command()` is a KitCommand too.
+ */
+class KitCommand extends Command {
+  override createCommand(name?: string): Command {
+    return new KitCommand(name);
+  }
+}
+
+const commanderChecks = Command.prototype as unknown as CommanderChecks;
+Object.defineProperty(KitCommand.prototype, 'missingMandatoryOptionValue', {
+  configurable: true,
+  writable: true,
+  value(this: Command & CommanderChecks, option: Option): void {
+    // By then commander has parsed the options: the arguments it kept include the unknown ones, as given.
+    const isKnown = (flag: string) => this.options.some((known) => known.long === flag || known.short === flag);
+    const unknown = this.args.find((arg) => arg.startsWith('-') && arg !== '-' && !isKnown(arg.split('=')[0]!));
+    if (unknown !== undefined) commanderChecks.unknownOption.call(this, unknown);
+    commanderChecks.missingMandatoryOptionValue.call(this, option);
+  },
+});
+
 /** The `store-listing-kit` program without its commands: name, description, version, error help, exit codes. */
 export function baseProgram(): Command {
   // Set before any command is added: commander copies the exit override and the output
   // settings to each command created with .command().
-  return new Command('store-listing-kit')
+  return new KitCommand('store-listing-kit')
     .description('Mock server, Pact contracts and property checks for the paginated reviews and wishlist listing endpoints')
     .version(kitVersion())
     .showHelpAfterError('(run with --help for usage)')

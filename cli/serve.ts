@@ -13,6 +13,7 @@ import { CLI_LOG_LEVEL, LOG_LEVELS, createLogger, type LogLevel } from '../mock-
 import { exitGracefullyOnSignals } from '../mock-server/front/shutdown.ts';
 import { MOCK_SHARE_TOKEN_SECRET } from '../mock-server/writes/share-token.ts';
 import { cannotRun } from './program.ts';
+import { OWN_PACT_DIR } from '../lib/pact-file.ts';
 import { watchWrapperFromNow, type WrapperWatch } from './wrapper-watch.ts';
 import { MAX_SEED, datasetOptions, generateOptionsFrom, integerIn, type DatasetFlags } from './options.ts';
 
@@ -147,7 +148,7 @@ export function registerServeCommand(program: Command): void {
         "record this consumer's pacts: every listing request made under a provider state (POST /__admin/provider-states) becomes an interaction with its provider, written on POST /__admin/pacts and at stop (docs/contracts.md, \"Your own pacts\")",
       ),
     )
-    .addOption(new Option('--pact-dir <dir>', "with --pact-consumer: where the pact files go, merged with those there for the same consumer and provider").default('./pacts'));
+    .addOption(new Option('--pact-dir <dir>', `with --pact-consumer: where the pact files go, merged with those there for the same consumer and provider (verify --consumer <name> reads them there by default)`).default(OWN_PACT_DIR));
   for (const option of datasetOptions()) command.addOption(option);
   command.action(async (flags: ServeFlags, cmd: Command) => {
     // commander reports a conflict only for options given on the command line; defaults never conflict.
@@ -181,7 +182,7 @@ export function registerServeCommand(program: Command): void {
       ...(flags.allowMultipleWishlists ? { allowMultipleWishlists: true } : {}),
       ...(flags.shareTokenSecret !== undefined ? { shareTokenSecret: flags.shareTokenSecret } : {}),
       ...(flags.backend ? { backend: flags.backend, backendTimeoutMs: flags.backendTimeout ?? DEFAULT_BACKEND_TIMEOUT_MS } : {}),
-      ...(flags.pactConsumer !== undefined ? { pactConsumer: flags.pactConsumer, pactDir: flags.pactDir ?? './pacts' } : {}),
+      ...(flags.pactConsumer !== undefined ? { pactConsumer: flags.pactConsumer, pactDir: flags.pactDir ?? OWN_PACT_DIR } : {}),
     };
     // Watched from before the start: a signal the wrapper caught while the server started is not lost.
     const wrapper = watchWrapperFromNow();

@@ -1,5 +1,5 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { CONSUMER_OF_DIALECT, DEFAULT_CONSUMER_VERSION_SELECTORS, PACT_DIR, PROVIDERS, type ConsumerVersionSelector, type ProviderName } from '../contracts/names.ts';
+import { CONSUMER_OF_DIALECT, DEFAULT_CONSUMER_VERSION_SELECTORS, OWN_PACT_DIR, PACT_DIR, PROVIDERS, type ConsumerVersionSelector, type ProviderName } from '../contracts/names.ts';
 import { DIALECT_NAMES, type DialectName } from '../lib/dialects/types.ts';
 import type { ProviderResult, VerifyOptions } from '../contracts/verify.ts';
 import { wantsColour } from './plain-output.ts';
@@ -10,8 +10,8 @@ import { PROVIDER_STATES_PATH } from '../lib/provider-states.ts';
 import { claimReportPaths, ReportPathError, writeReport } from './report-files.ts';
 import { existsSync } from 'node:fs';
 import { outputStream, reason } from '../files/output-file.ts';
-import { join } from 'node:path';
-import { consumerNameProblem, pactFileName } from '../lib/pact-file.ts';
+import { consumerNameProblem } from '../lib/pact-file.ts';
+import { consumerShown, consumersIn, noPactSentence, pactFilesFor, pactsIn, VerifyConfigError } from '../contracts/pact-dir.ts';
 import { BaselineError } from '../lib/baseline.ts';
 import { baselineOptions, prepareBaseline, settleBaseline } from './baseline-file.ts';
 import { passedVerifyKeys, VERIFY_BASELINE, verifyBaselineEntries, type VerifyBaselineEntry } from '../contracts/verify-baseline.ts';
@@ -121,15 +121,15 @@ export function verifySummary(results: readonly ProviderResult[], dialect: Diale
         : []),
     ];
     if (r.ok) {
-      lines.push(`  PASS ${r.provider}: ${passed} of ${plural(all.length, 'interaction')} passed${extra} (the pacts of ${r.consumer})`, ...pendingLines());
+      lines.push(`  PASS ${r.provider}: ${passed} of ${plural(all.length, 'interaction')} passed${extra} (the pacts of ${consumerShown(r.consumer)})`, ...pendingLines());
       continue;
     }
     if (r.error && r.mismatches.length === 0 && !r.stateErrors?.length) {
       // Not replayed, or Pact failed without a verdict: one reason for every interaction, said once.
-      lines.push(`  FAIL ${r.provider}: ${shorten(r.error.split('\n')[0]!)}`, `    ${failed.length} of ${plural(all.length, 'interaction')} not verified (the pacts of ${r.consumer})`);
+      lines.push(`  FAIL ${r.provider}: ${shorten(r.error.split('\n')[0]!)}`, `    ${failed.length} of ${plural(all.length, 'interaction')} not verified (the pacts of ${consumerShown(r.consumer)})`);
       continue;
     }
-    lines.push(`  FAIL ${r.provider}: ${failed.length} of ${plural(all.length, 'interaction')} failed${extra} (the pacts of ${r.consumer})`);
+    lines.push(`  FAIL ${r.provider}: ${failed.length} of ${plural(all.length, 'interaction')} failed${extra} (the pacts of ${consumerShown(r.consumer)})`);
     for (const o of failed) lines.push(...failureLines(o));
     lines.push(...pendingLines());
     for (const e of r.unclaimedStateErrors ?? []) lines.push(`    - state change ${shorten(e)}`);
@@ -160,8 +160,12 @@ export function registerVerifyCommand(program: Command): void {
         .choices(DIALECT_NAMES)
         .default('spec'),
     )
-    .addOption(new Option('--consumer <name>', "whose pacts, by consumer name, instead of the dialect's: a storefront's own (serve --pact-consumer <name>), from --pact-dir or the broker; with --provider both, a provider without a pact file of that consumer in --pact-dir is left out").argParser(consumerArg))
-    .addOption(new Option('--pact-dir <dir>', `read pacts from this directory (default: the kit's committed pacts, ${PACT_DIR})`))
+    .addOption(
+      new Option('--consumer <name>', `whose pacts, by consumer name, instead of the dialect's: a storefront's own (serve --pact-consumer <name>), from --pact-dir (default ${OWN_PACT_DIR}, where serve --pact-consumer writes) or the broker; with --provider both, a provider without a pact of that consumer is left out`).argParser(
+        consumerArg,
+      ),
+    )
+    .addOption(new Option('--pact-dir <dir>', `read pacts from this directory: without --consumer, every pact in it, of any consumer (default: with --consumer, ${OWN_PACT_DIR}; without, the kit's committed pacts of the dialect's storefront, ${PACT_DIR})`))
     .addOption(new Option('--broker-url <url>', 'fetch pacts from this Pact Broker instead of a directory').env('PACT_BROKER_BASE_URL').argParser(httpUrl))
     .addOption(new Option('--broker-token <token>', 'bearer token for the broker').env('PACT_BROKER_TOKEN'))
     .addOption(new Option('--broker-username <name>', 'basic-auth user for the broker').env('PACT_BROKER_USERNAME'))
@@ -223,27 +227,47 @@ export function registerVerifyCommand(program: Command): void {
         if (error instanceof BaselineError) cannotRun(error.message);
         throw error;
       }
-      const pactDir = flags.pactDir ?? PACT_DIR;
+      // A storefront's own pacts (--consumer) are where serve --pact-consumer writes them; the kit's own, in the package.
+      const pactDir = flags.pactDir ?? (flags.consumer !== undefined ? OWN_PACT_DIR : PACT_DIR);
       if (flags.pactDir && flags.brokerUrl && cmd.getOptionValueSource('brokerUrl') === 'cli') fail('give either --pact-dir or --broker-url, not both');
       // An explicit --pact-dir wins over a broker URL that only came from the environment.
       const useBroker = Boolean(flags.brokerUrl) && !flags.pactDir;
+      // A folder given without a consumer: every pact in it, as Pact's verifier reads a folder.
+      const allConsumers = flags.pactDir !== undefined && flags.consumer === undefined;
       if (flags.publish && !useBroker) fail('--publish-verification-results needs a broker: give --broker-url (or set PACT_BROKER_BASE_URL)');
       if (flags.publish && !flags.providerVersion) fail('--publish-verification-results needs --provider-app-version (or PACT_PROVIDER_VERSION), e.g. the git commit');
       if (useBroker && (flags.enablePending || flags.includeWipPactsSince) && !flags.providerBranch) {
         fail(`${flags.enablePending ? '--enable-pending' : '--include-wip-pacts-since'} needs --provider-version-branch (or PACT_PROVIDER_BRANCH): the broker tells pending and work-in-progress pacts by the provider's branch`);
       }
       let providers: readonly ProviderName[] = flags.provider === 'both' ? PROVIDERS : [flags.provider];
-      // A storefront's own pacts may be with one provider only (it asked one of them): verify those there are.
-      if (flags.consumer !== undefined && flags.provider === 'both' && !useBroker) {
-        providers = PROVIDERS.filter((p) => existsSync(join(pactDir, pactFileName(p, flags.consumer!))));
-        if (providers.length === 0) cannotRun(`no pact of '${flags.consumer}' in ${pactDir} (${PROVIDERS.map((p) => pactFileName(p, flags.consumer!)).join(', ')})`);
+      /** The pact files of the run with `provider`. */
+      const filesWith = (provider: ProviderName) =>
+        allConsumers ? pactsIn(pactDir).filter((p) => p.provider === provider && p.consumer !== undefined).map((p) => p.file) : pactFilesFor(pactDir, provider, flags.consumer ?? CONSUMER_OF_DIALECT[flags.dialect]);
+      if (flags.consumer !== undefined && flags.pactDir === undefined && !useBroker && !existsSync(pactDir)) {
+        cannotRun(`no pact of '${flags.consumer}' in ${pactDir}: there is no such folder here (serve --pact-consumer ${flags.consumer} writes its pacts there; --pact-dir <dir> names another folder)`);
+      }
+      try {
+        // A storefront's own pacts may be with one provider only (it asked one of them): verify those there are.
+        if ((flags.consumer !== undefined || allConsumers) && flags.provider === 'both' && !useBroker) {
+          providers = PROVIDERS.filter((p) => (allConsumers ? consumersIn(pactDir, p).length > 0 : pactFilesFor(pactDir, p, flags.consumer!).length > 0));
+          if (providers.length === 0) cannotRun(noPactSentence(pactDir, allConsumers ? `with ${PROVIDERS.map((p) => `'${p}'`).join(' or ')}` : `of '${flags.consumer}'`));
+        }
+      } catch (error) {
+        if (error instanceof VerifyConfigError) cannotRun(error.message);
+        throw error;
       }
       if (!flags.providerStates && !useBroker) {
         // Pact's JavaScript (its native core: most of a second) loads only for this check; the verification runs in a worker.
-        const { pactFilesFor, statesIn } = await import('../contracts/verify.ts');
+        const { statesIn } = await import('../contracts/verify.ts');
         // Each state describes the whole dataset an interaction relies on, and the states contradict
         // each other ("no reviews exist", "reviews exist" with 12): no fixed data can pass them all.
-        const states = statesIn(providers.flatMap((p) => pactFilesFor(pactDir, p, flags.consumer ?? CONSUMER_OF_DIALECT[flags.dialect])));
+        let states: string[] = [];
+        try {
+          states = statesIn(providers.flatMap(filesWith));
+        } catch (error) {
+          if (error instanceof VerifyConfigError) cannotRun(error.message);
+          throw error;
+        }
         if (states.length) {
           fail(`--no-provider-states cannot pass: the pacts in ${pactDir} need provider states (${states.slice(0, 3).map((n) => `'${n}'`).join(', ')}${states.length > 3 ? ', ...' : ''}), which contradict each other; it is for pacts without states`);
         }
@@ -253,6 +277,7 @@ export function registerVerifyCommand(program: Command): void {
         providers,
         dialect: flags.dialect,
         ...(flags.consumer !== undefined ? { consumer: flags.consumer } : {}),
+        ...(allConsumers && !useBroker ? { allConsumers: true } : {}),
         logLevel: flags.logLevel,
         ...(flags.timeout !== undefined ? { timeout: flags.timeout } : {}),
         ...(flags.maxBody !== undefined ? { maxBodyBytes: flags.maxBody } : {}),

@@ -13,7 +13,7 @@ export const SDK_CONSUMER = 'alphabite-sdk-storefront';
 
 /** Whose pacts `verify --dialect <name>` replays. */
 export const CONSUMER_OF_DIALECT: Readonly<Record<DialectName, string>> = { spec: CONSUMER, alphabite: SDK_CONSUMER };
-export { PROVIDERS, type ProviderName } from '../lib/pact-file.ts';
+export { OWN_PACT_DIR, PROVIDERS, type ProviderName } from '../lib/pact-file.ts';
 
 /** The committed pact files of the package (`contracts/pacts/`; the build copies them beside the compiled module). */
 export const PACT_DIR = fileURLToPath(new URL('./pacts/', import.meta.url));

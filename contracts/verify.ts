@@ -1,6 +1,4 @@
-import { readdirSync, statSync } from 'node:fs';
 import { readRegularText } from '../files/input-file.ts';
-import { join } from 'node:path';
 import { Verifier, type VerifierOptions } from '@pact-foundation/pact';
 import { PATHS } from '../lib/api-rules.ts';
 import { detectOtherDialect } from '../lib/dialects/detect.ts';
@@ -9,6 +7,7 @@ import { exchange } from '../client/exchange.ts';
 import { stateConflict, StateRun } from '../client/state-run.ts';
 import { CONSUMER, PROVIDERS, type ProviderName } from './interactions.ts';
 import { PACT_DIR } from './pacts.ts';
+import { consumersIn, noPactSentence, pactFilesFor, VerifyConfigError } from './pact-dir.ts';
 import { CONSUMER_OF_DIALECT } from './names.ts';
 import type { DialectName } from '../lib/dialects/types.ts';
 import { classifyRefusal, type AccessRefusal } from './refusals.ts';
@@ -55,6 +54,11 @@ export interface VerifyOptions {
    * --pact-consumer`, issue 30), from `pactDir` or the broker. The dialect still sets the checks before the replay.
    */
   consumer?: string;
+  /**
+   * With `pactDir` and no `consumer`: the pacts of every consumer in the folder, each pact its own
+   * result, as Pact's verifier reads a folder (`verify --pact-dir <dir>`). Default: the dialect's consumer only.
+   */
+  allConsumers?: boolean;
   /** Default: both. */
   providers?: readonly ProviderName[];
   /** Pacts from files in this directory (default: the package's committed contracts/pacts) ... */
@@ -111,18 +115,31 @@ export interface ProviderResult {
   durationMs: number;
 }
 
-/** The verification cannot run: bad options, no pact, or a provider that does not answer (exit 2). */
-export class VerifyConfigError extends Error {}
+export { pactFilesFor, VerifyConfigError } from './pact-dir.ts';
 
 /** The provider or its state-change URL does not answer usably: nothing to replay the pacts against. */
 export class ProviderUnreachableError extends VerifyConfigError {}
 
 /** The provider refuses every request for a missing or bad publishable key or customer token (`refusal` says which, and what to send). */
 export class ProviderRefusedError extends VerifyConfigError {
-  constructor(readonly refusal: AccessRefusal) {
-    super(`cannot run: ${refusal.sentence}`);
+  /** `dialectHint`: the dialect the refusal itself points to, said before what to send. */
+  constructor(
+    readonly refusal: AccessRefusal,
+    dialectHint?: string,
+  ) {
+    super(`cannot run: ${dialectHint ? `${dialectHint}; and ` : ''}${refusal.sentence}`);
   }
 }
+
+/**
+ * A refusal for the publishable key names the dialect first: the listing spec's routes ask for no
+ * key, Medusa's store routes (the plugins') do, and the key alone would only lead to a second run
+ * that says "add --dialect alphabite".
+ */
+const dialectHintOf = (refusal: AccessRefusal, asked: DialectName, base: string): string | undefined =>
+  refusal.cause === 'publishable-key' && asked === 'spec'
+    ? `${base} asks for a publishable key, as Medusa's store routes do and the listing spec's do not: if it runs the published @alphabite plugins, add --dialect alphabite`
+    : undefined;
 
 /** The provider speaks the other dialect: its pacts cannot be replayed against it (`--dialect` names the storefront whose pacts are). */
 export class ProviderDialectError extends VerifyConfigError {}
@@ -132,28 +149,6 @@ export class ProviderDialectError extends VerifyConfigError {}
  * mock lets one run at a time set states). The verification cannot tell anything: it cannot run.
  */
 export class StateConflictError extends VerifyConfigError {}
-
-/** The pact files in `dir` whose consumer is `consumer` (default: the spec's storefront) and whose provider is `provider`. */
-export function pactFilesFor(dir: string, provider: ProviderName, consumer: string = CONSUMER): string[] {
-  let names: string[];
-  try {
-    if (!statSync(dir).isDirectory()) throw new VerifyConfigError(`--pact-dir ${dir} is not a directory`);
-    names = readdirSync(dir).filter((n) => n.endsWith('.json')).sort();
-  } catch (error) {
-    if (error instanceof VerifyConfigError) throw error;
-    throw new VerifyConfigError(`cannot read the pact directory ${dir}: ${(error as Error).message}`);
-  }
-  return names
-    .map((name) => join(dir, name))
-    .filter((file) => {
-      try {
-        const pact = JSON.parse(readRegularText(file)) as { provider?: { name?: string }; consumer?: { name?: string } };
-        return pact.provider?.name === provider && pact.consumer?.name === consumer;
-      } catch {
-        return false;
-      }
-    });
-}
 
 /** The provider states the interactions of these pact files rely on, in order of first use. */
 export function statesIn(files: string[]): string[] {
@@ -211,7 +206,7 @@ function stateRunFor(options: VerifyOptions): StateRun | undefined {
   return new StateRun(options.providerStatesSetupUrl, 'verify', options.timeout ?? DEFAULT_TIMEOUT_MS);
 }
 
-function verifierOptions(options: VerifyOptions, provider: ProviderName, run: StateRun | undefined, stateFailures: StateFailure[], conflicts: string[]): VerifierOptions & { providerBaseUrl: string } {
+function verifierOptions(options: VerifyOptions, provider: ProviderName, consumer: string, run: StateRun | undefined, stateFailures: StateFailure[], conflicts: string[]): VerifierOptions & { providerBaseUrl: string } {
   const stateHandlers = options.stateHandlers ? (options.stateHandlers as VerifierOptions['stateHandlers']) : run ? forwardingStateHandlers(run, stateFailures, conflicts) : undefined;
   const base: VerifierOptions & { providerBaseUrl: string } = {
     provider,
@@ -247,13 +242,22 @@ function verifierOptions(options: VerifyOptions, provider: ProviderName, run: St
     };
   }
   const dir = options.pactDir ?? PACT_DIR;
-  const files = pactFilesFor(dir, provider, consumerOf(options));
-  if (files.length === 0) throw new VerifyConfigError(`no pact between '${consumerOf(options)}' and '${provider}' in ${dir}`);
+  const files = pactFilesFor(dir, provider, consumer);
+  if (files.length === 0) throw new VerifyConfigError(noPactSentence(dir, `between '${consumer}' and '${provider}'`, provider));
   return { ...base, pactUrls: files };
 }
 
 /** The consumer whose pacts `options` asks for. */
 const consumerOf = (options: VerifyOptions): string => options.consumer ?? CONSUMER_OF_DIALECT[options.dialect ?? 'spec'];
+
+/** Whose pacts with `provider` are verified: every consumer's in the folder (`allConsumers`), or the one `options` asks for. */
+function consumersFor(options: VerifyOptions, provider: ProviderName): string[] {
+  if (!options.allConsumers || options.consumer !== undefined || options.broker) return [consumerOf(options)];
+  const dir = options.pactDir ?? PACT_DIR;
+  const consumers = consumersIn(dir, provider);
+  if (consumers.length === 0) throw new VerifyConfigError(noPactSentence(dir, `with '${provider}'`));
+  return consumers;
+}
 
 /** A listing of each provider, for the check before the replay, in each dialect's paging; and the key of its records. */
 const PREFLIGHT: Record<DialectName, Record<ProviderName, { path: string; records: string }>> = {
@@ -299,7 +303,7 @@ export async function preflight(options: VerifyOptions, stateForTeardown?: strin
     };
     const ex = await get(`${base}${probe.path}`);
     const refusal = classifyRefusal(ex, options.headers);
-    if (refusal) throw new ProviderRefusedError(refusal);
+    if (refusal) throw new ProviderRefusedError(refusal, dialectHintOf(refusal, options.dialect ?? 'spec', base));
     if (ex.status === 404) {
       throw new ProviderUnreachableError(`nothing at ${base} answers the ${provider} listing: GET ${ex.url} answered 404 (is --provider-base-url right? it is the part before /store/...)`);
     }
@@ -355,11 +359,13 @@ export async function preflight(options: VerifyOptions, stateForTeardown?: strin
 export async function verifyProviders(options: VerifyOptions): Promise<ProviderResult[]> {
   const run = stateRunFor(options);
   const conflicts: string[] = [];
-  const consumer = consumerOf(options);
-  const configs = (options.providers ?? PROVIDERS).map((provider) => {
-    const stateFailures: StateFailure[] = [];
-    return { provider, stateFailures, config: verifierOptions(options, provider, run, stateFailures, conflicts) };
-  });
+  // One verification per pact: a provider's pacts of several consumers are verified one after the other.
+  const configs = (options.providers ?? PROVIDERS).flatMap((provider) =>
+    consumersFor(options, provider).map((consumer) => {
+      const stateFailures: StateFailure[] = [];
+      return { provider, consumer, stateFailures, config: verifierOptions(options, provider, consumer, run, stateFailures, conflicts) };
+    }),
+  );
   if (options.broker) {
     try {
       await checkBroker(options.broker, options.timeout ?? DEFAULT_TIMEOUT_MS);
@@ -373,7 +379,7 @@ export async function verifyProviders(options: VerifyOptions): Promise<ProviderR
   const results: ProviderResult[] = [];
   const noPacts: ProviderName[] = [];
   try {
-    for (const { provider, config, stateFailures } of configs) {
+    for (const { provider, consumer, config, stateFailures } of configs) {
       // From a broker, the interactions are known only by Pact's results.
       const interactions = config.pactUrls ? interactionsIn(config.pactUrls) : undefined;
       const started = performance.now();
@@ -436,7 +442,7 @@ export async function verifyProviders(options: VerifyOptions): Promise<ProviderR
     await run?.release();
   }
   if (results.length === 0 && noPacts.length) {
-    throw new VerifyConfigError(`the Pact Broker at ${options.broker!.url} has no pact of '${consumer}' with ${noPacts.join(' or ')} for the consumer version selectors given (--consumer-version-selectors; has the consumer published its pacts?)`);
+    throw new VerifyConfigError(`the Pact Broker at ${options.broker!.url} has no pact of '${consumerOf(options)}' with ${noPacts.join(' or ')} for the consumer version selectors given (--consumer-version-selectors; has the consumer published its pacts?)`);
   }
   return results;
 }

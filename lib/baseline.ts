@@ -51,6 +51,17 @@ export function baselineText<E>(format: BaselineFormat<E>, dialect: string, fail
 }
 
 /**
+ * A file beside `file` for a run's own baseline (`check-spec-baseline.json`...): never `file` itself,
+ * which holds something else.
+ */
+export function newBaselineFile(file: string, command: BaselineFormat<unknown>['command'], dialect: string): string {
+  const slash = Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\'));
+  const folder = file.slice(0, slash + 1);
+  const name = `${command}-${/^[a-z]+$/.test(dialect) ? `${dialect}-` : ''}baseline.json`;
+  return file.slice(slash + 1) === name ? `${folder}${command}-baseline.new.json` : `${folder}${name}`;
+}
+
+/**
  * The entries of a baseline file's text, for a run of `format.command` in `dialect`. Throws
  * BaselineError (one sentence, naming `file`) when it is not JSON, not a baseline, of another
  * version, command or dialect, or an entry is malformed.
@@ -62,7 +73,9 @@ export function parseBaseline<E>(format: BaselineFormat<E>, dialect: string, fil
   } catch (error) {
     throw new BaselineError(`the baseline ${file} is not JSON (${(error as Error).message})`);
   }
-  const wrong = (what: string) => new BaselineError(`the baseline ${file} ${what}; write one with --write-baseline ${file}`);
+  // The file may be another run's baseline (the other command's, the other dialect's) or no baseline
+  // at all: the remedy names a new file, never this one, which --write-baseline would replace.
+  const wrong = (what: string) => new BaselineError(`the baseline ${file} ${what}; record this run's own in a new file with --write-baseline ${newBaselineFile(file, format.command, dialect)}`);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw wrong('is not a baseline (a JSON object with version, tool, dialect and failures)');
   const b = value as Record<string, unknown>;
   if (typeof b.tool !== 'string' || !b.tool.startsWith('store-listing-kit ')) throw wrong('is not a baseline of store-listing-kit (no "tool")');

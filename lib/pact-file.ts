@@ -10,6 +10,12 @@ import type { V4Rules } from './pact-matchers.ts';
 export const PROVIDERS = ['product-reviews', 'wishlist'] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
 
+/**
+ * Where a storefront's own pacts go (`serve --pact-consumer`, the MSW recording) and where `verify
+ * --consumer` reads them, both by default: the project's `./pacts`, from the folder the command runs in.
+ */
+export const OWN_PACT_DIR = './pacts';
+
 /** The file a consumer/provider pair's pact is in (as Pact names it). */
 export function pactFileName(provider: ProviderName, consumer: string): string {
   return `${consumer}-${provider}.json`;

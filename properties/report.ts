@@ -1,6 +1,5 @@
 /** Renders a check run: the console text, the JSON report and the JUnit XML report. */
 import { curlLine } from './http.ts';
-import { kitCommand } from './invocation.ts';
 import type { CheckReport, PropertyResult } from './runner.ts';
 import { show } from './violation.ts';
 import { junitXml, type JUnitOutcome, type JUnitSuite } from '../lib/junit.ts';
@@ -8,9 +7,13 @@ import { junitXml, type JUnitOutcome, type JUnitSuite } from '../lib/junit.ts';
 const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
 const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
+/**
+ * The run's title and settings. The title is no command line (`check http://...` would fail when run:
+ * the URL is `--base-url`'s): the command that runs it again is the summary's "replay this run".
+ */
 export function headerLine(r: Pick<CheckReport, 'baseUrl' | 'seed' | 'strict' | 'runs' | 'maxPageSize' | 'endpoints'> & Partial<Pick<CheckReport, 'dialect'>>): string {
   const rules = r.dialect === 'alphabite' ? "dialect alphabite: the plugins' [dialect] rules and a storefront's [storefront] needs" : r.strict ? 'strict: [spec], [contract] and [kit] rules' : '[spec] rules and the [contract] ones the pacts pin (add --strict for the other [kit] rules)';
-  return `${kitCommand().join(' ')} check ${r.baseUrl}\nseed ${r.seed} · ${r.runs} runs per property · ${rules} · pages of at most ${r.maxPageSize} · endpoints ${r.endpoints.join(', ')}`;
+  return `store-listing-kit check: ${r.baseUrl}\nseed ${r.seed} · ${r.runs} runs per property · ${rules} · pages of at most ${r.maxPageSize} · endpoints ${r.endpoints.join(', ')}`;
 }
 
 /** One line per property and endpoint, as results arrive. */

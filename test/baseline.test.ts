@@ -95,6 +95,29 @@ describe('the baseline file', () => {
     expect(refusal(VERIFY_BASELINE, 'spec', twice)).toMatch(/lists failure 2 \(.*\) twice/);
     for (const message of [refusal(VERIFY_BASELINE, 'spec', 'nope'), refusal(VERIFY_BASELINE, 'spec', '{}')]) expect(message.split('\n')).toHaveLength(1);
   });
+
+  it("names a new file for this run's baseline, never the one given, which holds another run's", () => {
+    const verifyText = baselineText(VERIFY_BASELINE, 'spec', [entry('a', ['Y'])]);
+    const remedy = (format: typeof VERIFY_BASELINE | typeof CHECK_BASELINE, dialect: string, file: string, t: string) => {
+      try {
+        parseBaseline(format as typeof VERIFY_BASELINE, dialect, file, t);
+      } catch (error) {
+        return /--write-baseline (\S+)$/.exec((error as Error).message)?.[1];
+      }
+      return 'accepted';
+    };
+    // `check --baseline <verify's baseline>` used to suggest `--write-baseline` on that very file.
+    expect(remedy(CHECK_BASELINE, 'spec', 'ci/verify.json', verifyText)).toBe('ci/check-spec-baseline.json');
+    expect(remedy(VERIFY_BASELINE, 'alphabite', 'verify.json', verifyText)).toBe('verify-alphabite-baseline.json');
+    expect(remedy(CHECK_BASELINE, 'spec', 'ci/check-spec-baseline.json', verifyText)).toBe('ci/check-baseline.new.json');
+    for (const file of ['verify.json', 'ci/check-spec-baseline.json', 'package.json']) {
+      for (const t of [verifyText, '[1]', '{}', verifyText.replace('"version": 1', '"version": 7')]) {
+        const named = remedy(CHECK_BASELINE, 'spec', file, t);
+        expect(named).toBeDefined();
+        expect(named).not.toBe(file);
+      }
+    }
+  });
 });
 
 describe('a run against its baseline', () => {

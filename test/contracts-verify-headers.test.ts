@@ -72,11 +72,19 @@ describe('verify --header', () => {
 });
 
 describe('a provider that refuses every request for its key or token: cannot run (2), one sentence', () => {
-  it('no publishable key', async () => {
+  it('no publishable key, with the default dialect: the dialect named first, then the key (not the key, and the dialect only on a second run)', async () => {
     const run = await verifyCli(['--provider-base-url', alphabite.url]);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(
+      /^error: cannot run: \S+ asks for a publishable key, as Medusa's store routes do and the listing spec's do not: if it runs the published @alphabite plugins, add --dialect alphabite; and the provider refused every request for a missing publishable key \(400: Publishable API key required.*\); pass --header 'x-publishable-api-key: pk_\.\.\.'\n$/,
+    );
+  });
+
+  it('no publishable key, with --dialect alphabite: only the key to send', async () => {
+    const run = await verifyCli(['--provider-base-url', alphabite.url, '--dialect', 'alphabite']);
+    expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/^error: cannot run: the provider refused every request for a missing publishable key \(400: Publishable API key required.*\); pass --header 'x-publishable-api-key: pk_\.\.\.'\n$/);
   });
 

@@ -236,7 +236,7 @@ describe('store-listing-kit verify (the CLI)', () => {
     });
 
     it('is accepted for pacts without states', async () => {
-      const run = await verifyCli(['--provider-base-url', mock.url, '--provider', 'wishlist', '--pact-dir', dir, '--no-provider-states']);
+      const run = await verifyCli(['--provider-base-url', mock.url, '--provider', 'wishlist', '--pact-dir', dir, '--consumer', 'storefront', '--no-provider-states']);
       // It runs: the mock's own data does not have the contract's counts, so it fails on them (1, not 2).
       expect(run.stderr).toBe('');
       expect(run.code).toBe(1);

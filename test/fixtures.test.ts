@@ -302,6 +302,23 @@ describe('command line', () => {
     expect(failure?.stderr).toContain("field 'rating'");
   });
 
+  it('serve --fixtures with a file that is not there, or a folder: exit 2, one sentence naming the file, not a bare ENOENT', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'slk-nofile-'));
+    const serve = (file: string) =>
+      promisify(execFile)(process.execPath, [CLI, 'serve', '--port', '0', '--fixtures', file], { cwd: dir }).then(
+        () => ({ code: 0, stderr: '' }),
+        (error: { code: number; stderr: string }) => error,
+      );
+    const relative = await serve('nope.json');
+    expect(relative.code).toBe(2);
+    // Read from the current folder: the sentence says which file that was.
+    expect(relative.stderr).toBe(`error: Cannot read fixtures file nope.json: there is no file ${join(dir, 'nope.json')} (ENOENT)\n`);
+    const absolute = await serve(join(dir, 'gone.json'));
+    expect(absolute.stderr).toBe(`error: Cannot read fixtures file ${join(dir, 'gone.json')}: there is no such file (ENOENT)\n`);
+    const folder = await serve(dir);
+    expect([folder.code, folder.stderr]).toEqual([2, `error: Cannot read fixtures file ${dir}: it is a directory, not a file (EISDIR)\n`]);
+  });
+
   it('refuses bad option values with the accepted range: cannot run, exit 2', async () => {
     const failure = await run(process.execPath, [CLI, 'serve', '--port', '70000']).catch((e: { stderr: string; code: number }) => e);
     expect((failure as { code: number }).code).toBe(2);

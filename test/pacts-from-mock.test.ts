@@ -287,6 +287,60 @@ describe('verify --consumer --pact-dir: the recorded pacts replay like the kit\'
     expect(serve.stdout()).toContain("1 request left out: under the state 'wishlists exist', which does not fix what /store/products/reviews answers");
     const none = await runCli(['verify', '--provider-base-url', serve.url, '--consumer', 'nobody', '--pact-dir', dir]);
     expect(none.code).toBe(2);
-    expect(none.stderr).toBe(`error: no pact of 'nobody' in ${dir} (nobody-product-reviews.json, nobody-wishlist.json)\n`);
+    // The consumers there are named: one sentence.
+    expect(none.stderr).toBe(`error: no pact of 'nobody' in ${dir}: the consumer with pacts there is 'cli-shop'\n`);
+    const noneWith = await runCli(['verify', '--provider-base-url', serve.url, '--consumer', 'nobody', '--pact-dir', dir, '--provider', 'product-reviews']);
+    expect([noneWith.code, noneWith.stderr]).toEqual([2, `error: no pact between 'nobody' and 'product-reviews' in ${dir}: there is no pact with 'product-reviews' there; the consumer with pacts there is 'cli-shop'\n`]);
+  });
+
+  it("serve --pact-consumer, then verify --pact-dir <dir> alone: every pact in the folder, of any consumer, as Pact's verifier reads a folder", async () => {
+    const dir = tempDir();
+    for (const [consumer, seed] of [['shop-a', 1], ['shop-b', 2]] as const) {
+      const recorder = await startMockServer({ seed, pactConsumer: consumer, pactDir: dir });
+      await storefrontSuite(recorder);
+      await recorder.close();
+    }
+    const mock = await startMockServer({ seed: 3 });
+    try {
+      const run = await runCli(['verify', '--provider-base-url', mock.url, '--pact-dir', dir]);
+      expect(run.stderr).toBe('');
+      expect(run.stdout).toMatch(/PASS product-reviews: 3 of 3 interactions passed \(the pacts of shop-a\)/);
+      expect(run.stdout).toMatch(/PASS product-reviews: 3 of 3 interactions passed \(the pacts of shop-b\)/);
+      expect(run.stdout).toMatch(/PASS wishlist: 1 of 1 interaction passed \(the pacts of shop-a\)/);
+      expect(run.stdout).toMatch(/PASS wishlist: 1 of 1 interaction passed \(the pacts of shop-b\)/);
+      expect(run.code).toBe(0);
+      // A folder without a pact: one sentence, exit 2.
+      const empty = tempDir();
+      const none = await runCli(['verify', '--provider-base-url', mock.url, '--pact-dir', empty]);
+      expect([none.code, none.stderr]).toEqual([2, `error: no pact with 'product-reviews' or 'wishlist' in ${empty}: there is no pact there\n`]);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('one default folder: serve --pact-consumer writes ./pacts, and verify --consumer reads ./pacts (the kit\'s own pacts stay the default without --consumer)', async () => {
+    const project = tempDir();
+    const serve = await startServe(['--pact-consumer', 'cwd-shop'], 20_000, undefined, project);
+    const post = await fetch(`${serve.url}${PROVIDER_STATES_PATH}`, { method: 'POST', headers: ADMIN, body: JSON.stringify({ state: 'wishlists exist', params: { count: 2 } }) });
+    expect(post.status).toBe(200);
+    await post.text();
+    await (await fetch(`${serve.url}/store/wishlists?take=1`)).text();
+    serve.child.kill('SIGTERM');
+    expect(await serve.exited).toBe(0);
+    expect(readdirSync(join(project, 'pacts'))).toEqual(['cwd-shop-wishlist.json']);
+    const mock = await startMockServer({ seed: 3 });
+    try {
+      const own = await runCli(['verify', '--provider-base-url', mock.url, '--consumer', 'cwd-shop'], 120_000, project);
+      expect(own.stderr).toBe('');
+      expect(own.stdout).toMatch(/PASS wishlist: 1 of 1 interaction passed \(the pacts of cwd-shop\)/);
+      expect(own.code).toBe(0);
+      const other = await runCli(['verify', '--provider-base-url', mock.url, '--consumer', 'someone-else'], 120_000, project);
+      expect([other.code, other.stderr]).toEqual([2, "error: no pact of 'someone-else' in ./pacts: the consumer with pacts there is 'cwd-shop'\n"]);
+      const kits = await runCli(['verify', '--provider-base-url', mock.url, '--provider', 'wishlist'], 120_000, project);
+      expect(kits.stdout).toMatch(/PASS wishlist: \d+ of \d+ interactions passed \(the pacts of storefront\)/);
+      expect(kits.code).toBe(0);
+    } finally {
+      await mock.close();
+    }
   });
 });

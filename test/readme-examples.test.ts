@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { AlphabiteMedusaSdk, reviewsPlugin, wishlistPlugin } from '@alphabite/medusa-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
+import { startServe } from './support/cli-process.ts';
+import { fakeProducts, startFakeCatalogueBackend } from './support/fake-medusa-catalogue.ts';
 import { get } from './support/http.ts';
 
 /**
@@ -50,4 +53,40 @@ describe.each([
     expect(examples.length).toBeGreaterThan(0);
     if (process.env.UPDATE_README) (await import('node:fs')).writeFileSync(file, updated);
   });
+});
+
+/**
+ * The README's overlay snippet ("One base URL: the mock in front of your Medusa") runs in Node as
+ * pasted, against `serve --dialect alphabite --backend` in front of a backend that logs a customer
+ * in and lists products as Medusa does: the login's token must be kept for the wishlists (in Node,
+ * @medusajs/js-sdk keeps it only with `jwtTokenStorageMethod: 'memory'`).
+ */
+describe("the README's overlay snippet", () => {
+  it('runs in Node as pasted: the login passed through, the products from the backend, the reviews and the customer\'s wishlists from the mock', async () => {
+    const readme = readFileSync(README, 'utf8');
+    const section = readme.slice(readme.indexOf('### One base URL'));
+    const code = /```ts\n([\s\S]*?)\n```/.exec(section)?.[1];
+    expect(code).toBeDefined();
+    // What it imports is what this test gives it.
+    expect(code).toContain("import { AlphabiteMedusaSdk, reviewsPlugin, wishlistPlugin } from '@alphabite/medusa-sdk';");
+    const backend = await startFakeCatalogueBackend(fakeProducts(3), 'pk_readme');
+    const kit = await startServe(['--dialect', 'alphabite', '--backend', backend.url, '--publishable-key', 'pk_readme'], 60_000);
+    try {
+      const body = code!.replace(/^import .*$/gm, '').replaceAll('http://localhost:9100', kit.url).replaceAll("'pk_...'", "'pk_readme'");
+      const AsyncFunction = (async () => {}).constructor as new (...args: string[]) => (...values: unknown[]) => Promise<unknown>;
+      const snippet = new AsyncFunction('AlphabiteMedusaSdk', 'reviewsPlugin', 'wishlistPlugin', 'email', 'password', `${body}\nreturn { products, reviews, wishlists };`);
+      const out = (await snippet(AlphabiteMedusaSdk, reviewsPlugin, wishlistPlugin, 'ada@shop.test', 'secret')) as {
+        products: Array<{ id: string }>;
+        reviews: { data: unknown[] };
+        wishlists: { data: unknown[]; count: number };
+      };
+      expect(out.products.map((p) => p.id)).toEqual(fakeProducts(3).map((p) => p.id));
+      expect(Array.isArray(out.reviews.data)).toBe(true);
+      expect(Array.isArray(out.wishlists.data)).toBe(true);
+    } finally {
+      kit.child.kill('SIGTERM');
+      await kit.exited;
+      await backend.close();
+    }
+  }, 120_000);
 });

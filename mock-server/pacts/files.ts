@@ -2,10 +2,10 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { readRegularText } from '../../files/input-file.ts';
 import { NotAFileError, reason, writeOutputFile } from '../../files/output-file.ts';
-import { PactFileError } from '../../lib/pact-file.ts';
+import { OWN_PACT_DIR, PactFileError } from '../../lib/pact-file.ts';
 
-/** The default directory of `--pact-dir`. */
-export const DEFAULT_PACT_DIR = './pacts';
+/** The default directory of `--pact-dir`: the one `verify --consumer` reads by default too. */
+export const DEFAULT_PACT_DIR = OWN_PACT_DIR;
 
 /** What has pact files to give: a PactBook, the MSW handlers' PactRecording. */
 export interface PactFileSource {

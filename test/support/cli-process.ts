@@ -17,17 +17,17 @@ export interface ServeProcess {
 /** The commands that serve until stopped, each with its banner line `listening on http://127.0.0.1:<port>`. */
 export type ServingCommand = 'serve' | 'proxy';
 
-/** `cli`: the command's script (default: this checkout's bin/store-listing-kit.js). */
-export function startServe(args: string[], timeoutMs = 20_000, cli = CLI): Promise<ServeProcess> {
-  return startCommand('serve', args, timeoutMs, cli);
+/** `cli`: the command's script (default: this checkout's bin/store-listing-kit.js); `cwd`: where it runs (default this process's folder). */
+export function startServe(args: string[], timeoutMs = 20_000, cli = CLI, cwd?: string): Promise<ServeProcess> {
+  return startCommand('serve', args, timeoutMs, cli, cwd);
 }
 
 /**
  * `store-listing-kit <command> --port 0 <args>` in a child process, resolved once its banner names
  * the port; rejected when it exits first or does not start within `timeoutMs`.
  */
-export function startCommand(command: ServingCommand, args: string[], timeoutMs = 20_000, cli = CLI): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [cli, command, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+export function startCommand(command: ServingCommand, args: string[], timeoutMs = 20_000, cli = CLI, cwd?: string): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [cli, command, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'], ...(cwd ? { cwd } : {}) });
   let out = '';
   let err = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
@@ -61,14 +61,14 @@ export interface CliRun {
 }
 
 /**
- * `store-listing-kit <args>` in a child process, to its end; never rejects. Pact's usage tracking is
+ * `store-listing-kit <args>` in a child process (in `cwd`, default this one's), to its end; never rejects. Pact's usage tracking is
  * off, and no PACT_BROKER_* variable of the caller's environment reaches it.
  */
-export function runCli(args: string[], timeoutMs = 120_000): Promise<CliRun> {
+export function runCli(args: string[], timeoutMs = 120_000, cwd?: string): Promise<CliRun> {
   const env: NodeJS.ProcessEnv = { ...process.env, PACT_DO_NOT_TRACK: 'true' };
   for (const name of Object.keys(env)) if (name.startsWith('PACT_BROKER_')) delete env[name];
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { env, maxBuffer: 64 * 1024 * 1024, timeout: timeoutMs }, (error, stdout, stderr) => {
+    execFile(process.execPath, [CLI, ...args], { env, maxBuffer: 64 * 1024 * 1024, timeout: timeoutMs, ...(cwd ? { cwd } : {}) }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
     });
   });

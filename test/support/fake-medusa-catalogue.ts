@@ -1,7 +1,7 @@
 /**
  * A backend that answers `GET /store/products` as Medusa does (`{ products, count, offset, limit }`,
  * in id order, the publishable key required), for the tests of the mock's catalogue from a backend
- * (mock-server/backend/catalogue.ts). It counts and keeps the requests it gets; `failing` makes it
+ * (mock-server/backend/catalogue.ts), and a customer's login (`POST /auth/customer/emailpass`). It counts and keeps the requests it gets; `failing` makes it
  * answer Medusa's 500 instead. Listens on port 0.
  */
 import { createServer, type Server } from 'node:http';
@@ -29,6 +29,9 @@ const send = (res: import('node:http').ServerResponse, status: number, body: unk
   res.end(text);
 };
 
+/** The token the fake backend's login (`POST /auth/customer/emailpass`) gives: a JWT whose `actor_id` is `cus_fake`, unsigned. */
+export const FAKE_CUSTOMER_TOKEN = [{ alg: 'HS256', typ: 'JWT' }, { actor_id: 'cus_fake', actor_type: 'customer' }].map((part) => Buffer.from(JSON.stringify(part)).toString('base64url')).join('.') + '.fake';
+
 /** `n` products `prod_<label>NNNN`, each with `variants` variants `variant_<label>NNNN_v`. */
 export function fakeProducts(n: number, variants = 2, label = 'SHOP'): CatalogueProductInput[] {
   return Array.from({ length: n }, (_, i) => {
@@ -47,6 +50,8 @@ export async function startFakeCatalogueBackend(products: CatalogueProductInput[
   const state = { products, key, failing: false, refuseWith: undefined as FakeCatalogueBackend['refuseWith'], requests: [] as FakeCatalogueBackend['requests'] };
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://backend.test');
+    // A customer's login, as Medusa's emailpass answers it (kept out of `requests`): a token for `cus_fake`.
+    if (url.pathname === '/auth/customer/emailpass' && req.method === 'POST') return send(res, 200, { token: FAKE_CUSTOMER_TOKEN });
     const sent = req.headers['x-publishable-api-key'];
     const offset = Number(url.searchParams.get('offset') ?? 0);
     const limit = Number(url.searchParams.get('limit') ?? 50);
