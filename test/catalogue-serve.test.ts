@@ -5,6 +5,8 @@
  * the first request to the plugins' routes. A small fake backend (test/support/fake-medusa-catalogue.ts)
  * answers like Medusa and counts what it is asked.
  */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { createServer as createHttpServer, request } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -603,4 +605,36 @@ describe('serve --backend (alphabite): the catalogue', () => {
     expect(products.stderr.trim().split('\n')).toHaveLength(1);
     expect(products.stderr).toContain('--products');
   });
+});
+
+describe('serve: a stop while the catalogue is read before listening', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)('%s exits 2 at once with one sentence, whatever the backend still owes (docs/exit-codes.md)', async (signal) => {
+    // A backend that sends a head and part of a body, and then nothing, for as long as it is let.
+    let asked = 0;
+    const backend = createHttpServer((_req, res) => {
+      asked++;
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100000' });
+      res.write('{"products":[');
+    });
+    await new Promise<void>((resolve) => backend.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(backend.address() as AddressInfo).port}`;
+    const cli = join(import.meta.dirname, '..', 'bin', 'store-listing-kit.js');
+    const child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--dialect', 'alphabite', '--backend', url, '--publishable-key', KEY, '--backend-timeout', '600000'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, sig) => resolve({ code, signal: sig })));
+    try {
+      await vi.waitFor(() => expect(asked).toBe(1), { timeout: 20_000, interval: 50 });
+      child.kill(signal);
+      expect(await exited).toEqual({ code: 2, signal: null });
+      expect(out).toBe('');
+      expect(err).toBe(`error: stopped by ${signal} before listening, while reading the catalogue of the backend ${url}\n`);
+    } finally {
+      child.kill('SIGKILL');
+      backend.closeAllConnections();
+      await new Promise<void>((resolve) => backend.close(() => resolve()));
+    }
+  }, 40_000);
 });
