@@ -16,6 +16,9 @@ import { cannotRun } from './program.ts';
 import { OWN_PACT_DIR } from '../lib/pact-file.ts';
 import { watchWrapperFromNow, type WrapperWatch } from './wrapper-watch.ts';
 import { MAX_SEED, datasetOptions, generateOptionsFrom, integerIn, type DatasetFlags } from './options.ts';
+import { sizeIn } from './arguments.ts';
+import { sizeText } from '../client/sizes.ts';
+import { DEFAULT_CATALOGUE_MAX_BYTES, DEFAULT_CATALOGUE_MAX_VARIANTS, MAX_CATALOGUE_MAX_BYTES, MAX_CATALOGUE_MAX_VARIANTS, MIN_CATALOGUE_MAX_BYTES } from '../fixtures/catalogue-limits.ts';
 
 export const DEFAULT_PORT = 9000;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -43,6 +46,8 @@ interface ServeFlags extends DatasetFlags {
   workers: number;
   backend?: string;
   backendTimeout?: number;
+  catalogueMaxVariants?: number;
+  catalogueMaxBytes?: number;
   pactConsumer?: string;
   pactDir?: string;
 }
@@ -144,6 +149,18 @@ export function registerServeCommand(program: Command): void {
     .addOption(new Option('--backend-timeout <ms>', `with --backend: how long the backend may stay silent before an answer's head (then 504) or while sending it (then the connection is cut)`).argParser(integerIn(1, MAX_BACKEND_TIMEOUT_MS)).default(DEFAULT_BACKEND_TIMEOUT_MS))
     .addOption(
       new Option(
+        '--catalogue-max-variants <n>',
+        `with --backend and --dialect alphabite: the most variants the backend's catalogue may bring, over all its pages (default ${DEFAULT_CATALOGUE_MAX_VARIANTS}): past it serve exits 2 before listening, or the requests waiting for the read get a 502`,
+      ).argParser(integerIn(1, MAX_CATALOGUE_MAX_VARIANTS)),
+    )
+    .addOption(
+      new Option(
+        '--catalogue-max-bytes <size>',
+        `with --backend and --dialect alphabite: the most bytes of all the pages of the backend's catalogue, after decompression (e.g. 1GiB; default ${sizeText(DEFAULT_CATALOGUE_MAX_BYTES)}): past it, as --catalogue-max-variants`,
+      ).argParser(sizeIn(MIN_CATALOGUE_MAX_BYTES, MAX_CATALOGUE_MAX_BYTES)),
+    )
+    .addOption(
+      new Option(
         '--pact-consumer <name>',
         "record this consumer's pacts: every listing request made under a provider state (POST /__admin/provider-states) becomes an interaction with its provider, written on POST /__admin/pacts and at stop (docs/contracts.md, \"Your own pacts\")",
       ),
@@ -163,6 +180,9 @@ export function registerServeCommand(program: Command): void {
     const backendCatalogue = flags.backend !== undefined && flags.dialect === 'alphabite' && !flags.fixtures;
     if (backendCatalogue && cmd.getOptionValueSource('products') === 'cli') cannotRun(`--products cannot go with --backend in the alphabite dialect: the products are those of the backend's catalogue (${flags.backend})`);
     if (backendCatalogue) delete fromFlags.products;
+    for (const [flag, value] of [['--catalogue-max-variants', flags.catalogueMaxVariants], ['--catalogue-max-bytes', flags.catalogueMaxBytes]] as const) {
+      if (value !== undefined && !backendCatalogue) cannotRun(`${flag} bounds the catalogue read from --backend in the alphabite dialect: add --backend <url> and --dialect alphabite (without --fixtures)`);
+    }
     const logger = createLogger(flags.logLevel);
     const faults = faultSettings({ latency: flags.latency ?? null, errorRate: flags.errorRate, errorStatus: flags.errorStatus, headers: flags.faultHeaders });
     const serverOptions = {
@@ -182,12 +202,17 @@ export function registerServeCommand(program: Command): void {
       ...(flags.allowMultipleWishlists ? { allowMultipleWishlists: true } : {}),
       ...(flags.shareTokenSecret !== undefined ? { shareTokenSecret: flags.shareTokenSecret } : {}),
       ...(flags.backend ? { backend: flags.backend, backendTimeoutMs: flags.backendTimeout ?? DEFAULT_BACKEND_TIMEOUT_MS } : {}),
+      ...(flags.catalogueMaxVariants !== undefined ? { catalogueMaxVariants: flags.catalogueMaxVariants } : {}),
+      ...(flags.catalogueMaxBytes !== undefined ? { catalogueMaxBytes: flags.catalogueMaxBytes } : {}),
       ...(flags.pactConsumer !== undefined ? { pactConsumer: flags.pactConsumer, pactDir: flags.pactDir ?? OWN_PACT_DIR } : {}),
     };
     // Watched from before the start: a signal the wrapper caught while the server started is not lost.
     const wrapper = watchWrapperFromNow();
     if (flags.workers > 1) return serveWorkers({ ...serverOptions, workers: flags.workers, logLevel: flags.logLevel }, cmd, wrapper);
+    // The catalogue of a backend is read before listening, which can take a while: a stop then ends it at once.
+    const starting = backendCatalogue && flags.publishableKey ? exitWhenStoppedWhileStarting(`while reading the catalogue of the backend ${flags.backend}`, wrapper) : undefined;
     const mock = await startMockServer({ ...serverOptions, logger }).catch((error: Error) => cannotRun(error.message));
+    starting?.();
     const lines = banner({
       heading: `store-listing-kit mock server listening on ${mock.url}`,
       url: mock.url,
@@ -220,6 +245,27 @@ export function registerServeCommand(program: Command): void {
     };
     wrapper.onStop(exitGracefullyOnSignals(writing, logger, undefined, verdict));
   });
+}
+
+/**
+ * Until the server listens: the first SIGINT or SIGTERM, or the end of the npm process that started
+ * it (cli/wrapper-watch.ts), ends `serve` at once with exit 2 and one sentence naming what it was
+ * doing (`what`); nothing was served, and nothing is left behind. Returns the function that ends
+ * this watch, once the server listens (its graceful stop takes over).
+ */
+function exitWhenStoppedWhileStarting(what: string, wrapper: WrapperWatch): () => void {
+  const stop = (sentence: string) => {
+    process.stderr.write(`error: ${sentence}\n`);
+    process.exit(2);
+  };
+  const onSignal = (signal: NodeJS.Signals) => stop(`stopped by ${signal} before listening, ${what}`);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  wrapper.onStop((cause) => stop(`stopped before listening, ${what}: ${cause}`));
+  return () => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
 }
 
 /**

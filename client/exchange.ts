@@ -22,6 +22,7 @@ export async function exchange(url: string, limits: number | ReadLimits, body?: 
   } catch {
     json = undefined;
   }
-  return { url, status: answer.status, contentType: answer.headers['content-type'] ?? null, text, json, headers: answer.headers };
+  const redirected = answer.finalUrl !== new URL(url).href ? { redirectedTo: answer.finalUrl } : {};
+  return { url, status: answer.status, contentType: answer.headers['content-type'] ?? null, text, json, headers: answer.headers, ...redirected };
 }
 

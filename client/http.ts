@@ -8,11 +8,15 @@
  * - a cap on a body's bytes, as received and after decompression: an answer over it is refused as
  *   soon as it is seen to be (a Content-Length over it, or the byte past it), and decompression
  *   (gzip, deflate, br) stops at the cap, so memory is bounded by the cap in every case;
- * - redirects followed as fetch follows them (at most 20);
+ * - redirects followed as fetch follows them (at most 20): a 303, and a 301 or 302 after a POST,
+ *   become a GET without a body (and without the headers that describe one), and a redirect to
+ *   another origin sends none of the credentials (`authorization`, `cookie`, `proxy-authorization`,
+ *   the publishable key) given for the first one;
  * - every failure as a NoAnswerError of one sentence.
  */
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { Agent, type Dispatcher } from 'undici';
+import { PUBLISHABLE_KEY_HEADER } from '../lib/dialects/alphabite.ts';
 import { NoAnswerError } from '../lib/http.ts';
 import { DEFAULT_MAX_BODY_BYTES, sizeText } from './sizes.ts';
 export { DEFAULT_MAX_BODY_BYTES, MAX_MAX_BODY_BYTES, MIN_MAX_BODY_BYTES, parseSize, sizeText } from './sizes.ts';
@@ -22,12 +26,34 @@ export { NoAnswerError };
 /** fetch's limit of redirects ("redirect count exceeded" past it). */
 const MAX_REDIRECTS = 20;
 
+/**
+ * The request headers that are the first origin's credentials, sent to no other origin a redirect
+ * leads to: fetch's (undici drops `authorization`, `proxy-authorization` and `cookie` on a redirect
+ * across origins), and Medusa's publishable key, which opens a store's sales channels.
+ */
+export const ORIGIN_CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'cookie', PUBLISHABLE_KEY_HEADER]);
+
+/** The headers that describe a request body, dropped with it when a redirect turns the request into a GET (fetch's "request-body-header names"). */
+const REQUEST_BODY_HEADERS: ReadonlySet<string> = new Set(['content-encoding', 'content-language', 'content-location', 'content-type']);
+
 /** How a request is bounded. */
 export interface ReadLimits {
   /** The whole answer, head and body, within this many milliseconds. */
   timeoutMs: number;
   /** A body of more bytes than this (as received, or decompressed) is refused; default DEFAULT_MAX_BODY_BYTES. */
   maxBodyBytes?: number;
+  /** Ends the request when aborted: a NoAnswerError that says it was stopped. */
+  signal?: AbortSignal;
+}
+
+/** An answer whose body is over `maxBodyBytes` (ReadLimits): a NoAnswerError that says so, and the cap. */
+export class BodyOverCapError extends NoAnswerError {
+  constructor(
+    url: string,
+    readonly maxBodyBytes: number,
+  ) {
+    super(url, overCap(url, maxBodyBytes));
+  }
 }
 
 
@@ -38,6 +64,8 @@ export interface RawAnswer {
   headers: Record<string, string>;
   raw: Buffer;
   encoding: string | undefined;
+  /** The URL that answered: the one asked, or where its redirects led. */
+  finalUrl: string;
 }
 
 export interface RequestSpec {
@@ -92,10 +120,13 @@ export function request(url: string, limits: ReadLimits, spec: RequestSpec = {},
     let settled = false;
     let answering = false;
     let abort: ((reason: Error) => void) | undefined;
+    /** Stops listening to limits.signal. */
+    let detach: (() => void) | undefined;
     const end = (error: Error | undefined, answer?: RawAnswer) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      detach?.();
       onSettled?.();
       if (error) {
         abort?.(error);
@@ -107,7 +138,7 @@ export function request(url: string, limits: ReadLimits, spec: RequestSpec = {},
     // A timer of our own: it keeps the process alive, so a connection that never settles still ends the run.
     const timer = setTimeout(() => fail(answering ? bodyLate() : `cannot reach ${url}: no answer within ${timeoutMs} ms`), timeoutMs);
 
-    const send = (target: URL, method: string, body: string | undefined, redirects: number) => {
+    const send = (target: URL, method: string, body: string | undefined, sentHeaders: Record<string, string> | undefined, redirects: number) => {
       if (target.protocol !== 'http:' && target.protocol !== 'https:') return fail(`cannot reach ${url}: redirected to ${target.protocol} (only http and https)`);
       answering = false;
       abort = undefined;
@@ -141,25 +172,25 @@ export function request(url: string, limits: ReadLimits, spec: RequestSpec = {},
             abort = undefined;
             left = true;
             c.abort(new Error('redirected'));
-            return send(next, asGet ? 'GET' : method, asGet ? undefined : body, redirects + 1);
+            return send(next, asGet ? 'GET' : method, asGet ? undefined : body, redirectedHeaders(sentHeaders, target, next, asGet), redirects + 1);
           }
           answering = true;
           const length = headers['content-length'];
-          if (length !== undefined && /^\d+$/.test(length) && Number(length) > maxBodyBytes) fail(overCap(url, maxBodyBytes));
+          if (length !== undefined && /^\d+$/.test(length) && Number(length) > maxBodyBytes) end(new BodyOverCapError(url, maxBodyBytes));
         },
         onResponseData(_c, chunk) {
           if (settled || left || !answering) return;
           bytes += chunk.length;
           if (bytes > maxBodyBytes) {
             chunks = [];
-            return fail(overCap(url, maxBodyBytes));
+            return end(new BodyOverCapError(url, maxBodyBytes));
           }
           chunks.push(chunk);
         },
         onResponseEnd() {
           if (settled || left || !answering) return;
           const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, bytes);
-          end(undefined, { status, headers: headers!, raw, encoding: headers!['content-encoding'] });
+          end(undefined, { status, headers: headers!, raw, encoding: headers!['content-encoding'], finalUrl: target.href });
         },
         onResponseError(_c, error) {
           if (settled || left) return;
@@ -176,7 +207,7 @@ export function request(url: string, limits: ReadLimits, spec: RequestSpec = {},
             origin: target.origin,
             path: `${target.pathname}${target.search}`,
             method: method as Dispatcher.HttpMethod,
-            headers: requestHeaders(target, spec.headers, body !== undefined),
+            headers: requestHeaders(target, sentHeaders, body !== undefined),
             ...(body === undefined ? {} : { body }),
             headersTimeout: timeoutMs,
             bodyTimeout: timeoutMs,
@@ -195,8 +226,37 @@ export function request(url: string, limits: ReadLimits, spec: RequestSpec = {},
     } catch {
       return fail(`cannot reach ${url}: invalid URL`);
     }
-    send(first, spec.method ?? 'GET', spec.body, 0);
+    const { signal } = limits;
+    if (signal) {
+      if (signal.aborted) return fail(stopped(url));
+      const onAbort = () => fail(stopped(url));
+      signal.addEventListener('abort', onAbort, { once: true });
+      detach = () => signal.removeEventListener('abort', onAbort);
+    }
+    send(first, spec.method ?? 'GET', spec.body, spec.headers, 0);
   });
+}
+
+const stopped = (url: string) => `cannot reach ${url}: the request was stopped`;
+
+/**
+ * The headers sent on after a redirect from `from` to `to`, as fetch's "HTTP-redirect fetch" does:
+ * without those that describe a body when the request became a GET, and without the first
+ * origin's credentials (ORIGIN_CREDENTIAL_HEADERS) when `to` is of another origin (scheme, host
+ * or port). Once dropped they stay dropped, also on a redirect back.
+ */
+export function redirectedHeaders(headers: Record<string, string> | undefined, from: URL, to: URL, asGet: boolean): Record<string, string> | undefined {
+  if (headers === undefined) return undefined;
+  const crossOrigin = from.origin !== to.origin;
+  if (!crossOrigin && !asGet) return headers;
+  const kept: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (crossOrigin && ORIGIN_CREDENTIAL_HEADERS.has(lower)) continue;
+    if (asGet && REQUEST_BODY_HEADERS.has(lower)) continue;
+    kept[name] = value;
+  }
+  return kept;
 }
 
 /** The headers sent: `accept: application/json` unless `headers` say otherwise; credentials of the URL as basic auth. */
@@ -238,7 +298,7 @@ export function decodeBody(url: string, raw: Buffer, encoding: string | undefine
     const bound = { maxOutputLength: maxBodyBytes };
     decoded = coding === 'br' ? brotliDecompressSync(raw, bound) : coding === 'deflate' ? inflateSync(raw, bound) : gunzipSync(raw, bound);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw new NoAnswerError(url, overCap(url, maxBodyBytes));
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw new BodyOverCapError(url, maxBodyBytes);
     throw new NoAnswerError(url, `${url}: the answer could not be decoded (${reasonOf(error)})`);
   }
   return decoded.toString('utf8');

@@ -4,6 +4,7 @@ import { PATHS } from '../lib/api-rules.ts';
 import { detectOtherDialect } from '../lib/dialects/detect.ts';
 import { describeAnswer, isObject, NoAnswerError, type Answer } from '../lib/http.ts';
 import { exchange } from '../client/exchange.ts';
+import { ORIGIN_CREDENTIAL_HEADERS } from '../client/http.ts';
 import { stateConflict, StateRun } from '../client/state-run.ts';
 import { CONSUMER, PROVIDERS, type ProviderName } from './interactions.ts';
 import { PACT_DIR } from './pacts.ts';
@@ -267,6 +268,19 @@ const PREFLIGHT: Record<DialectName, Record<ProviderName, { path: string; record
   alphabite: { 'product-reviews': { path: `${PATHS.reviews}?limit=1`, records: '' }, wishlist: { path: `${PATHS.wishlists}?limit=1`, records: 'data' } },
 };
 const PREFLIGHT_ATTEMPTS = 3;
+
+/**
+ * Why the replay cannot go where the preflight was redirected, or undefined: Pact's verifier follows
+ * a redirect with every --header but authorization and cookie, the publishable key too, so a
+ * provider base URL that redirects to another origin would carry a credential there. The kit's own
+ * calls do not (client/http.ts); the replay is asked to go there directly instead.
+ */
+function credentialsCarriedAway(ex: Answer, headers: Readonly<Record<string, string>> | undefined): string | undefined {
+  if (ex.redirectedTo === undefined || new URL(ex.redirectedTo).origin === new URL(ex.url).origin) return undefined;
+  const names = Object.keys(headers ?? {}).filter((name) => ORIGIN_CREDENTIAL_HEADERS.has(name.toLowerCase()));
+  if (names.length === 0) return undefined;
+  return `GET ${ex.url} redirects to another origin (${ex.redirectedTo}), and Pact's replay would send the --header ${names.join(', ')} there: give that server as --provider-base-url if it is the provider`;
+}
 /** More records than this, when one was asked for, is a provider that ignores the page size. */
 const HUGE_PAGE = 1000;
 
@@ -302,6 +316,8 @@ export async function preflight(options: VerifyOptions, stateForTeardown?: strin
       }
     };
     const ex = await get(`${base}${probe.path}`);
+    const carried = credentialsCarriedAway(ex, options.headers);
+    if (carried) throw new ProviderUnreachableError(`cannot verify ${provider}: ${carried}`);
     const refusal = classifyRefusal(ex, options.headers);
     if (refusal) throw new ProviderRefusedError(refusal, dialectHintOf(refusal, options.dialect ?? 'spec', base));
     if (ex.status === 404) {

@@ -13,6 +13,8 @@ export interface Answer {
   json: unknown;
   /** The answer's headers, by lower-case name. */
   headers?: Record<string, string>;
+  /** The URL that answered, when redirects led away from `url`. */
+  redirectedTo?: string;
 }
 
 /** No whole answer: refused, reset, timed out, redirected forever, over the cap on a body, or cut off mid-body. One sentence. */

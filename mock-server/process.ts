@@ -109,6 +109,8 @@ export async function startInProcess(options: MockServerOptions, coordinate?: Co
     ops,
     ...(pacts ? { pacts } : {}),
     close: async () => {
+      // Reads still under way are stopped: the requests they hold get the 502, and the close does not wait on a backend.
+      backendCatalogue?.close();
       try {
         await closeServer(server, options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS);
       } finally {
@@ -135,7 +137,11 @@ async function datasetHolder(options: MockServerOptions): Promise<{ holder: Data
     const { seed, reviews, wishlists, maxItems } = options;
     const backendCatalogue = new BackendCatalogue(holder, options.backend!, {
       generation: { ...(seed !== undefined ? { seed } : {}), ...(reviews !== undefined ? { reviews } : {}), ...(wishlists !== undefined ? { wishlists } : {}), ...(maxItems !== undefined ? { maxItems } : {}) },
-      read: backendCatalogueReader(options.backendTimeoutMs),
+      read: backendCatalogueReader({
+        ...(options.backendTimeoutMs !== undefined ? { timeoutMs: options.backendTimeoutMs } : {}),
+        ...(options.catalogueMaxVariants !== undefined ? { maxVariants: options.catalogueMaxVariants } : {}),
+        ...(options.catalogueMaxBytes !== undefined ? { maxBytes: options.catalogueMaxBytes } : {}),
+      }),
       ...(options.logger ? { logger: options.logger } : {}),
     });
     const key = options.publishableKeys?.[0];

@@ -89,6 +89,14 @@ export interface MockServerOptions extends GenerateOptions {
   backend?: string;
   /** How long the backend may take to send an answer's head (default 30 000 ms): then a 504. */
   backendTimeoutMs?: number;
+  /**
+   * The most variants a backend's catalogue read may bring, over all its pages (`--catalogue-max-variants`,
+   * default 1,000,000; 1 to 20,000,000): past it the read fails (before listening, or the 502 of the
+   * requests that wait for it). With a backend in the alphabite dialect only.
+   */
+  catalogueMaxVariants?: number;
+  /** The most bytes of all the pages of a backend's catalogue read (`--catalogue-max-bytes`, default 256 MiB; 1 KiB to 8 GiB), as catalogueMaxVariants. */
+  catalogueMaxBytes?: number;
   /** `serve` (default): the mock's routes, the rest to `backend`. `proxy`: only /__admin is the mock's; every other request goes to `backend`. */
   mode?: 'serve' | 'proxy';
   /**

@@ -1,6 +1,7 @@
 import { assertMaxPageSize, DEFAULT_MAX_PAGE_SIZE } from '../lib/api-rules.ts';
 import { DEFAULT_DIALECT } from '../lib/dialects/index.ts';
 import { sizesProblem } from '../fixtures/generate.ts';
+import { catalogueMaxBytesProblem, catalogueMaxVariantsProblem } from '../fixtures/catalogue-limits.ts';
 import { corsPolicy } from './helpers/cors-policy.ts';
 import { assertStateLeaseMs } from './state/state-lease.ts';
 import { defaultJournalBodyBytes, DEFAULT_JOURNAL_SIZE, journalProblem } from './journal/journal.ts';
@@ -66,6 +67,10 @@ function assertPactOptions(options: MockServerOptions | MockClusterOptions): voi
 function assertCatalogueOptions(given: MockServerOptions | MockClusterOptions): void {
   const options = given as MockServerOptions & { workers?: number };
   const workers = options.workers !== undefined && options.workers > 1;
+  const caps = (['catalogueMaxVariants', 'catalogueMaxBytes'] as const).filter((name) => options[name] !== undefined);
+  if (caps.length > 0 && !readsBackendCatalogue(options)) {
+    throw new TypeError(`${caps.join(' and ')} bound the catalogue read from a backend in the alphabite dialect: give a backend and dialect 'alphabite' (and no dataset, fixtures or catalogue)`);
+  }
   if (options.catalogue !== undefined) {
     const other = options.dataset !== undefined ? 'dataset' : options.fixtures !== undefined ? 'fixtures' : options.products !== undefined ? 'products' : undefined;
     if (other) throw new TypeError(`'catalogue' and '${other}' cannot be given together: over a catalogue the dataset is generated, and its products are the catalogue's`);
@@ -73,6 +78,10 @@ function assertCatalogueOptions(given: MockServerOptions | MockClusterOptions): 
     return;
   }
   if (!readsBackendCatalogue(options)) return;
+  const variants = options.catalogueMaxVariants === undefined ? undefined : catalogueMaxVariantsProblem(options.catalogueMaxVariants);
+  if (variants) throw new RangeError(`catalogueMaxVariants ${variants}`);
+  const bytes = options.catalogueMaxBytes === undefined ? undefined : catalogueMaxBytesProblem(options.catalogueMaxBytes);
+  if (bytes) throw new RangeError(`catalogueMaxBytes ${bytes}`);
   // (Several workers with a backend are refused by assertBackendOptions.)
   if (options.products !== undefined) throw new TypeError(`'products' cannot be given with a backend in the alphabite dialect: the products are the catalogue of ${options.backend}`);
 }

@@ -7,7 +7,7 @@
  * No Node built-ins: it runs in a browser bundle.
  */
 import type { CatalogueInput } from '../fixtures/catalogue.ts';
-import { CatalogueFetchError, fetchMedusaCatalogue, type GetJson } from '../fixtures/medusa-catalogue.ts';
+import { CatalogueFetchError, fetchMedusaCatalogue, OverBytesError, type GetJson } from '../fixtures/medusa-catalogue.ts';
 
 /**
  * The default cap on one answer's bytes: a page of CATALOGUE_PAGE_SIZE (200) products with only
@@ -30,6 +30,10 @@ export interface FetchCatalogueOptions {
   maxProducts?: number;
   /** The most bytes one answer may have (default DEFAULT_CATALOGUE_PAGE_BYTES, 32 MiB). */
   maxBodyBytes?: number;
+  /** The most variants over all the pages (default 1,000,000). */
+  maxVariants?: number;
+  /** The most bytes of all the pages together (default 256 MiB). */
+  maxBytes?: number;
   /** How long one request may take, its body read to the end (default 30 000 ms; at most 2^31 - 1). */
   timeoutMs?: number;
 }
@@ -53,7 +57,7 @@ export async function fetchCatalogue(options: FetchCatalogueOptions): Promise<Ca
   // A local, not a method call: a browser's fetch called as `options.fetch(...)` throws "Illegal invocation".
   const fetchOne = options.fetch ?? globalThis.fetch;
   if (typeof fetchOne !== 'function') throw new TypeError('there is no global fetch here: pass one as the option fetch');
-  const getJson: GetJson = async (url, headers) => {
+  const getJson: GetJson = async (url, headers, bounds) => {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutMs);
     try {
@@ -63,23 +67,33 @@ export async function fetchCatalogue(options: FetchCatalogueOptions): Promise<Ca
       } catch (error) {
         throw new Error(controller.signal.aborted ? noAnswerIn(timeoutMs) : unreachable(error));
       }
-      const text = await readCapped(response, maxBodyBytes, controller.signal, timeoutMs);
-      return { status: response.status, json: parsed(text) };
+      // The page's own cap, or what is left of the whole read's (OverBytesError: the caller names its option).
+      const cap = Math.min(maxBodyBytes, bounds.maxBytes);
+      const { text, bytes } = await readCapped(response, cap, controller.signal, timeoutMs, cap < maxBodyBytes);
+      return { status: response.status, json: parsed(text), bytes };
     } finally {
       clearTimeout(timer);
     }
   };
-  return fetchMedusaCatalogue(options.baseUrl, options.publishableKey, getJson, options.maxProducts === undefined ? {} : { maxProducts: options.maxProducts });
+  return fetchMedusaCatalogue(options.baseUrl, options.publishableKey, getJson, {
+    ...(options.maxProducts === undefined ? {} : { maxProducts: options.maxProducts }),
+    ...(options.maxVariants === undefined ? {} : { maxVariants: options.maxVariants }),
+    ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
+  });
 }
 
-/** The body as text, read to its end or refused past `max` bytes (the declared length first, then what arrives). */
-async function readCapped(response: Response, max: number, signal: AbortSignal, timeoutMs: number): Promise<string> {
+/**
+ * The body as text and its bytes, read to its end or refused past `max` bytes (the declared length
+ * first, then what arrives): with an OverBytesError when `max` is what is left of the whole read's.
+ */
+async function readCapped(response: Response, max: number, signal: AbortSignal, timeoutMs: number, wholeRead: boolean): Promise<{ text: string; bytes: number }> {
+  const over = (declared?: number) => (wholeRead ? new OverBytesError(tooLarge(max, declared)) : new Error(tooLarge(max, declared)));
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);
   if (declared > max) {
     await response.body?.cancel().catch(() => undefined);
-    throw new Error(tooLarge(max, declared));
+    throw over(declared);
   }
-  if (!response.body) return '';
+  if (!response.body) return { text: '', bytes: 0 };
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   let text = '';
@@ -87,11 +101,11 @@ async function readCapped(response: Response, max: number, signal: AbortSignal, 
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      if (done) return text + decoder.decode();
+      if (done) return { text: text + decoder.decode(), bytes: size };
       size += value.byteLength;
       if (size > max) {
         await reader.cancel().catch(() => undefined);
-        throw new Error(tooLarge(max));
+        throw over();
       }
       text += decoder.decode(value, { stream: true });
     }

@@ -5,14 +5,16 @@
  * the first request to the plugins' routes. A small fake backend (test/support/fake-medusa-catalogue.ts)
  * answers like Medusa and counts what it is asked.
  */
-import { request } from 'node:http';
-import { createServer } from 'node:net';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createServer as createHttpServer, request } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GivenCatalogue, type CatalogueInput } from '../fixtures/catalogue.ts';
 import { datasetFromRecords, type Dataset } from '../fixtures/dataset.ts';
 import { DatasetHolder } from '../mock-server/dataset/holder.ts';
 import { startMockServer, type MockServer, type MockServerOptions } from '../mock-server/server.ts';
-import { BackendCatalogue, CATALOGUE_REREAD_MS, CatalogueRefusedError } from '../mock-server/backend/catalogue.ts';
+import { BackendCatalogue, CATALOGUE_REREAD_MS, CatalogueRefusedError, MAX_CATALOGUE_READS } from '../mock-server/backend/catalogue.ts';
 import { datasetDigest } from './support/dataset-digest.ts';
 import { fakeProducts, startFakeCatalogueBackend, type FakeCatalogueBackend } from './support/fake-medusa-catalogue.ts';
 import { runCli, startServe } from './support/cli-process.ts';
@@ -307,25 +309,68 @@ describe('the catalogue of a backend (alphabite dialect)', () => {
     expect((await send(mock.url, 'GET', '/store/products/reviews')).status).toBe(200);
   });
 
-  it('reads under way: the same key shares one; another key waits, then reads with its own if that one was refused', async () => {
-    const reads: Array<{ key: string; settle: (refused: boolean) => void }> = [];
-    const read = (backend: string, key: string) =>
+  it('reads under way: the same key shares one; another key reads at once, and the first catalogue loaded answers both; a refused key gets its refusal', async () => {
+    const reads: Array<{ key: string; signal: AbortSignal | undefined; settle: (refused: boolean) => void }> = [];
+    const read = (backend: string, key: string, signal?: AbortSignal) =>
       new Promise<GivenCatalogue>((resolve, reject) =>
-        reads.push({ key, settle: (refused) => (refused ? reject(new CatalogueRefusedError('refused', { status: 400, body: '{}' })) : resolve(new GivenCatalogue({ products: fakeProducts(3) }, backend))) }),
+        reads.push({ key, signal, settle: (refused) => (refused ? reject(new CatalogueRefusedError('refused', { status: 400, body: '{}' })) : resolve(new GivenCatalogue({ products: fakeProducts(3) }, backend))) }),
       );
     const catalogue = new BackendCatalogue(new DatasetHolder(datasetFromRecords({ reviews: [], wishlists: [] })), 'http://backend.test', { generation: { seed: 1, reviews: 5 }, read });
     const bad = [catalogue.load('pk_wrong'), catalogue.load('pk_wrong')];
+    const slow = catalogue.load('pk_slow');
     const good = catalogue.load(KEY);
-    expect(reads.map((r) => r.key)).toEqual(['pk_wrong']);
+    // Three keys, three reads at once: none waits for another.
+    expect(reads.map((r) => r.key)).toEqual(['pk_wrong', 'pk_slow', KEY]);
     reads[0]!.settle(true);
     for (const each of bad) await expect(each).rejects.toBeInstanceOf(CatalogueRefusedError);
-    await vi.waitFor(() => expect(reads.map((r) => r.key)).toEqual(['pk_wrong', KEY]));
-    reads[1]!.settle(false);
+    reads[2]!.settle(false);
     await good;
+    // pk_slow's read has not ended, but the catalogue is loaded: its callers go on, and its read is stopped.
+    await slow;
+    expect(reads[1]!.signal?.aborted).toBe(true);
     expect(catalogue.loaded).toBe(true);
     // Loaded: any key goes on at once, with no read.
     await catalogue.load('pk_other');
-    expect(reads).toHaveLength(2);
+    expect(reads).toHaveLength(3);
+  });
+
+  it(`at most ${MAX_CATALOGUE_READS} reads at once: one more key waits for the first to end, then reads`, async () => {
+    const reads: Array<{ key: string; settle: () => void }> = [];
+    const read = (_backend: string, key: string) => new Promise<GivenCatalogue>((_resolve, reject) => reads.push({ key, settle: () => reject(new Error('gone')) }));
+    const catalogue = new BackendCatalogue(new DatasetHolder(datasetFromRecords({ reviews: [], wishlists: [] })), 'http://backend.test', { generation: { seed: 1, reviews: 5 }, read });
+    const loads = Array.from({ length: MAX_CATALOGUE_READS + 1 }, (_, i) => catalogue.load(`pk_${i}`));
+    for (const load of loads) load.catch(() => undefined);
+    expect(reads).toHaveLength(MAX_CATALOGUE_READS);
+    reads[1]!.settle();
+    await expect(loads[1]).rejects.toThrow('gone');
+    await vi.waitFor(() => expect(reads.map((r) => r.key)).toEqual([...Array.from({ length: MAX_CATALOGUE_READS }, (_, i) => `pk_${i}`), `pk_${MAX_CATALOGUE_READS}`]));
+    for (const each of reads) each.settle();
+    await Promise.allSettled(loads);
+  });
+
+  it('over HTTP: a backend that holds key A\'s read does not hold key B\'s request; A\'s request is then served too', async () => {
+    const held: Array<import('node:http').ServerResponse> = [];
+    const products = fakeProducts(4);
+    const backend = createHttpServer((req, res) => {
+      if (req.headers['x-publishable-api-key'] === 'pk_held') return void held.push(res);
+      const body = JSON.stringify({ products, count: products.length, offset: 0, limit: 200 });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    });
+    await new Promise<void>((resolve) => backend.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(backend.address() as AddressInfo).port}`;
+    try {
+      const mock = await mockOf({ ...SIZES, dialect: 'alphabite', backend: url });
+      const a = send(mock.url, 'GET', '/store/products/reviews?limit=5', { key: 'pk_held' });
+      await vi.waitFor(() => expect(held).toHaveLength(1));
+      const b = await send(mock.url, 'GET', '/store/products/reviews?limit=5', { key: KEY });
+      expect(b.status, b.text).toBe(200);
+      expect((await a).status).toBe(200);
+      expect(mock.dataset.current.summary.catalogue).toEqual({ from: url, products: 4, variants: 8 });
+    } finally {
+      backend.closeAllConnections();
+      await new Promise<void>((resolve) => backend.close(() => resolve()));
+    }
   });
 
   it('an answer of the backend that is not a refusal of the key (a 404, a body that is not JSON) is still a 502', async () => {
@@ -412,6 +457,111 @@ describe('the catalogue of a backend (alphabite dialect)', () => {
   });
 });
 
+/**
+ * A backend whose catalogue has no end: every page, whatever its limit or offset, is the same
+ * product with `variants` variants, and the count says a million products. It counts the pages it
+ * was asked.
+ */
+async function startEndlessCatalogue(variants: number): Promise<{ url: string; pages: () => number; close: () => Promise<void> }> {
+  let pages = 0;
+  const [product] = fakeProducts(1, 0, 'ENDLESS');
+  const body = JSON.stringify({
+    products: [{ ...product, variants: Array.from({ length: variants }, (_, v) => ({ id: `variant_ENDLESS_${v}`, title: `Size ${v}`, sku: `SKU-${v}` })) }],
+    count: 1_000_000,
+    offset: 0,
+    limit: 200,
+  });
+  const server = createHttpServer((_req, res) => {
+    pages++;
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    pages: () => pages,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describe('a catalogue read is bounded as a whole (issue 35 item 5)', () => {
+  let endless: Awaited<ReturnType<typeof startEndlessCatalogue>>;
+  beforeAll(async () => {
+    endless = await startEndlessCatalogue(300);
+  });
+  afterAll(() => endless.close());
+
+  it('past catalogueMaxVariants the eager read fails in one sentence naming the option, after a bounded number of pages', async () => {
+    const before = endless.pages();
+    const failure = await startMockServer({ dialect: 'alphabite', backend: endless.url, publishableKeys: [KEY], catalogueMaxVariants: 1000 }).then(
+      () => undefined,
+      (error: Error) => error.message,
+    );
+    expect(failure).toMatch(new RegExp(`^Cannot read the catalogue of the backend ${endless.url}: the backend lists more than the 1000 variants a catalogue may have \\(1200 up to GET \\S+; --catalogue-max-variants \\(catalogueMaxVariants of startMockServer\\) raises it\\)$`));
+    expect(endless.pages() - before).toBe(4);
+  });
+
+  it('past catalogueMaxBytes likewise, the option named; a page may take only what is left of the bytes', async () => {
+    const before = endless.pages();
+    // Each page is about 17 KiB: the fourth goes past 64 KiB, and is refused as it arrives.
+    await expect(startMockServer({ dialect: 'alphabite', backend: endless.url, publishableKeys: [KEY], catalogueMaxBytes: 64 * 1024 })).rejects.toThrow(
+      /: the backend's pages of products come to more than the 65536 bytes a catalogue may take \(up to GET \S+; --catalogue-max-bytes \(catalogueMaxBytes of startMockServer\) raises it\)$/,
+    );
+    expect(endless.pages() - before).toBeLessThanOrEqual(4);
+    const single = endless.pages();
+    await expect(startMockServer({ dialect: 'alphabite', backend: endless.url, publishableKeys: [KEY], catalogueMaxBytes: 1024 })).rejects.toThrow(/--catalogue-max-bytes/);
+    expect(endless.pages() - single).toBe(1);
+  });
+
+  it('the default caps end the read of an endless catalogue too', async () => {
+    const big = await startEndlessCatalogue(200_000);
+    try {
+      await expect(startMockServer({ dialect: 'alphabite', backend: big.url, publishableKeys: [KEY] })).rejects.toThrow(/--catalogue-max-(variants|bytes)/);
+      // 1,000,000 variants by default: the sixth page of 200,000 is past it (256 MiB would take more).
+      expect(big.pages()).toBe(6);
+    } finally {
+      await big.close();
+    }
+  }, 60_000);
+
+  it('the lazy read past a cap answers the 502 in Medusa\'s shape, naming the option', async () => {
+    const mock = await mockOf({ ...SIZES, dialect: 'alphabite', backend: endless.url, catalogueMaxVariants: 500 });
+    const failed = await send(mock.url, 'GET', '/store/products/reviews');
+    expect(failed.status).toBe(502);
+    expect(failed.json.type).toBe('unknown_error');
+    expect(failed.json.message).toContain('more than the 500 variants a catalogue may have');
+    expect(failed.json.message).toContain('--catalogue-max-variants');
+  });
+
+  it.each([
+    [{ catalogueMaxVariants: 0 }, 'catalogueMaxVariants must be a whole number from 1 to 20000000, got 0'],
+    [{ catalogueMaxBytes: 10 }, 'catalogueMaxBytes must be a whole number of bytes from 1024 to 8589934592, got 10'],
+  ])('refuses %o up front', async (caps, message) => {
+    await expect(startMockServer({ dialect: 'alphabite', backend: 'http://127.0.0.1:9', ...caps })).rejects.toThrow(message);
+  });
+
+  it('refuses a cap without a catalogue to read', async () => {
+    await expect(startMockServer({ backend: 'http://127.0.0.1:9', catalogueMaxVariants: 10 })).rejects.toThrow(
+      "catalogueMaxVariants bound the catalogue read from a backend in the alphabite dialect: give a backend and dialect 'alphabite'",
+    );
+  });
+
+  it('serve: exits 2 before listening with one sentence naming --catalogue-max-variants', async () => {
+    const before = endless.pages();
+    const run = await runCli(['serve', '--port', '0', '--dialect', 'alphabite', '--backend', endless.url, '--publishable-key', KEY, '--catalogue-max-variants', '1000'], 60_000);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toContain('more than the 1000 variants a catalogue may have');
+    expect(run.stderr).toContain('--catalogue-max-variants');
+    expect(endless.pages() - before).toBe(4);
+  });
+});
+
 describe('serve --backend (alphabite): the catalogue', () => {
   let backend: FakeCatalogueBackend;
   beforeAll(async () => {
@@ -455,4 +605,36 @@ describe('serve --backend (alphabite): the catalogue', () => {
     expect(products.stderr.trim().split('\n')).toHaveLength(1);
     expect(products.stderr).toContain('--products');
   });
+});
+
+describe('serve: a stop while the catalogue is read before listening', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)('%s exits 2 at once with one sentence, whatever the backend still owes (docs/exit-codes.md)', async (signal) => {
+    // A backend that sends a head and part of a body, and then nothing, for as long as it is let.
+    let asked = 0;
+    const backend = createHttpServer((_req, res) => {
+      asked++;
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100000' });
+      res.write('{"products":[');
+    });
+    await new Promise<void>((resolve) => backend.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(backend.address() as AddressInfo).port}`;
+    const cli = join(import.meta.dirname, '..', 'bin', 'store-listing-kit.js');
+    const child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--dialect', 'alphabite', '--backend', url, '--publishable-key', KEY, '--backend-timeout', '600000'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, sig) => resolve({ code, signal: sig })));
+    try {
+      await vi.waitFor(() => expect(asked).toBe(1), { timeout: 20_000, interval: 50 });
+      child.kill(signal);
+      expect(await exited).toEqual({ code: 2, signal: null });
+      expect(out).toBe('');
+      expect(err).toBe(`error: stopped by ${signal} before listening, while reading the catalogue of the backend ${url}\n`);
+    } finally {
+      child.kill('SIGKILL');
+      backend.closeAllConnections();
+      await new Promise<void>((resolve) => backend.close(() => resolve()));
+    }
+  }, 40_000);
 });

@@ -134,6 +134,16 @@ describe('fetchCatalogue against a backend\'s /store/products', () => {
     expect(error.message).toBe(`the catalogue could not be read from GET ${url()}: no complete answer within 200 ms (the option timeoutMs)`);
   });
 
+  it('caps the whole read: variants (maxVariants) and bytes (maxBytes) over all pages, each named', async () => {
+    backend.mode = 'ok';
+    backend.requests.length = 0;
+    expect((await failure(read({ maxVariants: 300 }))).message).toBe(`the backend lists more than the 300 variants a catalogue may have (400 up to GET ${url(200)}; the option maxVariants raises it)`);
+    expect(backend.requests).toHaveLength(2);
+    backend.requests.length = 0;
+    expect((await failure(read({ maxBytes: 2048 }))).message).toBe(`the backend's pages of products come to more than the 2048 bytes a catalogue may take (up to GET ${url()}; the option maxBytes raises it)`);
+    expect(backend.requests).toHaveLength(1);
+  });
+
   it('caps the products (maxProducts) and refuses bad caps', async () => {
     backend.mode = 'ok';
     expect((await failure(read({ maxProducts: 300 }))).message).toBe(`the backend lists 450 products (GET ${url()}), more than the 300 the mock serves`);

@@ -18,7 +18,8 @@ export interface GateRecords {
  * In front of the mock's listener (and its fast path), while a backend's catalogue has not been
  * read (`serve --backend` in the alphabite dialect without `--publishable-key`): a request to the
  * plugins' routes that carries a publishable key has the catalogue read with that key, and waits
- * for it (requests with the same key meanwhile share the one read) before it goes on, so that its
+ * for it (requests with the same key meanwhile share the one read; another key's read runs beside
+ * it, and the first catalogue read lets them all go on: backend/catalogue.ts) before it goes on, so that its
  * answer is over the backend's products. When the backend refuses the key (a 4xx but 404, with a
  * JSON body: Medusa's 400 `not_allowed`), the request gets that answer, status and body, as it
  * would without the mock; when the read fails otherwise, a 502 in Medusa's error shape that names

@@ -1,4 +1,5 @@
 import { GivenCatalogue } from '../../fixtures/catalogue.ts';
+import { DEFAULT_CATALOGUE_MAX_BYTES, DEFAULT_CATALOGUE_MAX_VARIANTS, type CatalogueLimits } from '../../fixtures/catalogue-limits.ts';
 import { generateDataset, type GenerateOptions } from '../../fixtures/dataset.ts';
 import { generationOf, type DatasetHolder } from '../dataset/holder.ts';
 import { lazily } from '../helpers/lazy.ts';
@@ -13,7 +14,8 @@ import type { VariantJson } from '../writes/types.ts';
  *
  * The catalogue is read once, with `--publishable-key` before the server listens, or else with the
  * key of the first request to the plugins' routes that carries one (backend/catalogue-gate.ts holds
- * such requests until it is read). It is kept for the server's life, and read again for a reseed
+ * such requests until it is read). A read is bounded as a whole (fixtures/catalogue-limits.ts:
+ * products, `--catalogue-max-variants`, `--catalogue-max-bytes`). It is kept for the server's life, and read again for a reseed
  * (which generates over it as it is then) and when `add-item` names a variant it does not have (one
  * created on the backend after the read): then at most once every CATALOGUE_REREAD_MS.
  *
@@ -23,32 +25,53 @@ import type { VariantJson } from '../writes/types.ts';
 
 /** The least time between two reads of the catalogue for a variant it did not have. */
 export const CATALOGUE_REREAD_MS = 60_000;
-/** The most bytes one page of products may take (200 products with their variants take far less). */
-export const CATALOGUE_PAGE_MAX_BYTES = 16 * 1024 * 1024;
 /** How long one page of products may take, when the backend's timeout is not given. */
 const DEFAULT_READ_TIMEOUT_MS = 30_000;
+/**
+ * The most first reads under way at once, each with its own key (requests with the same key share
+ * one): a request with yet another key waits for the first of them to end. Each read is bounded by
+ * the caps, so what the reads hold together is at most this many catalogues.
+ */
+export const MAX_CATALOGUE_READS = 4;
 
-/** Reads the catalogue of a backend with a publishable key. */
-export type CatalogueReader = (backend: string, key: string) => Promise<GivenCatalogue>;
+/** Reads the catalogue of a backend with a publishable key; `signal` stops the read (it then rejects). */
+export type CatalogueReader = (backend: string, key: string, signal?: AbortSignal) => Promise<GivenCatalogue>;
 
 const readerModules = lazily(async () => {
-  const [{ fetchMedusaCatalogue }, { exchange }] = await Promise.all([import('../../fixtures/medusa-catalogue.ts'), import('../../client/exchange.ts')]);
-  return { fetchMedusaCatalogue, exchange };
+  const [{ fetchMedusaCatalogue, OverBytesError }, { exchange }, { BodyOverCapError }] = await Promise.all([
+    import('../../fixtures/medusa-catalogue.ts'),
+    import('../../client/exchange.ts'),
+    import('../../client/http.ts'),
+  ]);
+  return { fetchMedusaCatalogue, OverBytesError, exchange, BodyOverCapError };
 });
 
+/** How the catalogue reader is bounded: each page's time, and the whole read's caps (default DEFAULT_CATALOGUE_MAX_VARIANTS and _BYTES). */
+export interface CatalogueReadOptions extends Partial<CatalogueLimits> {
+  timeoutMs?: number;
+}
+
 /**
- * The catalogue reader through the kit's HTTP client: each page within `timeoutMs` and
- * CATALOGUE_PAGE_MAX_BYTES. Rejects with an Error of one sentence that names the backend.
+ * The catalogue reader through the kit's HTTP client: each page within `timeoutMs`, the whole read
+ * within the caps (a page may take what is left of `maxBytes`). Rejects with an Error of one
+ * sentence that names the backend, and for a read past a cap the `serve` option that raises it.
  */
-export function backendCatalogueReader(timeoutMs = DEFAULT_READ_TIMEOUT_MS): CatalogueReader {
-  return async (backend, key) => {
-    const { fetchMedusaCatalogue, exchange } = await readerModules();
-    const getJson = async (url: string, headers: Readonly<Record<string, string>>) => {
-      const answer = await exchange(url, { timeoutMs, maxBodyBytes: CATALOGUE_PAGE_MAX_BYTES }, undefined, { ...headers });
-      return { status: answer.status, json: answer.json };
+export function backendCatalogueReader(options: CatalogueReadOptions = {}): CatalogueReader {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
+  const limits = { maxVariants: options.maxVariants ?? DEFAULT_CATALOGUE_MAX_VARIANTS, maxBytes: options.maxBytes ?? DEFAULT_CATALOGUE_MAX_BYTES };
+  return async (backend, key, signal) => {
+    const { fetchMedusaCatalogue, OverBytesError, exchange, BodyOverCapError } = await readerModules();
+    const getJson = async (url: string, headers: Readonly<Record<string, string>>, bounds: { maxBytes: number; signal?: AbortSignal }) => {
+      try {
+        const answer = await exchange(url, { timeoutMs, maxBodyBytes: bounds.maxBytes, ...(bounds.signal ? { signal: bounds.signal } : {}) }, undefined, { ...headers });
+        return { status: answer.status, json: answer.json, bytes: Buffer.byteLength(answer.text) };
+      } catch (error) {
+        throw error instanceof BodyOverCapError ? new OverBytesError(error.message) : error;
+      }
     };
     try {
-      return new GivenCatalogue(await fetchMedusaCatalogue(backend, key, getJson), backend);
+      const input = await fetchMedusaCatalogue(backend, key, getJson, { ...limits, raisedBy: CATALOGUE_OPTION_NAMES, ...(signal ? { signal } : {}) });
+      return new GivenCatalogue(input, backend);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       const message = `Cannot read the catalogue of the backend ${backend}: ${reason.replace(/\.$/, '')}`;
@@ -58,6 +81,12 @@ export function backendCatalogueReader(timeoutMs = DEFAULT_READ_TIMEOUT_MS): Cat
     }
   };
 }
+
+/** The options that raise the caps, as a sentence names them: `serve`'s, and startMockServer's. */
+const CATALOGUE_OPTION_NAMES = {
+  variants: '--catalogue-max-variants (catalogueMaxVariants of startMockServer)',
+  bytes: '--catalogue-max-bytes (catalogueMaxBytes of startMockServer)',
+};
 
 /** The most bytes of a backend's refusal passed on to the client (Medusa's are about a hundred). */
 export const MAX_REFUSAL_BYTES = 16 * 1024;
@@ -93,6 +122,8 @@ export class CatalogueRefusedError extends Error {
   }
 }
 
+const noop = () => undefined;
+
 export interface BackendCatalogueOptions {
   /** The seed and sizes of the dataset generated over the catalogue (its `products` are the catalogue's). */
   generation: Omit<GenerateOptions, 'products'>;
@@ -110,8 +141,12 @@ export class BackendCatalogue {
   readonly #now: () => number;
   readonly #generation: BackendCatalogueOptions['generation'];
   #loaded = false;
-  /** The read under way, and the key it is made with: callers with that key share it. */
-  #loading: { key: string; read: Promise<void> } | undefined;
+  /** The first reads under way, by key: callers with that key share its read. */
+  readonly #reads = new Map<string, { read: Promise<void>; stop: AbortController }>();
+  /** Resolved when the catalogue is loaded, by whichever key's read. */
+  readonly #whenLoaded: Promise<void>;
+  #markLoaded!: () => void;
+  #closed = false;
   /** The key the catalogue was read with: a re-read uses it. */
   #key: string | undefined;
   #rereading: Promise<void> | undefined;
@@ -126,6 +161,7 @@ export class BackendCatalogue {
     this.#logger = options.logger ?? silentLogger;
     this.#now = options.now ?? Date.now;
     this.#generation = options.generation;
+    this.#whenLoaded = new Promise((resolve) => (this.#markLoaded = resolve));
     holder.awaitCatalogue(backend);
     holder.rereadCatalogue = () => (this.#key === undefined ? Promise.resolve() : this.#reread(this.#key));
   }
@@ -138,35 +174,49 @@ export class BackendCatalogue {
   /**
    * Reads the catalogue with `key` and serves the dataset generated over it (the holder's initial
    * dataset from then on). Callers with the same key meanwhile share the one read; one with another
-   * key waits for it and, when it failed (perhaps for its key), reads with its own. Once it is
-   * loaded, resolves at once. Rejects with one sentence naming the backend (CatalogueRefusedError
-   * when the backend refused the key); nothing of a failure is kept: the next call reads again.
+   * key reads with its own at once (up to MAX_CATALOGUE_READS reads; past that it waits for the
+   * first of them to end). Resolves as soon as the catalogue is loaded, by this read or another
+   * key's (the others are then stopped). Rejects with one sentence naming the backend when this
+   * key's read fails first (CatalogueRefusedError when the backend refused the key); nothing of a
+   * failure is kept: the next call reads again.
    */
   load(key: string): Promise<void> {
     if (this.#loaded) return Promise.resolve();
-    const loading = this.#loading;
-    if (loading === undefined) {
-      const read = this.#firstRead(key).finally(() => {
-        if (this.#loading?.read === read) this.#loading = undefined;
-      });
-      this.#loading = { key, read };
-      return read;
+    if (this.#closed) return Promise.reject(new Error(`Cannot read the catalogue of the backend ${this.backend}: the server is closing`));
+    const same = this.#reads.get(key);
+    if (same) return same.read;
+    if (this.#reads.size >= MAX_CATALOGUE_READS) {
+      const settled = [...this.#reads.values()].map(({ read }) => read.then(noop, noop));
+      return Promise.race([...settled, this.#whenLoaded]).then(() => this.load(key));
     }
-    if (loading.key === key) return loading.read;
-    // Another key's read is under way: it may be refused for its key, not for this one; then this one reads.
-    return loading.read.then(
-      () => undefined,
-      () => this.load(key),
-    );
+    const stop = new AbortController();
+    const own = this.#firstRead(key, stop.signal).finally(() => {
+      if (this.#reads.get(key)?.stop === stop) this.#reads.delete(key);
+    });
+    // Loaded by another key's read meanwhile: this one's callers go on at once.
+    const read = Promise.race([own, this.#whenLoaded]);
+    own.catch(noop);
+    this.#reads.set(key, { read, stop });
+    return read;
   }
 
-  async #firstRead(key: string): Promise<void> {
-    const catalogue = await this.#read(this.backend, key);
+  /** Stops every first read under way (the server closes): their callers are answered the failure. */
+  close(): void {
+    this.#closed = true;
+    for (const { stop } of this.#reads.values()) stop.abort();
+  }
+
+  async #firstRead(key: string, signal: AbortSignal): Promise<void> {
+    const catalogue = await this.#read(this.backend, key, signal);
+    // Another key's read was adopted first: this one's is dropped.
+    if (this.#loaded) return;
     const dataset = generateDataset(this.#generation, catalogue);
     const generation = { ...generationOf(dataset.summary), ...(this.#generation.maxItems !== undefined ? { maxItems: this.#generation.maxItems } : {}) };
     this.holder.adoptCatalogue(catalogue, dataset, generation);
     this.#key = key;
     this.#loaded = true;
+    this.#markLoaded();
+    for (const [other, { stop }] of this.#reads) if (other !== key) stop.abort();
     this.#logger.info({ backend: this.backend, products: catalogue.count, variants: catalogue.variantTotal }, 'catalogue read from the backend');
   }
 
