@@ -15,6 +15,10 @@ import type { BackendExchange } from '../mock-server/backend/hooks.ts';
 import { Verdicts, violationLine } from '../mock-server/backend/verdicts.ts';
 import { Journal, type RecordedRequest } from '../mock-server/journal/journal.ts';
 import { z } from 'zod';
+import { failureText, jsonReport } from '../properties/report.ts';
+import type { CheckReport, PropertyResult } from '../properties/runner.ts';
+import { describeViolation } from '../properties/violation.ts';
+import { describeMismatch } from '../contracts/outcomes.ts';
 
 /** `depth` arrays, one in the other: `[[[...]]]`. */
 const deepArray = (depth: number): unknown => {
@@ -221,5 +225,50 @@ describe("the validating proxy's checker on hostile bodies (mock-server/backend/
     const [kept] = journal.entries()[0]!.check!.violations;
     expect(kept!.actual).toBe(`${'['.repeat(1024)}…`);
     expect(JSON.stringify(kept)).not.toMatch(UNSAFE);
+  });
+});
+
+describe("check's failures quote the answer's values printable and bounded (properties/report.ts, violation.ts)", () => {
+  const result = (violation: PropertyResult['violation']): PropertyResult => ({
+    property: 'record-shape',
+    title: 'records have the shape',
+    rule: 'spec',
+    endpoint: 'reviews',
+    section: '4.1',
+    path: '/store/products/reviews',
+    status: 'failed',
+    runs: 1,
+    shrinks: 0,
+    seed: 1,
+    requests: 1,
+    durationMs: 1,
+    ...(violation ? { violation } : {}),
+  });
+  const report = (r: PropertyResult): CheckReport => ({ baseUrl: 'http://x', seed: 1, dialect: 'spec', strict: false, runs: 1, maxPageSize: 50, endpoints: ['reviews'], headers: {}, results: [r], notes: [], requests: 1, durationMs: 1, passed: false, replay: 'x' });
+
+  it('a deep actual value, a forged id and a number JSON cannot hold: each line one line, the report written', () => {
+    const hostile = result({ message: `record ${FORGED}: Required`, url: `/store/products/reviews?x=${FORGED}`, field: `reviews[0].${FORGED}`, expected: Number.POSITIVE_INFINITY, actual: deepArray(5000), note: `one\n${FORGED}` });
+    const text = failureText(hostile);
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/u);
+    expect(text).toContain(`  actual:   ${'['.repeat(400)}…`);
+    expect(text).toContain('  expected: a number, a number JSON cannot hold (read as Infinity)');
+    expect(text.split('\n').filter((line) => !line.startsWith('  ') && line !== '')).toEqual(['FAILED record-shape on 4.1 /store/products/reviews [spec]']);
+    expect(describeViolation(hostile.violation!)).not.toMatch(/[\u001b\u202e]/u);
+    const json = jsonReport(report(hostile));
+    expect(json).not.toMatch(/[\u007f-\u009f\u202e]/u);
+    const written = JSON.parse(json) as { results: Array<{ violation: { actual: unknown; expected: unknown }; actualText: string }> };
+    expect(written.results[0]!.violation.actual).toBe(`${'['.repeat(200)}…`);
+    expect(written.results[0]!.violation.expected).toBe('a number, a number JSON cannot hold (read as Infinity)');
+  });
+});
+
+describe("verify's mismatches quote the provider's values printable (contracts/outcomes.ts)", () => {
+  it("a provider's value with line breaks and escapes stays on the mismatch's line; a deep one is cut, not thrown", () => {
+    const forged = describeMismatch({ type: 'BodyMismatch', path: '$.data[0].title', expected: 'x', actual: FORGED, mismatch: `Expected '${FORGED}' to be equal to 'x'` });
+    expect(forged).not.toMatch(UNSAFE);
+    expect(forged.startsWith('BodyMismatch $.data[0].title: expected ')).toBe(true);
+    const deep = describeMismatch({ type: 'BodyMismatch', path: '$', detail: deepArray(5000) });
+    expect(deep).toMatch(/^BodyMismatch \$: \{"type":"BodyMismatch","path":"\$","detail":\[\[\[/);
+    expect(deep.length).toBeLessThan(5000);
   });
 });
