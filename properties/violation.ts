@@ -3,7 +3,7 @@
  * and what came back. The runner prints these for the shrunk counterexample.
  */
 import type { RuleViolation } from '../lib/answer-rules.ts';
-import { boundedText, quoteText, quoteValue } from '../lib/quote.ts';
+import { boundedText, quoteValue } from '../lib/quote.ts';
 import type { Exchange } from './http.ts';
 
 export interface ViolationDetail {
@@ -73,7 +73,7 @@ export function okBody(ex: Exchange): Record<string, unknown> {
       field: 'status',
       expected: 200,
       actual: ex.status,
-      note: `body: ${quoteText(ex.text, 300)}`,
+      note: `body: ${boundedText(ex.text, 300)}`,
     });
   }
   if (ex.json === null || typeof ex.json !== 'object' || Array.isArray(ex.json)) {
