@@ -108,13 +108,20 @@ export function specEnvelopeKeys(endpoint: EndpointName): SpecEnvelopeKeys {
 
 const isInt = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
 
-/** The identity of a record: its `id` when it has one, else its whole JSON. */
+/**
+ * The identity of a record: its `id` when it has one, else its whole JSON (its quote, cut far out,
+ * when JSON.stringify cannot write it: a record nested deeper than the stack).
+ */
 export function recordKey(record: unknown): string {
   if (record && typeof record === 'object' && 'id' in record) {
     const id = (record as { id: unknown }).id;
     if (typeof id === 'string' || typeof id === 'number') return String(id);
   }
-  return JSON.stringify(record);
+  try {
+    return JSON.stringify(record) ?? quoteValue(record);
+  } catch {
+    return quoteValue(record, 100_000);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@
  * line; a number JSON.parse reads as Infinity is named as such (`1e400`), never `null`.
  */
 import { describe, expect, it } from 'vitest';
-import { checkListingAnswer, type AnswerCheck, type RuleViolation } from '../lib/answer-rules.ts';
+import { checkListingAnswer, recordKey, type AnswerCheck, type RuleViolation } from '../lib/answer-rules.ts';
 import { jsonTextFacts } from '../lib/json-text.ts';
 import { boundedText, numberJsonCannotHold, printable, printableJson, Quoted, quoteText, quoteValue, shownValue } from '../lib/quote.ts';
 import { describeIssue } from '../lib/zod-issues.ts';
@@ -105,6 +105,12 @@ describe('the rules judge a deep answer (lib/answer-rules.ts)', () => {
     const shape = violations.filter((v) => v.rule === 'record-shape');
     expect(shape).toHaveLength(1);
     expect(shape[0]!.message.length).toBeLessThan(300);
+  });
+
+  it('recordKey, the identity the property suite compares records by, does not throw on a deep record without an id', () => {
+    expect(recordKey({ rating: deepArray(100_000) })).toMatch(/^\{"rating":\[\[\[/);
+    expect(recordKey({ id: 'rev_1', rating: deepArray(100_000) })).toBe('rev_1');
+    expect(recordKey({ a: 1 })).toBe('{"a":1}');
   });
 
   it("a body's key names are quoted in the note, so they cannot break the line", () => {
