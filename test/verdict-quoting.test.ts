@@ -19,6 +19,7 @@ import { failureText, jsonReport } from '../properties/report.ts';
 import type { CheckReport, PropertyResult } from '../properties/runner.ts';
 import { describeViolation } from '../properties/violation.ts';
 import { describeMismatch } from '../contracts/outcomes.ts';
+import { dashboardPage } from '../mock-server/admin/dashboard-page.ts';
 
 /** `depth` arrays, one in the other: `[[[...]]]`. */
 const deepArray = (depth: number): unknown => {
@@ -276,5 +277,17 @@ describe("verify's mismatches quote the provider's values printable (contracts/o
     const deep = describeMismatch({ type: 'BodyMismatch', path: '$', detail: deepArray(5000) });
     expect(deep).toMatch(/^BodyMismatch \$: \{"type":"BodyMismatch","path":"\$","detail":\[\[\[/);
     expect(deep.length).toBeLessThan(5000);
+  });
+});
+
+describe("the dashboard shows a verdict's values printable (mock-server/admin/dashboard-page.ts)", () => {
+  it('escapes the bidi, zero-width and C1 characters JSON leaves raw; the page script still compiles', () => {
+    const { html } = dashboardPage();
+    const script = /<script>([\s\S]*?)<\/script>/.exec(html)![1]!;
+    expect(() => new Function(script)).not.toThrow();
+    const source = /function shownValue\(violation, name\) \{[\s\S]*?\n {2}\}\n/.exec(script)![0];
+    const shownValue = new Function(`${source}; return shownValue;`)() as (v: object, name: string) => string;
+    expect(shownValue({ actual: 'a\u202eb\u0085\n' }, 'actual')).toBe('"a\\u202eb\\u0085\\n"');
+    expect(shownValue({}, 'actual')).toBe('(absent)');
   });
 });
