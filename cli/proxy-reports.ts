@@ -1,6 +1,7 @@
-import { dialectRules, type AnswerRule } from '../lib/answer-rules.ts';
+import { CHECKER_RULES, dialectRules, type AnswerRule } from '../lib/answer-rules.ts';
 import { ENDPOINT_NAMES, PATHS } from '../lib/api-rules.ts';
 import type { DialectName } from '../lib/dialects/types.ts';
+import { printableJson } from '../lib/quote.ts';
 import { junitXml, type JUnitCase, type JUnitOutcome } from '../lib/junit.ts';
 import { EXAMPLES_PER_RULE, LISTING_SECTIONS, type RuleTally, type Verdicts } from '../mock-server/backend/verdicts.ts';
 
@@ -31,12 +32,13 @@ export function proxyJsonReport(run: ProxyRun): string {
     message: v.message,
     ...(v.note === undefined ? {} : { note: v.note }),
   }));
-  return `${JSON.stringify({ checked: verdicts.checked, violationCount: verdicts.violationCount, violations }, null, 2)}\n`;
+  // The values are bounded (verdicts.ts shownValue); what JSON leaves raw that a terminal would act on is escaped.
+  return `${printableJson(JSON.stringify({ checked: verdicts.checked, violationCount: verdicts.violationCount, violations }, null, 2))}\n`;
 }
 
 /**
  * The JUnit report: one suite `proxy --backend <url>`, one case per listing and rule of the dialect
- * (and `answer-too-large-to-check` where it happened): failed with its first example lines and the
+ * (and `answer-too-large-to-check`, `answer-too-deep-to-check` where they happened): failed with its first example lines and the
  * count, passed if it held on at least one answer, skipped if no answer exercised it.
  */
 export function proxyJunitReport(run: ProxyRun): string {
@@ -45,7 +47,7 @@ export function proxyJunitReport(run: ProxyRun): string {
   for (const endpoint of ENDPOINT_NAMES) {
     const listing = `${LISTING_SECTIONS[endpoint]} GET ${PATHS[endpoint]}`;
     const rules: AnswerRule[] = [...dialectRules(run.dialect, { strict: run.strict })];
-    if (tallies.has(`${endpoint}\u0000answer-too-large-to-check`)) rules.push('answer-too-large-to-check');
+    for (const rule of CHECKER_RULES) if (tallies.has(`${endpoint}\u0000${rule}`)) rules.push(rule);
     for (const rule of rules) {
       const tally = tallies.get(`${endpoint}\u0000${rule}`);
       cases.push({ classname: `store-listing-kit.proxy.${endpoint}`, name: `${rule} (${listing})`, outcome: outcomeOf(tally) });

@@ -1,3 +1,4 @@
+import { printable } from '../lib/quote.ts';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { CONSUMER_OF_DIALECT, DEFAULT_CONSUMER_VERSION_SELECTORS, OWN_PACT_DIR, PACT_DIR, PROVIDERS, type ConsumerVersionSelector, type ProviderName } from '../contracts/names.ts';
 import { DIALECT_NAMES, type DialectName } from '../lib/dialects/types.ts';
@@ -75,7 +76,8 @@ function selectors(value: string): ConsumerVersionSelector[] {
 
 /** A mismatch on a whole array quotes the array: the full text is in the reports and Pact's. */
 function shorten(text: string, max = 200): string {
-  return text.length > max ? `${text.slice(0, max)}... (in full: --json <file>, or Pact's report)` : text;
+  // Printable (lib/quote.ts): a provider's words in a mismatch or a state change's error stay on their line.
+  return text.length > max ? `${printable(text.slice(0, max))}... (in full: --json <file>, or Pact's report)` : printable(text);
 }
 
 /** The most kinds of mismatch listed for one interaction. */

@@ -1,6 +1,7 @@
 import { stripVTControlCharacters } from 'node:util';
 import { readRegularText } from '../files/input-file.ts';
 import { isObject } from '../lib/http.ts';
+import { printable, quoteValue } from '../lib/quote.ts';
 
 /**
  * What became of each interaction of a verification: passed or failed, with the mismatches (the
@@ -221,7 +222,7 @@ function mismatchesOf(errors: unknown): Mismatch[] {
     const mismatch = entry.mismatch as { message?: string; mismatches?: Array<Record<string, unknown>>; type?: string; interactionId?: unknown } | undefined;
     const id = typeof mismatch?.interactionId === 'string' ? { interactionId: mismatch.interactionId } : {};
     const details = mismatch?.mismatches ?? [];
-    if (details.length === 0) out.push({ interaction, detail: mismatch?.message ?? JSON.stringify(mismatch), kind: typeof mismatch?.type === 'string' ? mismatch.type : 'Error', ...id });
+    if (details.length === 0) out.push({ interaction, detail: typeof mismatch?.message === 'string' ? printable(mismatch.message) : quoteValue(mismatch, MAX_MISMATCH_VALUE), kind: typeof mismatch?.type === 'string' ? mismatch.type : 'Error', ...id });
     // Pact lists one interaction's mismatches in no fixed order: sorted, the report reads the same each run.
     const described = details.map((d) => ({ interaction, detail: describeMismatch(d), kind: mismatchKind(d), ...id }));
     for (const m of described.sort((a, b) => (a.detail < b.detail ? -1 : a.detail > b.detail ? 1 : 0))) out.push(m);
@@ -237,7 +238,7 @@ function mismatchesOf(errors: unknown): Mismatch[] {
 export function describeMismatch(d: Record<string, unknown>): string {
   const where = typeof d.path === 'string' ? `${d.path}: ` : typeof d.key === 'string' ? `${d.key}: ` : '';
   const text = typeof d.mismatch === 'string' ? d.mismatch : undefined;
-  const shown = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
+  const shown = (v: unknown) => (typeof v === 'string' ? v : quoteValue(v, MAX_MISMATCH_VALUE));
   const hasValues = d.expected !== undefined && d.actual !== undefined && d.expected !== null && d.actual !== null;
   let what: string;
   const missingKeys = text === undefined ? null : /^Actual map is missing the following keys: (.+)$/s.exec(text);
@@ -256,10 +257,14 @@ export function describeMismatch(d: Record<string, unknown>): string {
     const rule = /^Expected (.+?) to (?:be )?(.+)$/s.exec(text);
     what = rule ? `expected ${rule[2]}, got ${rule[1]}` : text;
   } else {
-    what = JSON.stringify(d);
+    what = quoteValue(d, MAX_MISMATCH_VALUE);
   }
-  return `${d.type ?? 'Mismatch'} ${where}${what}`;
+  // The provider's values are in Pact's texts: printable, so a mismatch is one line wherever it is shown.
+  return printable(`${typeof d.type === 'string' ? d.type : 'Mismatch'} ${where}${what}`);
 }
+
+/** A value of a mismatch that Pact gives as data (not text) is quoted up to this many characters. */
+const MAX_MISMATCH_VALUE = 4096;
 
 /**
  * A mismatch's kind: its type, where (a body path with each array position as `[*]`, a header's

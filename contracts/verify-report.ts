@@ -4,6 +4,7 @@
  * documented in docs/contracts.md ("Reports for CI"); the JUnit XML is written by lib/junit.ts.
  */
 import { junitXml, type JUnitCase, type JUnitSuite } from '../lib/junit.ts';
+import { printableJson } from '../lib/quote.ts';
 import { requestLine, stateLine, type InteractionOutcome } from './outcomes.ts';
 import type { ProviderResult } from './verify.ts';
 
@@ -39,7 +40,8 @@ const count = (outcomes: readonly InteractionOutcome[], status: InteractionOutco
 /** The JSON report: the run, and per pact each interaction's verdict, mismatches, state, request and time. */
 export function verifyJsonReport(run: VerifyRun): string {
   const all = run.results.flatMap((r) => r.interactions);
-  return `${JSON.stringify(
+  // What JSON leaves raw that a terminal would act on (bidi, C1) is escaped: the same JSON value.
+  return `${printableJson(JSON.stringify(
     {
       version: VERIFY_REPORT_VERSION,
       tool: 'store-listing-kit verify',
@@ -71,7 +73,7 @@ export function verifyJsonReport(run: VerifyRun): string {
     },
     null,
     2,
-  )}\n`;
+  ))}\n`;
 }
 
 /** Everything said about one interaction, as the failure's text and the case's output. */

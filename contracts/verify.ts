@@ -3,6 +3,7 @@ import { Verifier, type VerifierOptions } from '@pact-foundation/pact';
 import { PATHS } from '../lib/api-rules.ts';
 import { detectOtherDialect } from '../lib/dialects/detect.ts';
 import { describeAnswer, isObject, NoAnswerError, type Answer } from '../lib/http.ts';
+import { boundedText } from '../lib/quote.ts';
 import { exchange } from '../client/exchange.ts';
 import { ORIGIN_CREDENTIAL_HEADERS } from '../client/http.ts';
 import { stateConflict, StateRun } from '../client/state-run.ts';
@@ -183,7 +184,7 @@ function forwardingStateHandlers(run: StateRun, failures: StateFailure[], confli
       if (ex.status >= 200 && ex.status < 300) return isObject(ex.json) ? (ex.json as Record<string, never>) : undefined;
       const conflict = stateConflict(ex);
       if (conflict) conflicts.push(conflict);
-      failures.push({ state, params: isObject(params) ? params : {}, text: `${what}: POST ${run.url} answered ${ex.status} ${ex.text.slice(0, 200)}` });
+      failures.push({ state, params: isObject(params) ? params : {}, text: `${what}: POST ${run.url} answered ${ex.status} ${boundedText(ex.text, 200)}` });
     } catch (error) {
       failures.push({ state, params: isObject(params) ? params : {}, text: `${what}: ${(error as Error).message}` });
     }

@@ -16,6 +16,7 @@ import { specDialect } from './dialects/spec.ts';
 import type { DialectName, EndpointName } from './dialects/types.ts';
 import { clampedPageNumbers, currentPage, pageLength, pageNumbers, totalPages } from './paging.ts';
 import type { QueryPairs } from './query.ts';
+import { quoteName, quoteValue } from './quote.ts';
 import { recordSchemas } from './records.ts';
 
 export const ANSWER_RULES = [
@@ -37,10 +38,11 @@ export const ANSWER_RULES = [
 /**
  * Rules of a checker that sees answers go by (the validating proxy, mock-server/backend/check.ts),
  * not of an answer's content: `checkListingAnswer` never returns them. `answer-too-large-to-check`:
- * the body (as received, or decompressed) is past the checker's cap, so it was not judged; a
+ * the body (as received, or decompressed) is past the checker's cap, so it was not judged;
+ * `answer-too-deep-to-check`: its arrays and objects nest deeper than the checker reads. Each a
  * violation all the same, so that a run whose answers could not be checked does not pass.
  */
-export const CHECKER_RULES = ['answer-too-large-to-check'] as const;
+export const CHECKER_RULES = ['answer-too-large-to-check', 'answer-too-deep-to-check'] as const;
 export type AnswerRule = (typeof ANSWER_RULES)[number] | (typeof CHECKER_RULES)[number];
 
 /** What one rule found wrong with an answer: the field, what the rule expects there and what came. */
@@ -106,13 +108,20 @@ export function specEnvelopeKeys(endpoint: EndpointName): SpecEnvelopeKeys {
 
 const isInt = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
 
-/** The identity of a record: its `id` when it has one, else its whole JSON. */
+/**
+ * The identity of a record: its `id` when it has one, else its whole JSON (its quote, cut far out,
+ * when JSON.stringify cannot write it: a record nested deeper than the stack).
+ */
 export function recordKey(record: unknown): string {
   if (record && typeof record === 'object' && 'id' in record) {
     const id = (record as { id: unknown }).id;
     if (typeof id === 'string' || typeof id === 'number') return String(id);
   }
-  return JSON.stringify(record);
+  try {
+    return JSON.stringify(record) ?? quoteValue(record);
+  } catch {
+    return quoteValue(record, 100_000);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -120,18 +129,24 @@ export function recordKey(record: unknown): string {
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
+/** How many of an envelope's keys a note names. */
+const MAX_KEYS_NAMED = 20;
+
 /** The records array of an envelope, or why there is none (under `rule`: the dialect's envelope rule). */
 export function recordsPresent(rule: AnswerRule, recordsKey: string, body: Record<string, unknown>): unknown[] | RuleViolation {
   const records = body[recordsKey];
   if (Array.isArray(records)) return records;
-  const arrays = Object.keys(body).filter((k) => Array.isArray(body[k]));
+  const keys = Object.keys(body);
+  const array = keys.find((k) => Array.isArray(body[k]));
+  // The body's own key names, each quoted when it is not a plain word (a name may hold a line break or an escape).
+  const shown = keys.slice(0, MAX_KEYS_NAMED).map((k) => quoteName(k)).join(', ') + (keys.length > MAX_KEYS_NAMED ? `, ... (${keys.length - MAX_KEYS_NAMED} more)` : '');
   return {
     rule,
     message: `the envelope must hold the page in an array '${recordsKey}'`,
     field: recordsKey,
     expected: 'an array',
     actual: records,
-    note: `keys: ${Object.keys(body).join(', ') || '(none)'}${arrays.length ? `; the records seem to be under '${arrays[0]}'` : ''}`,
+    note: `keys: ${shown || '(none)'}${array !== undefined ? `; the records seem to be under '${quoteName(array)}'` : ''}`,
   };
 }
 
@@ -376,7 +391,13 @@ export function recordShapeRule(schema: z.ZodType, record: unknown, at: string):
   const issue = parsed.error.issues[0]!;
   const path = issue.path.join('.');
   const actual = issue.path.reduce<unknown>((v, k) => (v as Record<PropertyKey, unknown> | undefined)?.[k as PropertyKey], record);
-  return { rule: 'record-shape', message: `record ${recordKey(record)}: ${issue.message}`, field: `${at}.${path}`, expected: issue.message, actual };
+  return { rule: 'record-shape', message: `record ${recordLabel(record)}: ${issue.message}`, field: `${at}.${path}`, expected: issue.message, actual };
+}
+
+/** A record as a message names it: its id (quoted when not a plain word), else its start (never the whole record: it may be megabytes deep). */
+function recordLabel(record: unknown): string {
+  const id = record && typeof record === 'object' && 'id' in record ? (record as { id: unknown }).id : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? quoteName(String(id), 80) : quoteValue(record, 80);
 }
 
 /** Every record of the page against the dialect's record schema, one violation per broken record. */

@@ -1,8 +1,9 @@
 /**
  * An answer of an implementation under test as the property suite, `verify` and `fixtures --from`
  * read it (through http/, the kit's HTTP client), the error of no whole answer, and how an answer
- * is described in a sentence. Pure: no Node built-ins, no client.
+ * is described in a sentence (its words quoted by quote.ts). Pure: no Node built-ins, no client.
  */
+import { boundedText, quoteText } from './quote.ts';
 
 export interface Answer {
   url: string;
@@ -32,8 +33,8 @@ export const isObject = (v: unknown): v is Record<string, unknown> => typeof v =
 
 /** What came back, in a few words, for a "cannot verify" sentence. */
 export function describeAnswer(a: Answer): string {
-  const type = a.contentType ?? 'no Content-Type';
-  const start = JSON.stringify(a.text.slice(0, 60)) + (a.text.length > 60 ? '...' : '');
+  const type = a.contentType === null ? 'no Content-Type' : boundedText(a.contentType, 100);
+  const start = quoteText(a.text, 60);
   if (a.json === undefined) return `${a.status} ${type}${/json/i.test(type) ? ' whose body is not valid JSON' : ''}: ${a.text.length ? start : '(empty body)'}`;
   if (!isObject(a.json)) return `${a.status} ${type} with ${Array.isArray(a.json) ? 'a JSON array' : `JSON ${a.json === null ? 'null' : typeof a.json}`}, not an envelope object: ${start}`;
   return `${a.status} ${type}: ${start}`;

@@ -3,6 +3,10 @@ import { curlLine } from './http.ts';
 import type { CheckReport, PropertyResult } from './runner.ts';
 import { show } from './violation.ts';
 import { junitXml, type JUnitOutcome, type JUnitSuite } from '../lib/junit.ts';
+import { boundedText, printable, printableJson, shownValue } from '../lib/quote.ts';
+
+/** A text of a failure that may hold the server's words, printed up to this many characters. */
+const MAX_TEXT = 2048;
 
 const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
 const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
@@ -36,10 +40,11 @@ export function failureText(r: PropertyResult): string {
     lines.push(`  found after ${r.runs} run${r.runs === 1 ? '' : 's'}, shrunk ${r.shrinks} time${r.shrinks === 1 ? '' : 's'} to ${show(r.counterexample)}`);
   }
   if (v) {
-    lines.push(`  broken:   ${v.message}`);
-    if (v.url) lines.push(`  request:  GET ${v.url}`, `  curl:     ${curlLine(v.url, v.headers)}`);
-    if (v.field !== undefined) lines.push(`  field:    ${v.field}`, `  expected: ${show(v.expected)}`, `  actual:   ${show(v.actual)}`);
-    if (v.note) lines.push(`  note:     ${v.note.split('\n').join('\n            ')}`);
+    // The server's words (an id, a key, a body) are printable: a line of the failure stays one line.
+    lines.push(`  broken:   ${boundedText(v.message, MAX_TEXT)}`);
+    if (v.url) lines.push(`  request:  GET ${boundedText(v.url, MAX_TEXT)}`, `  curl:     ${printable(curlLine(v.url, v.headers))}`);
+    if (v.field !== undefined) lines.push(`  field:    ${boundedText(v.field, MAX_TEXT)}`, `  expected: ${show(v.expected)}`, `  actual:   ${show(v.actual)}`);
+    if (v.note) lines.push(`  note:     ${v.note.split('\n').map((line) => boundedText(line, MAX_TEXT)).join('\n            ')}`);
   }
   if (r.replay) lines.push(`  replay:   ${r.replay}`);
   return lines.join('\n');
@@ -56,7 +61,7 @@ export function summaryText(report: CheckReport): string {
   const lines: string[] = [];
   const failures = report.results.filter((r) => r.status === 'failed');
   if (failures.length) lines.push('', ...failures.flatMap((f) => [failureText(f), '']));
-  if (report.notes.length) lines.push('notes:', ...report.notes.map((x) => `  - ${x}`));
+  if (report.notes.length) lines.push('notes:', ...report.notes.map((x) => `  - ${boundedText(x, MAX_TEXT)}`));
   lines.push(
     `${verdict(report)}: ${n('passed')} passed, ${n('failed')} failed, ${n('skipped')} skipped · ${count(report.requests, 'request')} in ${(report.durationMs / 1000).toFixed(1)}s · seed ${report.seed}`,
     `replay this run: ${report.replay}`,
@@ -70,11 +75,14 @@ export function fullText(report: CheckReport): string {
 
 /** The JSON report: the whole run, each failure with its request, curl line and replay command. */
 export function jsonReport(report: CheckReport): string {
-  return `${JSON.stringify(
+  // What JSON leaves raw that a terminal would act on (bidi, C1) is escaped: the same JSON value.
+  return `${printableJson(JSON.stringify(
     {
       ...report,
       results: report.results.map((r) => ({
         ...r,
+        // The values as kept (lib/quote.ts shownValue): a deep or long value of the answer quoted and cut, a number JSON cannot hold named.
+        ...(r.violation ? { violation: { ...r.violation, expected: shownValue(r.violation.expected), actual: shownValue(r.violation.actual) } } : {}),
         ...(r.violation?.url ? { request: `GET ${r.violation.url}`, curl: curlLine(r.violation.url, r.violation.headers) } : {}),
         // JSON cannot tell an absent value from null: the texts as printed keep the difference.
         ...(r.violation && 'field' in r.violation && r.violation.field !== undefined
@@ -84,7 +92,7 @@ export function jsonReport(report: CheckReport): string {
     },
     null,
     2,
-  )}\n`;
+  ))}\n`;
 }
 
 /** JUnit XML (lib/junit.ts writes it): one testsuite per endpoint, one testcase per property. */

@@ -3,6 +3,7 @@
  * and what came back. The runner prints these for the shrunk counterexample.
  */
 import type { RuleViolation } from '../lib/answer-rules.ts';
+import { boundedText, quoteValue } from '../lib/quote.ts';
 import type { Exchange } from './http.ts';
 
 export interface ViolationDetail {
@@ -28,19 +29,23 @@ export class Violation extends Error {
 }
 
 export function describeViolation(d: ViolationDetail): string {
-  const lines = [d.message];
-  if (d.url) lines.push(`request: GET ${d.url}`);
-  if (d.field !== undefined) lines.push(`field: ${d.field}`, `expected: ${show(d.expected)}`, `actual: ${show(d.actual)}`);
-  if (d.note) lines.push(d.note);
+  const lines = [boundedText(d.message, MAX_TEXT)];
+  if (d.url) lines.push(`request: GET ${boundedText(d.url, MAX_TEXT)}`);
+  if (d.field !== undefined) lines.push(`field: ${boundedText(d.field, MAX_TEXT)}`, `expected: ${show(d.expected)}`, `actual: ${show(d.actual)}`);
+  if (d.note) lines.push(...d.note.split('\n').map((line) => boundedText(line, MAX_TEXT)));
   return lines.join('\n');
 }
 
-/** JSON-ish rendering that keeps `undefined` (an absent key) distinct from `null`. */
+/** A text of a violation (which may hold the server's words: an id, a key) is printed up to this many characters, printable. */
+const MAX_TEXT = 2048;
+
+/**
+ * A value as a failure quotes it (lib/quote.ts): JSON-like, `(absent)` for undefined (an absent key,
+ * distinct from `null`), printable, cut past `max` characters, at any depth; a number JSON cannot
+ * hold (read as Infinity) is said so, never `null`.
+ */
 export function show(value: unknown, max = 400): string {
-  if (value === undefined) return '(absent)';
-  const text = JSON.stringify(value);
-  if (text === undefined) return String(value);
-  return text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text;
+  return quoteValue(value, max);
 }
 
 export function fail(detail: ViolationDetail): never {
@@ -68,7 +73,7 @@ export function okBody(ex: Exchange): Record<string, unknown> {
       field: 'status',
       expected: 200,
       actual: ex.status,
-      note: `body: ${ex.text.slice(0, 300)}`,
+      note: `body: ${boundedText(ex.text, 300)}`,
     });
   }
   if (ex.json === null || typeof ex.json !== 'object' || Array.isArray(ex.json)) {
@@ -77,7 +82,7 @@ export function okBody(ex: Exchange): Record<string, unknown> {
       url: ex.url,
       field: 'body',
       expected: 'a JSON object',
-      actual: ex.text.slice(0, 300),
+      actual: ex.text.length > 300 ? `${ex.text.slice(0, 300)}…` : ex.text,
     });
   }
   return ex.json as Record<string, unknown>;

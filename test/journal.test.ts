@@ -297,8 +297,8 @@ describe('entries answered by the backend, and checked (issue 28)', () => {
     j.record(recorded('/store/reviews', { answeredBy: 'backend', backend: { ms: 1 }, check: { violations: [{ rule: 'data-envelope', message, expected: { short: [1, 2] }, actual: body }] } }));
     const [violation] = j.entries()[0]!.check!.violations;
     expect(violation!.expected).toEqual({ short: [1, 2] });
-    expect(violation!.actual).toBe(`${JSON.stringify(body).slice(0, MAX_VIOLATION_VALUE)}...`);
-    expect(violation!.message).toBe(`${message.slice(0, MAX_VIOLATION_VALUE)}...`);
+    expect(violation!.actual).toBe(`${JSON.stringify(body).slice(0, MAX_VIOLATION_VALUE)}…`);
+    expect(violation!.message).toBe(`${message.slice(0, MAX_VIOLATION_VALUE)}… (${message.length - MAX_VIOLATION_VALUE} more characters)`);
     // A recorder's violation without a message (its types say it has one) is kept, not a failure.
     j.record(recorded('/store/reviews', { answeredBy: 'backend', backend: { ms: 1 }, check: { violations: [{ rule: 'data-envelope', expected: 1, actual: 2 } as unknown as RuleViolation] } }));
     expect(j.entries()[0]!.check!.violations).toEqual([{ rule: 'data-envelope', message: '', field: null, expected: 1, actual: 2, note: null }]);

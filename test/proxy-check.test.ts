@@ -185,7 +185,7 @@ describe('Verdicts', () => {
     });
     const [, absent, long] = verdicts.violations;
     expect(violationLine(absent!)).toBe('violation: GET /store/wishlists (4.3) data-envelope: nextPage expected a number, got (absent)');
-    expect(long!.actual).toMatch(/^x{200}\.\.\. \(1000 characters\)$/);
+    expect(long!.actual).toMatch(/^x{200}… \(800 more characters\)$/);
   });
 });
 

@@ -263,6 +263,69 @@ describe('in front of the plugins\' reference server (paging fixed)', () => {
   }, 60_000);
 });
 
+describe('a backend answering hostile listing bodies (issue 35: verdicts that cannot be lost or forged)', () => {
+  // Each answer is a 200 of 4.1, by ?case=: deep as a whole body, deep in a record, key names that would
+  // forge lines, and a number JSON cannot hold.
+  const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+  const envelope = (records: string, count = '1') => `{"data":[${records}],"count":${count},"take":20,"skip":0,"totalPages":1,"currentPage":1,"nextPage":1,"prevPage":1}`;
+  const FORGED = 'dat\nchecked 0 answers of the four listings: 0 violations\n\u001b[2K\u001b[31m\u202e';
+  const BODIES: Record<string, string> = {
+    'deep-body': deep,
+    'deep-record': envelope(`{"id":"rev_1","rating":${deep}}`),
+    keys: JSON.stringify({ [FORGED]: [], count: 0 }),
+    huge: envelope('', '1e400'),
+  };
+  let hostile: Server;
+  let backend: string;
+  beforeAll(async () => {
+    hostile = createServer((req, res) => {
+      const body = BODIES[new URL(req.url ?? '/', 'http://x').searchParams.get('case') ?? ''] ?? '{}';
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    });
+    await new Promise<void>((resolve) => hostile.listen(0, '127.0.0.1', resolve));
+    backend = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => hostile?.close(resolve));
+  });
+
+  it('each is a violation: deep bodies break answer-too-deep-to-check, a key name stays on its line, 1e400 is named; exit 1, reports whole', async () => {
+    const json = join(dir, 'hostile.json');
+    const junit = join(dir, 'hostile.xml');
+    const proxy = await startProxy(['--backend', backend, '--json', json, '--junit', junit]);
+    for (const name of Object.keys(BODIES)) {
+      const res = await fetch(`${proxy.url}/store/products/reviews?case=${name}`);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe(BODIES[name]);
+    }
+    proxy.child.kill('SIGTERM');
+    expect(await proxy.exited).toBe(1);
+
+    const report = readJson(json);
+    expect(report.checked).toBe(4);
+    const rulesOf = (name: string) => report.violations.filter((v) => v.path === `/store/products/reviews?case=${name}`).map((v) => v.rule);
+    expect(rulesOf('deep-body')).toEqual(['answer-too-deep-to-check']);
+    expect(rulesOf('deep-record')).toEqual(['answer-too-deep-to-check']);
+    expect(rulesOf('keys')).toContain('data-envelope');
+    expect(report.violations).toContainEqual(expect.objectContaining({ path: '/store/products/reviews?case=huge', rule: 'data-envelope', actual: '1e400, a number JSON cannot hold (read as Infinity)' }));
+    // The report's text holds nothing a terminal acts on (JSON escapes it), and reads back as written.
+    expect(readFileSync(json, 'utf8')).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/u);
+
+    // One line per violation: the lines are the report's violations, and the only closing line is the real one.
+    const out = proxy.stdout();
+    expect(out).not.toMatch(/[\u001b\u202e]/u);
+    expect(violationLines(out)).toHaveLength(report.violationCount);
+    expect(out.split('\n').filter((line) => line.startsWith('checked '))).toEqual([`checked 4 answers of the four listings: ${report.violationCount} violations`]);
+    expect(out).toContain('violation: GET /store/products/reviews?case=huge (4.1) data-envelope: count expected a number, got 1e400, a number JSON cannot hold (read as Infinity)');
+    expect(out).not.toContain('got null');
+
+    const xml = readFileSync(junit, 'utf8');
+    expect(await junitProblems(xml)).toEqual([]);
+    expect(await xpathString(xml, 'string(//testcase[@name="answer-too-deep-to-check (4.1 GET /store/products/reviews)"]/failure/@message)')).toBe('2 violations');
+  }, 60_000);
+});
+
 describe('a backend that cannot be reached, and a run that cannot start', () => {
   let dead: string;
   beforeAll(async () => {

@@ -311,10 +311,16 @@ const SCRIPT = String.raw`
     return box;
   }
   // A value of a broken rule as JSON; a key left out means absent (journal-entry.ts ViolationView).
+  // JSON escapes control characters; what it leaves raw that would reorder or hide text (bidi,
+  // zero-width, C1) is escaped too, as lib/quote.ts does for every other verdict.
   function shownValue(violation, name) {
     if (!Object.prototype.hasOwnProperty.call(violation, name)) return '(absent)';
     var text = JSON.stringify(violation[name]);
-    return text === undefined ? String(violation[name]) : text;
+    return (text === undefined ? String(violation[name]) : text).replace(/[-\p{Cf}\p{Zl}\p{Zp}]/gu, function (c) {
+      var out = '';
+      for (var i = 0; i < c.length; i++) out += '\\u' + ('000' + c.charCodeAt(i).toString(16)).slice(-4);
+      return out;
+    });
   }
   function violationsBox(check) {
     var box = el('aside', 'violations');

@@ -2,7 +2,9 @@ import { promisify } from 'node:util';
 import { brotliDecompress, gunzip, inflate, type ZlibOptions } from 'node:zlib';
 import { checkListingAnswer, rulesApplied, type AnswerRule, type RuleViolation } from '../../lib/answer-rules.ts';
 import type { DialectName, EndpointName } from '../../lib/dialects/types.ts';
+import { jsonTextFacts } from '../../lib/json-text.ts';
 import { queryPairs } from '../../lib/query.ts';
+import { boundedText, numberJsonCannotHold } from '../../lib/quote.ts';
 import type { BackendAnswerHook, BackendExchange, BodySink } from './hooks.ts';
 import type { Verdicts } from './verdicts.ts';
 
@@ -22,6 +24,13 @@ import type { Verdicts } from './verdicts.ts';
 
 /** The most of one answer's body the checker holds, as received and again decompressed. */
 export const MAX_CHECKED_BODY_BYTES = 64 * 1024 * 1024;
+/**
+ * The deepest nesting of arrays and objects the checker judges (a listing page nests a few levels,
+ * a record's metadata a few more). Every part of the judging is iterative or bounded, so this is
+ * not a guard of the stack but a bound on the work and on what a verdict quotes; past it, the
+ * answer breaks `answer-too-deep-to-check`.
+ */
+export const MAX_CHECKED_DEPTH = 256;
 
 export interface AnswerCheckerOptions {
   dialect: DialectName;
@@ -30,6 +39,8 @@ export interface AnswerCheckerOptions {
   verdicts: Verdicts;
   /** The cap on a body (default MAX_CHECKED_BODY_BYTES); past it, `answer-too-large-to-check`. */
   maxBodyBytes?: number;
+  /** The cap on a body's nesting (default MAX_CHECKED_DEPTH); past it, `answer-too-deep-to-check`. */
+  maxDepth?: number;
 }
 
 import { listingOfPath, type ListingTarget } from '../../lib/listing-paths.ts';
@@ -95,9 +106,26 @@ function tooLarge(max: number, what: string): RuleViolation {
   };
 }
 
+function tooDeep(max: number, ranOut?: string): RuleViolation {
+  return {
+    rule: 'answer-too-deep-to-check',
+    message: ranOut === undefined ? `the answer was not checked: its arrays and objects nest more than ${max} levels deep, past the checker's cap` : `the answer was not checked: judging it ran out of stack (${ranOut})`,
+    field: 'body',
+    expected: `at most ${max} levels of nesting`,
+    actual: ranOut === undefined ? `more than ${max} levels` : 'too deep to judge',
+  };
+}
+
+/** A value of the answer that JSON.parse read as ±Infinity, named by its lexeme in the body (`1e400`), not as JSON's `null`. */
+function withHugeNumbersNamed(violation: RuleViolation, hugeNumbers: readonly string[]): RuleViolation {
+  const { actual } = violation;
+  return typeof actual === 'number' && !Number.isFinite(actual) ? { ...violation, actual: numberJsonCannotHold(actual, hugeNumbers) } : violation;
+}
+
 /** The hook that checks the listings' answers (see above); each verdict is recorded in `verdicts`. */
 export function answerChecker(options: AnswerCheckerOptions): BackendAnswerHook {
   const max = options.maxBodyBytes ?? MAX_CHECKED_BODY_BYTES;
+  const maxDepth = options.maxDepth ?? MAX_CHECKED_DEPTH;
   const { dialect, verdicts } = options;
   const checkOptions = { strict: options.strict ?? false };
   return (exchange: BackendExchange): BodySink | undefined => {
@@ -127,8 +155,12 @@ export function answerChecker(options: AnswerCheckerOptions): BackendAnswerHook 
       } catch (error) {
         const rule = envelopeRule(dialect);
         const start = text.length > 80 ? `${text.slice(0, 80)}...` : text;
-        return { applied: [rule], violations: [{ rule, message: `the answer must be a JSON envelope, and its body is not JSON (${(error as Error).message})`, field: 'body', expected: 'a JSON object', actual: start, note: `Content-Type ${String(exchange.responseHeaders['content-type'] ?? '(none)')}` }] };
+        const contentType = exchange.responseHeaders['content-type'];
+        return { applied: [rule], violations: [{ rule, message: `the answer must be a JSON envelope, and its body is not JSON (${boundedText((error as Error).message)})`, field: 'body', expected: 'a JSON object', actual: start, note: `Content-Type ${contentType === undefined ? '(none)' : boundedText(String(contentType), 100)}` }] };
       }
+      // JSON.parse is iterative, the rules and the quotes too; past the checker's depth the answer is not judged.
+      const facts = jsonTextFacts(text, maxDepth);
+      if (facts.depth > maxDepth) return { applied: ['answer-too-deep-to-check'], violations: [tooDeep(maxDepth)] };
       const answer = {
         ...target,
         query: queryPairs(exchange.url),
@@ -136,7 +168,8 @@ export function answerChecker(options: AnswerCheckerOptions): BackendAnswerHook 
         contentType: exchange.responseHeaders['content-type'] ?? null,
         body,
       };
-      return { applied: rulesApplied(dialect, answer, checkOptions), violations: checkListingAnswer(dialect, answer, checkOptions) };
+      const violations = checkListingAnswer(dialect, answer, checkOptions).map((v) => withHugeNumbersNamed(v, facts.hugeNumbers));
+      return { applied: rulesApplied(dialect, answer, checkOptions), violations };
     };
     return {
       write(chunk: Buffer) {
@@ -150,10 +183,16 @@ export function answerChecker(options: AnswerCheckerOptions): BackendAnswerHook 
         done = true;
         // Tracked until recorded: the proxy's reports wait for every answer whose body has ended.
         return verdicts.track(
-          judge().then(({ applied, violations }) => {
-            verdicts.record({ method: exchange.method, path: exchange.url, endpoint: target.endpoint, applied, violations });
-            return { violations };
-          }),
+          judge()
+            .catch((error: unknown) => {
+              // The judging is iterative and bounded (MAX_CHECKED_DEPTH); should a stack still run out, the verdict says so rather than being lost.
+              if (!(error instanceof RangeError)) throw error;
+              return { applied: ['answer-too-deep-to-check' as AnswerRule], violations: [tooDeep(maxDepth, boundedText(error.message))] };
+            })
+            .then(({ applied, violations }) => {
+              verdicts.record({ method: exchange.method, path: exchange.url, endpoint: target.endpoint, applied, violations });
+              return { violations };
+            }),
         );
       },
       abort() {

@@ -1,5 +1,6 @@
 import type { AnswerRule, RuleViolation } from '../../lib/answer-rules.ts';
 import type { EndpointName } from '../../lib/dialects/types.ts';
+import { boundedText, quoteValue, shownValue as boundedValue } from '../../lib/quote.ts';
 
 /**
  * What the validating proxy (`store-listing-kit proxy`) found over a run: how many answers of the
@@ -14,6 +15,8 @@ export const MAX_KEPT_VIOLATIONS = 10_000;
 export const EXAMPLES_PER_RULE = 20;
 /** A value from an answer is shown up to this many characters (a broken body can be megabytes). */
 const MAX_SHOWN_VALUE = 200;
+/** A text that may hold the answer's or the client's words (a request target, a field, a note, a message) up to this many. */
+const MAX_SHOWN_TEXT = 2048;
 
 /** The spec's section of each listing, as the kit names them in its output. */
 export const LISTING_SECTIONS: Readonly<Record<EndpointName, string>> = { reviews: '4.1', productReviews: '4.2', wishlists: '4.3', wishlistItems: '4.4' };
@@ -27,7 +30,7 @@ export interface FoundViolation {
   rule: AnswerRule;
   field?: string;
   message: string;
-  /** JSON values; `undefined` (an absent key) as '(absent)', long values cut. */
+  /** JSON values (`shownValue`); `undefined` (an absent key) as '(absent)', long or deep values and numbers JSON cannot hold quoted. */
   expected: unknown;
   actual: unknown;
   note?: string;
@@ -55,36 +58,30 @@ export interface RuleTally {
   examples: string[];
 }
 
-/** A value as shown: JSON, `(absent)` for undefined, cut past MAX_SHOWN_VALUE characters. */
+/**
+ * A value as a report keeps it (lib/quote.ts `shownValue`, cut past MAX_SHOWN_VALUE characters):
+ * `(absent)` for undefined, a JSON value that is small as it is, anything else quoted (a `Quoted`,
+ * written to JSON as its text): a number JSON cannot hold named (`1e400`, never `null`), a deep or
+ * large value cut, never a stack overflow.
+ */
 export function shownValue(value: unknown): unknown {
-  if (value === undefined) return '(absent)';
-  if (value === null || typeof value === 'number' || typeof value === 'boolean') return value;
-  const text = typeof value === 'string' ? value : safeJson(value);
-  if (text.length <= MAX_SHOWN_VALUE) return value;
-  return `${text.slice(0, MAX_SHOWN_VALUE)}... (${text.length} characters)`;
+  return value === undefined ? '(absent)' : boundedValue(value, MAX_SHOWN_VALUE);
 }
 
-function safeJson(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
-}
-
-/** An expectation as printed: the rules' own words as they are (`at most 5`), anything else as JSON. */
-const expectedText = (value: unknown) => (typeof value === 'string' ? value : safeJson(value));
-/** A value of the answer as printed: JSON (a string quoted), `(absent)` for an absent key. */
-const actualText = (value: unknown) => (value === '(absent)' ? value : safeJson(value));
+/** An expectation as printed: the rules' own words as they are (`at most 5`, printable), anything else quoted. */
+const expectedText = (value: unknown) => (typeof value === 'string' ? boundedText(value, MAX_SHOWN_VALUE) : quoteValue(value, MAX_SHOWN_VALUE));
+/** A value of the answer as printed: quoted (a string in quotes, escapes for what cannot be printed), `(absent)` for an absent key. */
+const actualText = (value: unknown) => (value === '(absent)' ? value : quoteValue(value, MAX_SHOWN_VALUE));
 
 /**
- * One line per violation, as the proxy prints it:
+ * One line per violation, as the proxy prints it, always one line (every part printable: a key
+ * name, id or request target holding a line break or an ANSI escape is shown escaped):
  * `violation: GET /store/products/reviews (4.1) echo-size-and-start: take expected 20, got 5 (asked for the default limit 20, the default offset 0)`.
  */
 export function violationLine(v: FoundViolation): string {
-  const where = v.field ?? 'body';
-  const note = v.note ? ` (${v.note})` : '';
-  return `violation: ${v.method} ${v.path} (${LISTING_SECTIONS[v.endpoint]}) ${v.rule}: ${where} expected ${expectedText(v.expected)}, got ${actualText(v.actual)}${note}`;
+  const where = boundedText(v.field ?? 'body', MAX_SHOWN_TEXT);
+  const note = v.note ? ` (${boundedText(v.note, MAX_SHOWN_TEXT)})` : '';
+  return `violation: ${v.method} ${boundedText(v.path, MAX_SHOWN_TEXT)} (${LISTING_SECTIONS[v.endpoint]}) ${v.rule}: ${where} expected ${expectedText(v.expected)}, got ${actualText(v.actual)}${note}`;
 }
 
 export class Verdicts {
@@ -110,16 +107,17 @@ export class Verdicts {
     const broken = new Set<AnswerRule>();
     for (const violation of answer.violations) {
       broken.add(violation.rule);
+      // Every text printable and bounded here, once: the lines, the JUnit examples, the JSON report and the listeners read these.
       const found: FoundViolation = {
-        method: answer.method,
-        path: answer.path,
+        method: boundedText(answer.method, 32),
+        path: boundedText(answer.path, MAX_SHOWN_TEXT),
         endpoint: answer.endpoint,
         rule: violation.rule,
-        ...(violation.field === undefined ? {} : { field: violation.field }),
-        message: violation.message,
+        ...(violation.field === undefined ? {} : { field: boundedText(violation.field, MAX_SHOWN_TEXT) }),
+        message: boundedText(violation.message, MAX_SHOWN_TEXT),
         expected: shownValue(violation.expected),
         actual: shownValue(violation.actual),
-        ...(violation.note === undefined ? {} : { note: violation.note }),
+        ...(violation.note === undefined ? {} : { note: boundedText(violation.note, MAX_SHOWN_TEXT) }),
       };
       this.violationCount += 1;
       if (this.violations.length < this.maxKept) this.violations.push(found);

@@ -3,6 +3,7 @@ import { customerOf } from '../../lib/customers.ts';
 import { queryPairs, type QueryPairs } from '../../lib/query.ts';
 import type { PageFacts } from '../../lib/dialects/types.ts';
 import type { AnswerCheck, RuleViolation } from '../../lib/answer-rules.ts';
+import { boundedText, Quoted, quoteValue, shownValue as boundedValue } from '../../lib/quote.ts';
 
 /**
  * One request of the journal (journal.ts): what is kept when it is answered, and what the admin
@@ -112,8 +113,9 @@ export interface BackendView {
 }
 
 /**
- * A text of a broken rule (message, field, note), or the JSON of its expected or actual value,
- * longer than this many characters is kept as its first ones, as a string ending in `...`.
+ * A text of a broken rule (message, field, note), or the quote of its expected or actual value,
+ * longer than this many characters is kept as its first ones, printable (lib/quote.ts), ending in
+ * `… (N more characters)` (a text) or `…` (a value's quote).
  */
 export const MAX_VIOLATION_VALUE = 1024;
 /** What a kept violation costs besides its texts and values (its object, the strings' headers), roughly. */
@@ -305,27 +307,22 @@ function pageView(page: PageFacts | undefined): PageView | null {
   };
 }
 
-/** A text of a violation, cut; a recorder's missing or odd one is made a string (the journal never fails on what it is given). */
+/** A text of a violation, printable and cut (lib/quote.ts); a recorder's missing or odd one is made a string (the journal never fails on what it is given). */
 function cutText(value: unknown): string {
-  const text = typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
-  return text.length > MAX_VIOLATION_VALUE ? `${text.slice(0, MAX_VIOLATION_VALUE)}...` : text;
+  const text = typeof value === 'string' ? value : value === undefined || value === null ? '' : quoteValue(value, MAX_VIOLATION_VALUE);
+  return boundedText(text, MAX_VIOLATION_VALUE);
 }
 
-/** The JSON text of a value (undefined: absent), or its String when it has none (a function, a BigInt, a cycle). */
-function jsonOf(value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
-}
-
-/** A value to keep: itself (by reference) when its JSON is short, else the first MAX_VIOLATION_VALUE characters of that JSON; and what it costs. */
+/**
+ * A value to keep (lib/quote.ts `shownValue`): itself (by reference) when it is a JSON value whose
+ * quote is short, else its quote cut at MAX_VIOLATION_VALUE characters (a `Quoted`, JSON's string);
+ * and what it costs. Never a JSON.stringify of the value as given: it may be a whole body, deep.
+ */
 function keptValue(value: unknown): { value: unknown; size: number } {
-  const text = jsonOf(value);
-  if (text === undefined) return { value, size: 0 };
-  return text.length > MAX_VIOLATION_VALUE ? { value: cutText(text), size: MAX_VIOLATION_VALUE + 3 } : { value, size: text.length };
+  if (value === undefined) return { value, size: 0 };
+  const kept = boundedValue(value, MAX_VIOLATION_VALUE);
+  const size = typeof kept === 'string' ? kept.length : kept instanceof Quoted ? kept.text.length : kept !== null && typeof kept === 'object' ? quoteValue(kept, MAX_VIOLATION_VALUE).length : 8;
+  return { value: kept, size };
 }
 
 /**
@@ -357,14 +354,18 @@ export function keptCheck(check: AnswerCheck, budget: number): KeptCheck {
   return { violations, found: check.violations.length };
 }
 
-/** A value as its JSON gives it back, so that the view is the same after JSON (the admin API's answer, a worker's IPC message). */
+/**
+ * A kept value as its JSON gives it back, so that the view is the same after JSON (the admin API's
+ * answer, a worker's IPC message): bounded first (`keptValue` did it for what the journal keeps),
+ * so the JSON is small and shallow.
+ */
 function shownValue(value: unknown): unknown {
-  const text = jsonOf(value);
-  if (text === undefined) return undefined;
+  if (value === undefined) return undefined;
+  const kept = boundedValue(value, MAX_VIOLATION_VALUE);
   try {
-    return JSON.parse(text) as unknown;
+    return JSON.parse(JSON.stringify(kept) ?? 'null') as unknown;
   } catch {
-    return text;
+    return quoteValue(kept, MAX_VIOLATION_VALUE);
   }
 }
 
