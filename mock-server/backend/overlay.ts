@@ -1,12 +1,13 @@
-import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
+import { STATUS_CODES, type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { badGatewayBody, gatewayTimeoutBody, type ErrorBody } from '../helpers/errors.ts';
+import { badGatewayBody, brokenAnswerBody, gatewayTimeoutBody, type ErrorBody } from '../helpers/errors.ts';
 import type { Logger } from '../helpers/logging.ts';
 import type { Journal } from '../journal/journal.ts';
 import { keptBody, pathOf } from '../journal/journal-entry.ts';
 import { AnswerTap, holdsTokens, notePassedThrough } from '../journal/passed-through.ts';
 import type { BackendAnswerHook, BodySink } from './hooks.ts';
-import { backendAgent, DEFAULT_BACKEND_TIMEOUT_MS, proxyListener, proxyOptions } from './proxy-options.ts';
+import { backendAgent, freshConnections } from './backend-agent.ts';
+import { DEFAULT_BACKEND_TIMEOUT_MS, proxyListener, proxyOptions, type ProxyHooks } from './proxy-options.ts';
 
 /**
  * The requests the mock does not answer, passed to the backend and back (`serve --backend`, `proxy`):
@@ -15,6 +16,13 @@ import { backendAgent, DEFAULT_BACKEND_TIMEOUT_MS, proxyListener, proxyOptions }
  * (journal/passed-through.ts), and each answer's body given to the `onBackendAnswer` hook as it
  * streams. Which requests come here is decided in front of Express (front/listener.ts with
  * ownership.ts), so no body parser, CORS header or fault of the mock's touches them.
+ *
+ * One answer ends its own exchange only, however malformed (issue 35): an answer that breaks off or
+ * cannot be read after its head (reset, wrong length, bad chunking) is a 502 while none of it has
+ * reached the client, else the client's connection is cut; an answer complete by its own framing
+ * is passed on whole, whatever follows it on the connection. A GET or HEAD without a body that
+ * fails on a reused pooled connection before any answer (the backend closed it as it was sent) is
+ * sent once more, on a fresh connection (backend-agent.ts).
  */
 
 export interface OverlayOptions {
@@ -58,6 +66,22 @@ interface Exchange {
   /** The mock's own answer (a 502 or 504): its raw headers and body. */
   own: { headers: string[]; text: string } | undefined;
   requestBytes: number;
+  /** The request went on a pooled connection that had carried an exchange before. */
+  reused: boolean;
+  /** The request was sent again on a fresh connection. */
+  retried: boolean;
+  /** The backend's answer broke after its head, and the overlay has ended the client's side (a 502, or the connection cut). */
+  broken: boolean;
+}
+
+/** The errors of a connection the backend closed (or reset) as the request went on it. */
+const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+
+/** A GET or HEAD without a body: sent again as it was, nothing of it lost. */
+function resendable(req: IncomingMessage): boolean {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] === undefined && (length === undefined || length === '0');
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -71,6 +95,7 @@ export function createOverlay(options: OverlayOptions): Overlay {
   const logs = logger.isLevelEnabled('info');
   const observing = logs || journal.capacity > 0 || onBackendAnswer !== undefined;
   const agent = backendAgent(target);
+  const fresh = freshConnections(target);
   // The exchanges in flight, by request: a Map, deleted from when the answer is out. (A WeakMap's
   // entries are ephemerons, which every young-generation collection must trace: measured, they cost
   // the passed-through request several times what the map saves.)
@@ -80,62 +105,95 @@ export function createOverlay(options: OverlayOptions): Overlay {
     const text = JSON.stringify(body);
     const headers = ['Content-Type', JSON_TYPE, 'Content-Length', String(Buffer.byteLength(text))];
     if (exchange) exchange.own = { headers, text };
-    res.writeHead(status, headers);
+    // The backend's status line and headers may have been copied onto `res` at its answer's head.
+    for (const name of res.getHeaderNames()) res.removeHeader(name);
+    res.writeHead(status, STATUS_CODES[status] ?? '', headers);
     res.end(req.method === 'HEAD' ? undefined : text);
   };
 
-  const proxy = proxyListener(
-    proxyOptions(
-      target,
-      agent,
-      {
-        start(req: IncomingMessage) {
-          // Counted from here, not before: a 'data' listener added before the library pipes the body would let chunks flow past it.
-          const exchange = exchanges.get(req);
-          if (exchange && observing && req.headers['content-length'] === undefined && req.headers['transfer-encoding'] !== undefined) {
-            req.on('data', (chunk: Buffer) => (exchange.requestBytes += chunk.length));
-          }
-        },
-        request(proxyReq: ClientRequest, req: IncomingMessage) {
-          const exchange = exchanges.get(req);
-          if (!exchange) return;
-          exchange.sentAt = performance.now();
-          proxyReq.once('timeout', () => (exchange.timedOut = true));
-        },
-        answer(proxyRes: IncomingMessage, req: IncomingMessage, res: ServerResponse) {
-          // The backend went after the head: no status can be sent any more, so the client's connection is cut.
-          proxyRes.once('close', () => {
-            if (!proxyRes.complete) res.destroy();
-          });
-          const exchange = exchanges.get(req);
-          if (!exchange) return;
-          exchange.proxyRes = proxyRes;
-          exchange.backendMs = round(performance.now() - (exchange.sentAt || exchange.started));
-          // The journal keeps the answer's first bytes (none of an /auth answer, which holds tokens) and counts the rest.
-          if (journal.capacity > 0) exchange.tap = new AnswerTap(holdsTokens(req.url as string) ? 0 : journal.bodyBytes);
-          if (onBackendAnswer) exchange.sink = openSink(onBackendAnswer, req, proxyRes, exchange.backendMs, logger);
-          const { tap, sink } = exchange;
-          if (tap || sink) {
-            proxyRes.on('data', (chunk: Buffer) => {
-              tap?.add(chunk);
-              if (exchange.sink) feed(exchange, chunk, logger);
-            });
-          }
-        },
-        error(error: Error, req: IncomingMessage, res: ServerResponse | Socket) {
-          const exchange = exchanges.get(req);
-          if (exchange) exchange.error ??= describe(error, exchange.timedOut, timeoutMs);
-          if (!('writeHead' in res)) return void res.destroy();
-          if (res.headersSent || res.writableEnded) return void res.destroy();
-          const method = req.method as string;
-          const path = pathOf(req.url as string);
-          if (exchange?.timedOut) answerOwn(req, res, 504, gatewayTimeoutBody(label, method, path, timeoutMs), exchange);
-          else answerOwn(req, res, 502, badGatewayBody(label, method, path, causeOf(error)), exchange);
-        },
-      },
-      timeoutMs,
-    ),
-  );
+  /**
+   * The backend's answer broke after its head (its body cut, or unreadable): a 502 while the client
+   * has had none of it, with the answer unhooked from `res` first (else the library's pipe writes it
+   * after the 502's end); else the client's connection is cut.
+   */
+  const answerBroke = (req: IncomingMessage, res: ServerResponse, exchange: Exchange, proxyRes: IncomingMessage, cause: string) => {
+    if (exchange.broken) return;
+    exchange.broken = true;
+    exchange.error ??= cause;
+    proxyRes.unpipe(res);
+    proxyRes.destroy();
+    if (res.headersSent || res.writableEnded || res.destroyed) return void res.destroy();
+    answerOwn(req, res, 502, brokenAnswerBody(label, req.method as string, pathOf(req.url as string), cause), exchange);
+  };
+
+  const hooks: ProxyHooks = {
+    start(req: IncomingMessage) {
+      // Counted from here, not before: a 'data' listener added before the library pipes the body would let chunks flow past it.
+      const exchange = exchanges.get(req);
+      if (exchange && observing && req.headers['content-length'] === undefined && req.headers['transfer-encoding'] !== undefined) {
+        req.on('data', (chunk: Buffer) => (exchange.requestBytes += chunk.length));
+      }
+    },
+    request(proxyReq: ClientRequest, req: IncomingMessage) {
+      const exchange = exchanges.get(req);
+      if (!exchange) return;
+      exchange.sentAt = performance.now();
+      exchange.reused = proxyReq.reusedSocket;
+      proxyReq.once('timeout', () => (exchange.timedOut = true));
+    },
+    answer(proxyRes: IncomingMessage, req: IncomingMessage, res: ServerResponse) {
+      // A write to `res` that fails (it ended or was destroyed) ends this exchange, never the process.
+      res.on('error', ignore);
+      const exchange = exchanges.get(req);
+      if (!exchange) {
+        proxyRes.once('close', () => {
+          if (!proxyRes.complete) res.destroy();
+        });
+        return;
+      }
+      // The backend went after the head (reset, closed short of its length): Node tells `proxyRes`, not the library.
+      proxyRes.once('close', () => {
+        if (!proxyRes.complete) answerBroke(req, res, exchange, proxyRes, exchange.timedOut ? `the answer stalled for ${timeoutMs} ms` : 'the answer broke off');
+      });
+      exchange.proxyRes = proxyRes;
+      exchange.backendMs = round(performance.now() - (exchange.sentAt || exchange.started));
+      // The journal keeps the answer's first bytes (none of an /auth answer, which holds tokens) and counts the rest.
+      if (journal.capacity > 0) exchange.tap = new AnswerTap(holdsTokens(req.url as string) ? 0 : journal.bodyBytes);
+      if (onBackendAnswer) exchange.sink = openSink(onBackendAnswer, req, proxyRes, exchange.backendMs, logger);
+      const { tap, sink } = exchange;
+      if (tap || sink) {
+        proxyRes.on('data', (chunk: Buffer) => {
+          tap?.add(chunk);
+          if (exchange.sink) feed(exchange, chunk, logger);
+        });
+      }
+    },
+    error(error: Error, req: IncomingMessage, res: ServerResponse | Socket) {
+      const exchange = exchanges.get(req);
+      if (!('writeHead' in res)) return void res.destroy();
+      const proxyRes = exchange?.proxyRes;
+      if (exchange && proxyRes) {
+        // After the answer's head. Complete by its own framing: it is passed on whole, and what followed it (bytes past its
+        // Content-Length, say) ends only the backend connection, which Node has closed. Else it broke: a 502 or the connection cut.
+        if (proxyRes.complete) return void (exchange.error ??= `after its answer: ${causeOf(error)}`);
+        return answerBroke(req, res, exchange, proxyRes, describe(error, exchange.timedOut, timeoutMs));
+      }
+      if (exchange && retriable(exchange, error, req, res)) {
+        exchange.retried = true;
+        exchange.reused = false;
+        logger.debug({ method: req.method, url: req.url, err: error }, 'a pooled backend connection was closed under the request: sent again on a fresh one');
+        return retry(req, res);
+      }
+      if (exchange) exchange.error ??= describe(error, exchange.timedOut, timeoutMs);
+      if (res.headersSent || res.writableEnded || res.destroyed) return void res.destroy();
+      const method = req.method as string;
+      const path = pathOf(req.url as string);
+      if (exchange?.timedOut) answerOwn(req, res, 504, gatewayTimeoutBody(label, method, path, timeoutMs), exchange);
+      else answerOwn(req, res, 502, badGatewayBody(label, method, path, causeOf(error)), exchange);
+    },
+  };
+  const proxy = proxyListener(proxyOptions(target, agent, hooks, timeoutMs));
+  const retry = proxyListener(proxyOptions(target, fresh, hooks, timeoutMs));
 
   const finish = (req: IncomingMessage, res: ServerResponse, exchange: Exchange) => {
     const durationMs = round(performance.now() - exchange.started);
@@ -159,8 +217,8 @@ export function createOverlay(options: OverlayOptions): Overlay {
         requestBytes: exchange.requestBytes,
         status,
         durationMs,
-        responseHeaders: proxyRes ? proxyRes.rawHeaders : (exchange.own?.headers ?? []),
-        responseBody: exchange.tap ?? (exchange.own ? keptBody(exchange.own.text, journal.bodyBytes) : undefined),
+        responseHeaders: exchange.own ? exchange.own.headers : (proxyRes?.rawHeaders ?? []),
+        responseBody: exchange.own ? keptBody(exchange.own.text, journal.bodyBytes) : exchange.tap,
         backend: exchange.error === undefined ? { ms } : { ms, error: exchange.error },
         check,
       });
@@ -199,6 +257,9 @@ export function createOverlay(options: OverlayOptions): Overlay {
         sink: undefined,
         own: undefined,
         requestBytes: 0,
+        reused: false,
+        retried: false,
+        broken: false,
       };
       exchanges.set(req, exchange);
       if (!observing) {
@@ -215,8 +276,22 @@ export function createOverlay(options: OverlayOptions): Overlay {
     },
     close() {
       agent.destroy();
+      fresh.destroy();
     },
   };
+}
+
+const ignore = () => {};
+
+/**
+ * A request to send again on a fresh connection: a GET or HEAD without a body, not sent again yet,
+ * that went on a reused pooled connection and met its close (or reset) before any answer came,
+ * while the client has been sent nothing.
+ */
+function retriable(exchange: Exchange, error: Error, req: IncomingMessage, res: ServerResponse): boolean {
+  if (exchange.retried || !exchange.reused || exchange.timedOut || exchange.proxyRes !== undefined) return false;
+  if (res.headersSent || res.writableEnded || res.destroyed || req.socket.destroyed) return false;
+  return STALE_CONNECTION.has(String((error as NodeJS.ErrnoException).code)) && resendable(req);
 }
 
 /** Why an exchange failed, for the journal and the log. */
