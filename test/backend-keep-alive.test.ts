@@ -47,7 +47,7 @@ afterEach(async () => {
 
 async function start(options: RawBackendOptions): Promise<{ backend: RawBackend; mock: MockServer }> {
   backend = await startRawBackend(options);
-  mock = await startMockServer({ seed: 1, backend: backend.url, logLevel: 'silent' });
+  mock = await startMockServer({ seed: 1, backend: backend.url });
   return { backend, mock };
 }
 
