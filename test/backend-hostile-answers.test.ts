@@ -97,7 +97,9 @@ const hostile: fc.Arbitrary<{ bytes: Buffer; then: Script['then']; kind: string 
     ),
     then: fc.constantFrom<Script['then']>('keep', 'end', 'reset'),
   }).map(({ body, framing, then }) => ({ kind: 'bad chunking', then, bytes: Buffer.concat([Buffer.from(`${HEAD_200}Transfer-Encoding: chunked\r\n\r\n`), ...framing(Buffer.from(body))]) })),
-  // A broken head: cut short, a bad status line, a header without a colon, a length that is no number, two lengths.
+  // A broken head: cut short, a bad status line, a header without a colon or with a NUL, a length that is no number, two
+  // lengths, a protocol switch nobody asked for, an interim answer and no final one. Then closed or reset (kept open, a cut
+  // head would only wait for --backend-timeout).
   fc.record({
     head: fc.constantFrom(
       'HTTP/1.1 200 OK\r\nContent-Ty',
@@ -107,8 +109,11 @@ const hostile: fc.Arbitrary<{ bytes: Buffer; then: Script['then']; kind: string 
       'HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}',
       'HTTP/1.1 200 OK\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n',
       'HTTP/1.1 999999 OK\r\nContent-Length: 0\r\n\r\n',
+      'HTTP/1.1 200 OK\r\nX-A: a\u0000b\r\nContent-Length: 2\r\n\r\n{}',
+      'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\nxyz',
+      'HTTP/1.1 100 Continue\r\n\r\n',
     ),
-    then: fc.constantFrom<Script['then']>('keep', 'end', 'reset'),
+    then: fc.constantFrom<Script['then']>('end', 'reset'),
   }).map(({ head, then }) => ({ kind: 'broken head', then, bytes: Buffer.from(head, 'latin1') })),
 );
 
@@ -126,9 +131,23 @@ const scripts: fc.Arbitrary<{ script: Script; kind: string }> = hostile.chain(({
       delayMs = cut.delayMs;
     }
     pieces.push({ bytes: bytes.subarray(from), delayMs });
-    return { script: { pieces, then }, kind };
+    return readable({ script: { pieces, then }, kind });
   }),
 );
+
+/** A case as a counterexample shows it: its bytes as text, where they are cut, and what follows them. */
+function readable(example: { script: Script; kind: string }): { script: Script; kind: string } {
+  const text = () => example.script.pieces.map((piece) => `${piece.delayMs ? `<${piece.delayMs} ms>` : ''}${JSON.stringify(piece.bytes.toString('latin1'))}`).join(' + ');
+  return Object.assign(example, { [fc.toStringMethod]: () => `${example.kind}: ${text()}, then ${example.script.then}` });
+}
+
+/** Cases always tried, besides the random ones: the issue's own, and a protocol switch (the client waited forever). */
+const once = (head: string, then: Script['then'], kind: string) => readable({ script: { pieces: [{ bytes: Buffer.from(head), delayMs: 0 }], then }, kind });
+const EXAMPLES = [
+  once(`${HEAD_200}Content-Length: 23\r\n\r\n{"name":"Crème brûlée"}`, 'keep', 'characters counted'),
+  once('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\nxyz', 'end', 'broken head'),
+  once(`${HEAD_200}Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`, 'keep', 'bad chunking'),
+];
 
 /** What the client may get for a hostile answer: an answer (the 502 in the documented shape), or a cut connection. */
 function expectEndsItsOwnExchange(outcome: Outcome, context: string): void {
@@ -184,7 +203,7 @@ describe('hostile backend answers through serve --backend and proxy', () => {
           expect(await get(server.url, next), `${name}, the request after a ${kind}`).toEqual({ kind: 'answer', status: 200, contentType: 'application/json; charset=utf-8', text: okBody(next) });
         }
       }),
-      { numRuns: 60 },
+      { numRuns: 60, examples: EXAMPLES.map((example): [typeof example] => [example]) },
     );
   }, 120_000);
 

@@ -70,6 +70,8 @@ interface Exchange {
   reused: boolean;
   /** The request was sent again on a fresh connection. */
   retried: boolean;
+  /** Which sending of the request is under way (0, then 1 when it was sent again). */
+  attempt: number;
   /** The backend's answer broke after its head, and the overlay has ended the client's side (a 502, or the connection cut). */
   broken: boolean;
 }
@@ -134,12 +136,22 @@ export function createOverlay(options: OverlayOptions): Overlay {
         req.on('data', (chunk: Buffer) => (exchange.requestBytes += chunk.length));
       }
     },
-    request(proxyReq: ClientRequest, req: IncomingMessage) {
+    request(proxyReq: ClientRequest, req: IncomingMessage, res: ServerResponse) {
       const exchange = exchanges.get(req);
       if (!exchange) return;
       exchange.sentAt = performance.now();
       exchange.reused = proxyReq.reusedSocket;
       proxyReq.once('timeout', () => (exchange.timedOut = true));
+      // Ended with neither an answer nor an error: a 101 Switching Protocols, which Node hands to no one (the connection is
+      // closed, no 'response'). Without this the client would wait forever.
+      const attempt = exchange.attempt;
+      proxyReq.once('close', () => {
+        if (exchange.attempt !== attempt || exchange.proxyRes !== undefined || res.headersSent || res.writableEnded || res.destroyed) return;
+        const status = (proxyReq as ClientRequest & { res?: IncomingMessage | null }).res?.statusCode;
+        const error = new Error(status === undefined ? 'it closed the connection without an answer' : `it answered ${status}, which cannot be passed on`);
+        (error as NodeJS.ErrnoException).code = 'HPE_NO_ANSWER';
+        hooks.error?.(error, req, res);
+      });
     },
     answer(proxyRes: IncomingMessage, req: IncomingMessage, res: ServerResponse) {
       // A write to `res` that fails (it ended or was destroyed) ends this exchange, never the process.
@@ -181,6 +193,7 @@ export function createOverlay(options: OverlayOptions): Overlay {
       if (exchange && retriable(exchange, error, req, res)) {
         exchange.retried = true;
         exchange.reused = false;
+        exchange.attempt++;
         logger.debug({ method: req.method, url: req.url, err: error }, 'a pooled backend connection was closed under the request: sent again on a fresh one');
         return retry(req, res);
       }
@@ -189,6 +202,8 @@ export function createOverlay(options: OverlayOptions): Overlay {
       const method = req.method as string;
       const path = pathOf(req.url as string);
       if (exchange?.timedOut) answerOwn(req, res, 504, gatewayTimeoutBody(label, method, path, timeoutMs), exchange);
+      // The backend answered, but not in HTTP that can be read (a bad status line or header, no answer at all).
+      else if (String((error as NodeJS.ErrnoException).code).startsWith('HPE_')) answerOwn(req, res, 502, brokenAnswerBody(label, method, path, causeOf(error)), exchange);
       else answerOwn(req, res, 502, badGatewayBody(label, method, path, causeOf(error)), exchange);
     },
   };
@@ -259,6 +274,7 @@ export function createOverlay(options: OverlayOptions): Overlay {
         requestBytes: 0,
         reused: false,
         retried: false,
+        attempt: 0,
         broken: false,
       };
       exchanges.set(req, exchange);
