@@ -107,8 +107,7 @@ export function createOverlay(options: OverlayOptions): Overlay {
     const text = JSON.stringify(body);
     const headers = ['Content-Type', JSON_TYPE, 'Content-Length', String(Buffer.byteLength(text))];
     if (exchange) exchange.own = { headers, text };
-    // The backend's status line and headers may have been copied onto `res` at its answer's head.
-    for (const name of res.getHeaderNames()) res.removeHeader(name);
+    // The reason phrase named: the backend's may have been copied onto `res` at its answer's head.
     res.writeHead(status, STATUS_CODES[status] ?? '', headers);
     res.end(req.method === 'HEAD' ? undefined : text);
   };
@@ -125,6 +124,8 @@ export function createOverlay(options: OverlayOptions): Overlay {
     proxyRes.unpipe(res);
     proxyRes.destroy();
     if (res.headersSent || res.writableEnded || res.destroyed) return void res.destroy();
+    // The library copied the answer's headers onto `res` at its head: they are not the 502's.
+    for (const name of Object.keys(proxyRes.headers)) res.removeHeader(name);
     answerOwn(req, res, 502, brokenAnswerBody(label, req.method as string, pathOf(req.url as string), cause), exchange);
   };
 
