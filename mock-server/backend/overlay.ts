@@ -1,4 +1,4 @@
-import { STATUS_CODES, type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { STATUS_CODES, type Agent as HttpAgent, type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { badGatewayBody, brokenAnswerBody, gatewayTimeoutBody, type ErrorBody } from '../helpers/errors.ts';
 import type { Logger } from '../helpers/logging.ts';
@@ -7,7 +7,7 @@ import { keptBody, pathOf } from '../journal/journal-entry.ts';
 import { AnswerTap, holdsTokens, notePassedThrough } from '../journal/passed-through.ts';
 import type { BackendAnswerHook, BodySink } from './hooks.ts';
 import { backendAgent, freshConnections } from './backend-agent.ts';
-import { DEFAULT_BACKEND_TIMEOUT_MS, proxyListener, proxyOptions, type ProxyHooks } from './proxy-options.ts';
+import { DEFAULT_BACKEND_TIMEOUT_MS, proxyListener, proxyOptions } from './proxy-options.ts';
 
 /**
  * The requests the mock does not answer, passed to the backend and back (`serve --backend`, `proxy`):
@@ -129,87 +129,98 @@ export function createOverlay(options: OverlayOptions): Overlay {
     answerOwn(req, res, 502, brokenAnswerBody(label, req.method as string, pathOf(req.url as string), cause), exchange);
   };
 
-  const hooks: ProxyHooks = {
-    start(req: IncomingMessage) {
-      // Counted from here, not before: a 'data' listener added before the library pipes the body would let chunks flow past it.
-      const exchange = exchanges.get(req);
-      if (exchange && observing && req.headers['content-length'] === undefined && req.headers['transfer-encoding'] !== undefined) {
-        req.on('data', (chunk: Buffer) => (exchange.requestBytes += chunk.length));
-      }
-    },
-    request(proxyReq: ClientRequest, req: IncomingMessage, res: ServerResponse) {
-      const exchange = exchanges.get(req);
-      if (!exchange) return;
-      exchange.sentAt = performance.now();
-      exchange.reused = proxyReq.reusedSocket;
-      proxyReq.once('timeout', () => (exchange.timedOut = true));
-      // Ended with neither an answer nor an error: a 101 Switching Protocols, which Node hands to no one (the connection is
-      // closed, no 'response'). Without this the client would wait forever.
-      const attempt = exchange.attempt;
-      proxyReq.once('close', () => {
-        if (exchange.attempt !== attempt || exchange.proxyRes !== undefined || res.headersSent || res.writableEnded || res.destroyed) return;
-        const status = (proxyReq as ClientRequest & { res?: IncomingMessage | null }).res?.statusCode;
-        const error = new Error(status === undefined ? 'it closed the connection without an answer' : `it answered ${status}, which cannot be passed on`);
-        (error as NodeJS.ErrnoException).code = 'HPE_NO_ANSWER';
-        hooks.error?.(error, req, res);
-      });
-    },
-    answer(proxyRes: IncomingMessage, req: IncomingMessage, res: ServerResponse) {
-      // A write to `res` that fails (it ended or was destroyed) ends this exchange, never the process.
-      res.on('error', ignore);
-      const exchange = exchanges.get(req);
-      if (!exchange) {
-        proxyRes.once('close', () => {
-          if (!proxyRes.complete) res.destroy();
-        });
-        return;
-      }
-      // The backend went after the head (reset, closed short of its length): Node tells `proxyRes`, not the library.
-      proxyRes.once('close', () => {
-        if (!proxyRes.complete) answerBroke(req, res, exchange, proxyRes, exchange.timedOut ? `the answer stalled for ${timeoutMs} ms` : 'the answer broke off');
-      });
-      exchange.proxyRes = proxyRes;
-      exchange.backendMs = round(performance.now() - (exchange.sentAt || exchange.started));
-      // The journal keeps the answer's first bytes (none of an /auth answer, which holds tokens) and counts the rest.
-      if (journal.capacity > 0) exchange.tap = new AnswerTap(holdsTokens(req.url as string) ? 0 : journal.bodyBytes);
-      if (onBackendAnswer) exchange.sink = openSink(onBackendAnswer, req, proxyRes, exchange.backendMs, logger);
-      const { tap, sink } = exchange;
-      if (tap || sink) {
-        proxyRes.on('data', (chunk: Buffer) => {
-          tap?.add(chunk);
-          if (exchange.sink) feed(exchange, chunk, logger);
-        });
-      }
-    },
-    error(error: Error, req: IncomingMessage, res: ServerResponse | Socket) {
-      const exchange = exchanges.get(req);
-      if (!('writeHead' in res)) return void res.destroy();
-      const proxyRes = exchange?.proxyRes;
-      if (exchange && proxyRes) {
-        // After the answer's head. Complete by its own framing: it is passed on whole, and what followed it (bytes past its
-        // Content-Length, say) ends only the backend connection, which Node has closed. Else it broke: a 502 or the connection cut.
-        if (proxyRes.complete) return void (exchange.error ??= `after its answer: ${causeOf(error)}`);
-        return answerBroke(req, res, exchange, proxyRes, describe(error, exchange.timedOut, timeoutMs));
-      }
-      if (exchange && retriable(exchange, error, req, res)) {
-        exchange.retried = true;
-        exchange.reused = false;
-        exchange.attempt++;
-        logger.debug({ method: req.method, url: req.url, err: error }, 'a pooled backend connection was closed under the request: sent again on a fresh one');
-        return retry(req, res);
-      }
-      if (exchange) exchange.error ??= describe(error, exchange.timedOut, timeoutMs);
-      if (res.headersSent || res.writableEnded || res.destroyed) return void res.destroy();
-      const method = req.method as string;
-      const path = pathOf(req.url as string);
-      if (exchange?.timedOut) answerOwn(req, res, 504, gatewayTimeoutBody(label, method, path, timeoutMs), exchange);
-      // The backend answered, but not in HTTP that can be read (a bad status line or header, no answer at all).
-      else if (String((error as NodeJS.ErrnoException).code).startsWith('HPE_')) answerOwn(req, res, 502, brokenAnswerBody(label, method, path, causeOf(error)), exchange);
-      else answerOwn(req, res, 502, badGatewayBody(label, method, path, causeOf(error)), exchange);
-    },
+  /** The library's error hook, and the close of a backend request that gave neither an answer nor an error. */
+  const failed = (error: Error, req: IncomingMessage, res: ServerResponse | Socket): void => {
+    const exchange = exchanges.get(req);
+    if (!('writeHead' in res)) return void res.destroy();
+    const proxyRes = exchange?.proxyRes;
+    if (exchange && proxyRes) {
+      // After the answer's head. Complete by its own framing: it is passed on whole, and what followed it (bytes past its
+      // Content-Length, say) ends only the backend connection, which Node has closed. Else it broke: a 502 or the connection cut.
+      if (proxyRes.complete) return void (exchange.error ??= `after its answer: ${causeOf(error)}`);
+      return answerBroke(req, res, exchange, proxyRes, describe(error, exchange.timedOut, timeoutMs));
+    }
+    if (exchange && retriable(exchange, error, req, res)) {
+      exchange.retried = true;
+      exchange.reused = false;
+      exchange.attempt++;
+      logger.debug({ method: req.method, url: req.url, err: error }, 'a pooled backend connection was closed under the request: sent again on a fresh one');
+      return retry(req, res);
+    }
+    if (exchange) exchange.error ??= describe(error, exchange.timedOut, timeoutMs);
+    if (res.headersSent || res.writableEnded || res.destroyed) return void res.destroy();
+    const method = req.method as string;
+    const path = pathOf(req.url as string);
+    if (exchange?.timedOut) answerOwn(req, res, 504, gatewayTimeoutBody(label, method, path, timeoutMs), exchange);
+    // The backend answered, but not in HTTP that can be read (a bad status line or header, no answer at all).
+    else if (String((error as NodeJS.ErrnoException).code).startsWith('HPE_')) answerOwn(req, res, 502, brokenAnswerBody(label, method, path, causeOf(error)), exchange);
+    else answerOwn(req, res, 502, badGatewayBody(label, method, path, causeOf(error)), exchange);
   };
-  const proxy = proxyListener(proxyOptions(target, agent, hooks, timeoutMs));
-  const retry = proxyListener(proxyOptions(target, fresh, hooks, timeoutMs));
+
+  /** The proxy over a pool of connections: the kept-alive one, or the fresh connections a request is sent again on. */
+  const proxyOver = (pool: HttpAgent) => proxyListener(
+    proxyOptions(
+      target,
+      pool,
+      {
+        start(req: IncomingMessage) {
+          // Counted from here, not before: a 'data' listener added before the library pipes the body would let chunks flow past it.
+          const exchange = exchanges.get(req);
+          if (exchange && observing && req.headers['content-length'] === undefined && req.headers['transfer-encoding'] !== undefined) {
+            req.on('data', (chunk: Buffer) => (exchange.requestBytes += chunk.length));
+          }
+        },
+        request(proxyReq: ClientRequest, req: IncomingMessage, res: ServerResponse) {
+          const exchange = exchanges.get(req);
+          if (!exchange) return;
+          exchange.sentAt = performance.now();
+          exchange.reused = proxyReq.reusedSocket;
+          proxyReq.once('timeout', () => (exchange.timedOut = true));
+          // Ended with neither an answer nor an error: a 101 Switching Protocols, which Node hands to no one (the connection is
+          // closed, no 'response'). Without this the client would wait forever.
+          const attempt = exchange.attempt;
+          proxyReq.once('close', () => {
+            if (exchange.attempt !== attempt || exchange.proxyRes !== undefined || res.headersSent || res.writableEnded || res.destroyed) return;
+            const status = (proxyReq as ClientRequest & { res?: IncomingMessage | null }).res?.statusCode;
+            const error = new Error(status === undefined ? 'it closed the connection without an answer' : `it answered ${status}, which cannot be passed on`);
+            (error as NodeJS.ErrnoException).code = 'HPE_NO_ANSWER';
+            failed(error, req, res);
+          });
+        },
+        answer(proxyRes: IncomingMessage, req: IncomingMessage, res: ServerResponse) {
+          // A write to `res` that fails (it ended or was destroyed) ends this exchange, never the process.
+          res.on('error', ignore);
+          const exchange = exchanges.get(req);
+          if (!exchange) {
+            proxyRes.once('close', () => {
+              if (!proxyRes.complete) res.destroy();
+            });
+            return;
+          }
+          // The backend went after the head (reset, closed short of its length): Node tells `proxyRes`, not the library.
+          proxyRes.once('close', () => {
+            if (!proxyRes.complete) answerBroke(req, res, exchange, proxyRes, exchange.timedOut ? `the answer stalled for ${timeoutMs} ms` : 'the answer broke off');
+          });
+          exchange.proxyRes = proxyRes;
+          exchange.backendMs = round(performance.now() - (exchange.sentAt || exchange.started));
+          // The journal keeps the answer's first bytes (none of an /auth answer, which holds tokens) and counts the rest.
+          if (journal.capacity > 0) exchange.tap = new AnswerTap(holdsTokens(req.url as string) ? 0 : journal.bodyBytes);
+          if (onBackendAnswer) exchange.sink = openSink(onBackendAnswer, req, proxyRes, exchange.backendMs, logger);
+          const { tap, sink } = exchange;
+          if (tap || sink) {
+            proxyRes.on('data', (chunk: Buffer) => {
+              tap?.add(chunk);
+              if (exchange.sink) feed(exchange, chunk, logger);
+            });
+          }
+        },
+        error: failed,
+      },
+      timeoutMs,
+    ),
+  );
+  const proxy = proxyOver(agent);
+  const retry = proxyOver(fresh);
 
   const finish = (req: IncomingMessage, res: ServerResponse, exchange: Exchange) => {
     const durationMs = round(performance.now() - exchange.started);
