@@ -59,6 +59,8 @@ describe('keepAliveIdleMs: how long a pooled connection may idle after an answer
     expect(keepAliveIdleMs('timeout="2"')).toBe(1000);
     expect(keepAliveIdleMs('timeout=1')).toBe(0);
     expect(keepAliveIdleMs('timeout=0')).toBe(0);
+    // Past Node's longest timer (which would fire at once, with a warning): that timer.
+    expect(keepAliveIdleMs('timeout=999999999')).toBe(2 ** 31 - 1);
     expect(keepAliveIdleMs(undefined)).toBeUndefined();
     expect(keepAliveIdleMs('max=5')).toBeUndefined();
     expect(keepAliveIdleMs('timeout=abc')).toBeUndefined();

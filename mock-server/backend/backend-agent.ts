@@ -24,19 +24,23 @@ export const BACKEND_MAX_SOCKETS = 128;
 /** How much sooner than the backend's announced keep-alive timeout a pooled connection is let go (Node's agent: 1 s). */
 export const KEEP_ALIVE_MARGIN_MS = 1000;
 
+/** The longest timer Node keeps (a longer one fires at once, with a warning on stderr): a larger hint is read as this. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
 /** The idle time each backend connection may have once its current answer has ended, from that answer's hint. */
 const idleLimits = new WeakMap<Duplex, number>();
 
 /**
  * The idle time a connection may be kept after an answer with this `Keep-Alive` header (ms, 0: not
- * kept), or undefined without a hint. `timeout=N` among its parameters, N in whole seconds.
+ * kept), or undefined without a hint. `timeout=N` among its parameters, N in whole seconds (at
+ * most Node's longest timer).
  */
 export function keepAliveIdleMs(header: string | string[] | undefined): number | undefined {
   const value = Array.isArray(header) ? header.join(',') : header;
   if (!value) return undefined;
   const match = /(?:^|[,;\s])timeout\s*=\s*"?(\d{1,9})"?\s*(?:[,;]|$)/i.exec(value);
   if (!match) return undefined;
-  return Math.max(0, Number(match[1]) * 1000 - KEEP_ALIVE_MARGIN_MS);
+  return Math.min(LONGEST_TIMER_MS, Math.max(0, Number(match[1]) * 1000 - KEEP_ALIVE_MARGIN_MS));
 }
 
 /** Notes the keep-alive hint of an answer at its head, for the pool to read when the answer has ended (before the header is removed). */
