@@ -1,12 +1,13 @@
-import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
+import { STATUS_CODES, type Agent as HttpAgent, type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { badGatewayBody, gatewayTimeoutBody, type ErrorBody } from '../helpers/errors.ts';
+import { badGatewayBody, brokenAnswerBody, gatewayTimeoutBody, type ErrorBody } from '../helpers/errors.ts';
 import type { Logger } from '../helpers/logging.ts';
 import type { Journal } from '../journal/journal.ts';
 import { keptBody, pathOf } from '../journal/journal-entry.ts';
 import { AnswerTap, holdsTokens, notePassedThrough } from '../journal/passed-through.ts';
 import type { BackendAnswerHook, BodySink } from './hooks.ts';
-import { backendAgent, DEFAULT_BACKEND_TIMEOUT_MS, proxyListener, proxyOptions } from './proxy-options.ts';
+import { backendAgent, freshConnections } from './backend-agent.ts';
+import { DEFAULT_BACKEND_TIMEOUT_MS, proxyListener, proxyOptions } from './proxy-options.ts';
 import type { FaultInjector } from '../state/faults.ts';
 import { withPassFaults } from './pass-faults.ts';
 
@@ -18,6 +19,13 @@ import { withPassFaults } from './pass-faults.ts';
  * streams. Which requests come here is decided in front of Express (front/listener.ts with
  * ownership.ts), so no body parser or CORS header of the mock's touches them; its faults and latency do,
  * when switched on (pass-faults.ts: delayed before forwarding, or answered with the injected error instead).
+ *
+ * One answer ends its own exchange only, however malformed (issue 35): an answer that breaks off or
+ * cannot be read after its head (reset, wrong length, bad chunking) is a 502 while none of it has
+ * reached the client, else the client's connection is cut; an answer complete by its own framing
+ * is passed on whole, whatever follows it on the connection. A GET or HEAD without a body that
+ * fails on a reused pooled connection before any answer (the backend closed it as it was sent) is
+ * sent once more, on a fresh connection (backend-agent.ts).
  */
 
 export interface OverlayOptions {
@@ -65,6 +73,24 @@ interface Exchange {
   requestBytes: number;
   /** Answered by the mock with an injected fault (pass-faults.ts), never sent to the backend. */
   injected: boolean;
+  /** The request went on a pooled connection that had carried an exchange before. */
+  reused: boolean;
+  /** The request was sent again on a fresh connection. */
+  retried: boolean;
+  /** Which sending of the request is under way (0, then 1 when it was sent again). */
+  attempt: number;
+  /** The backend's answer broke after its head, and the overlay has ended the client's side (a 502, or the connection cut). */
+  broken: boolean;
+}
+
+/** The errors of a connection the backend closed (or reset) as the request went on it. */
+const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+
+/** A GET or HEAD without a body: sent again as it was, nothing of it lost. */
+function resendable(req: IncomingMessage): boolean {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] === undefined && (length === undefined || length === '0');
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -78,6 +104,7 @@ export function createOverlay(options: OverlayOptions): Overlay {
   const logs = logger.isLevelEnabled('info');
   const observing = logs || journal.capacity > 0 || onBackendAnswer !== undefined;
   const agent = backendAgent(target);
+  const fresh = freshConnections(target);
   // The exchanges in flight, by request: a Map, deleted from when the answer is out. (A WeakMap's
   // entries are ephemerons, which every young-generation collection must trace: measured, they cost
   // the passed-through request several times what the map saves.)
@@ -87,14 +114,61 @@ export function createOverlay(options: OverlayOptions): Overlay {
     const text = JSON.stringify(body);
     const headers = [...extra, 'Content-Type', JSON_TYPE, 'Content-Length', String(Buffer.byteLength(text))];
     if (exchange) exchange.own = { headers, text };
-    res.writeHead(status, headers);
+    // The reason phrase named: the backend's may have been copied onto `res` at its answer's head.
+    res.writeHead(status, STATUS_CODES[status] ?? '', headers);
     res.end(req.method === 'HEAD' ? undefined : text);
   };
 
-  const proxy = proxyListener(
+  /**
+   * The backend's answer broke after its head (its body cut, or unreadable): a 502 while the client
+   * has had none of it, with the answer unhooked from `res` first (else the library's pipe writes it
+   * after the 502's end); else the client's connection is cut.
+   */
+  const answerBroke = (req: IncomingMessage, res: ServerResponse, exchange: Exchange, proxyRes: IncomingMessage, cause: string) => {
+    if (exchange.broken) return;
+    exchange.broken = true;
+    exchange.error ??= cause;
+    proxyRes.unpipe(res);
+    proxyRes.destroy();
+    if (res.headersSent || res.writableEnded || res.destroyed) return void res.destroy();
+    // The library copied the answer's headers onto `res` at its head: they are not the 502's.
+    for (const name of Object.keys(proxyRes.headers)) res.removeHeader(name);
+    answerOwn(req, res, 502, brokenAnswerBody(label, req.method as string, pathOf(req.url as string), cause), exchange);
+  };
+
+  /** The library's error hook, and the close of a backend request that gave neither an answer nor an error. */
+  const failed = (error: Error, req: IncomingMessage, res: ServerResponse | Socket): void => {
+    const exchange = exchanges.get(req);
+    if (!('writeHead' in res)) return void res.destroy();
+    const proxyRes = exchange?.proxyRes;
+    if (exchange && proxyRes) {
+      // After the answer's head. Complete by its own framing: it is passed on whole, and what followed it (bytes past its
+      // Content-Length, say) ends only the backend connection, which Node has closed. Else it broke: a 502 or the connection cut.
+      if (proxyRes.complete) return void (exchange.error ??= `after its answer: ${causeOf(error)}`);
+      return answerBroke(req, res, exchange, proxyRes, describe(error, exchange.timedOut, timeoutMs));
+    }
+    if (exchange && retriable(exchange, error, req, res)) {
+      exchange.retried = true;
+      exchange.reused = false;
+      exchange.attempt++;
+      logger.debug({ method: req.method, url: req.url, err: error }, 'a pooled backend connection was closed under the request: sent again on a fresh one');
+      return retry(req, res);
+    }
+    if (exchange) exchange.error ??= describe(error, exchange.timedOut, timeoutMs);
+    if (res.headersSent || res.writableEnded || res.destroyed) return void res.destroy();
+    const method = req.method as string;
+    const path = pathOf(req.url as string);
+    if (exchange?.timedOut) answerOwn(req, res, 504, gatewayTimeoutBody(label, method, path, timeoutMs), exchange);
+    // The backend answered, but not in HTTP that can be read (a bad status line or header, no answer at all).
+    else if (String((error as NodeJS.ErrnoException).code).startsWith('HPE_')) answerOwn(req, res, 502, brokenAnswerBody(label, method, path, causeOf(error)), exchange);
+    else answerOwn(req, res, 502, badGatewayBody(label, method, path, causeOf(error)), exchange);
+  };
+
+  /** The proxy over a pool of connections: the kept-alive one, or the fresh connections a request is sent again on. */
+  const proxyOver = (pool: HttpAgent) => proxyListener(
     proxyOptions(
       target,
-      agent,
+      pool,
       {
         start(req: IncomingMessage) {
           // Counted from here, not before: a 'data' listener added before the library pipes the body would let chunks flow past it.
@@ -103,19 +177,37 @@ export function createOverlay(options: OverlayOptions): Overlay {
             req.on('data', (chunk: Buffer) => (exchange.requestBytes += chunk.length));
           }
         },
-        request(proxyReq: ClientRequest, req: IncomingMessage) {
+        request(proxyReq: ClientRequest, req: IncomingMessage, res: ServerResponse) {
           const exchange = exchanges.get(req);
           if (!exchange) return;
           exchange.sentAt = performance.now();
+          exchange.reused = proxyReq.reusedSocket;
           proxyReq.once('timeout', () => (exchange.timedOut = true));
+          // Ended with neither an answer nor an error: a 101 Switching Protocols, which Node hands to no one (the connection is
+          // closed, no 'response'). Without this the client would wait forever.
+          const attempt = exchange.attempt;
+          proxyReq.once('close', () => {
+            if (exchange.attempt !== attempt || exchange.proxyRes !== undefined || res.headersSent || res.writableEnded || res.destroyed) return;
+            const status = (proxyReq as ClientRequest & { res?: IncomingMessage | null }).res?.statusCode;
+            const error = new Error(status === undefined ? 'it closed the connection without an answer' : `it answered ${status}, which cannot be passed on`);
+            (error as NodeJS.ErrnoException).code = 'HPE_NO_ANSWER';
+            failed(error, req, res);
+          });
         },
         answer(proxyRes: IncomingMessage, req: IncomingMessage, res: ServerResponse) {
-          // The backend went after the head: no status can be sent any more, so the client's connection is cut.
-          proxyRes.once('close', () => {
-            if (!proxyRes.complete) res.destroy();
-          });
+          // A write to `res` that fails (it ended or was destroyed) ends this exchange, never the process.
+          res.on('error', ignore);
           const exchange = exchanges.get(req);
-          if (!exchange) return;
+          if (!exchange) {
+            proxyRes.once('close', () => {
+              if (!proxyRes.complete) res.destroy();
+            });
+            return;
+          }
+          // The backend went after the head (reset, closed short of its length): Node tells `proxyRes`, not the library.
+          proxyRes.once('close', () => {
+            if (!proxyRes.complete) answerBroke(req, res, exchange, proxyRes, exchange.timedOut ? `the answer stalled for ${timeoutMs} ms` : 'the answer broke off');
+          });
           exchange.proxyRes = proxyRes;
           exchange.backendMs = round(performance.now() - (exchange.sentAt || exchange.started));
           // The journal keeps the answer's first bytes (none of an /auth answer, which holds tokens) and counts the rest.
@@ -129,20 +221,13 @@ export function createOverlay(options: OverlayOptions): Overlay {
             });
           }
         },
-        error(error: Error, req: IncomingMessage, res: ServerResponse | Socket) {
-          const exchange = exchanges.get(req);
-          if (exchange) exchange.error ??= describe(error, exchange.timedOut, timeoutMs);
-          if (!('writeHead' in res)) return void res.destroy();
-          if (res.headersSent || res.writableEnded) return void res.destroy();
-          const method = req.method as string;
-          const path = pathOf(req.url as string);
-          if (exchange?.timedOut) answerOwn(req, res, 504, gatewayTimeoutBody(label, method, path, timeoutMs), exchange);
-          else answerOwn(req, res, 502, badGatewayBody(label, method, path, causeOf(error)), exchange);
-        },
+        error: failed,
       },
       timeoutMs,
     ),
   );
+  const proxy = proxyOver(agent);
+  const retry = proxyOver(fresh);
 
   // Faults and latency act on what passes through as on the mock's own answers (pass-faults.ts).
   const forward = options.faults
@@ -175,8 +260,8 @@ export function createOverlay(options: OverlayOptions): Overlay {
         requestBytes: exchange.requestBytes,
         status,
         durationMs,
-        responseHeaders: proxyRes ? proxyRes.rawHeaders : (exchange.own?.headers ?? []),
-        responseBody: exchange.tap ?? (exchange.own ? keptBody(exchange.own.text, journal.bodyBytes) : undefined),
+        responseHeaders: exchange.own ? exchange.own.headers : (proxyRes?.rawHeaders ?? []),
+        responseBody: exchange.own ? keptBody(exchange.own.text, journal.bodyBytes) : exchange.tap,
         backend: exchange.injected ? undefined : exchange.error === undefined ? { ms } : { ms, error: exchange.error },
         check,
       });
@@ -216,6 +301,10 @@ export function createOverlay(options: OverlayOptions): Overlay {
         own: undefined,
         requestBytes: 0,
         injected: false,
+        reused: false,
+        retried: false,
+        attempt: 0,
+        broken: false,
       };
       exchanges.set(req, exchange);
       if (!observing) {
@@ -232,8 +321,22 @@ export function createOverlay(options: OverlayOptions): Overlay {
     },
     close() {
       agent.destroy();
+      fresh.destroy();
     },
   };
+}
+
+const ignore = () => {};
+
+/**
+ * A request to send again on a fresh connection: a GET or HEAD without a body, not sent again yet,
+ * that went on a reused pooled connection and met its close (or reset) before any answer came,
+ * while the client has been sent nothing.
+ */
+function retriable(exchange: Exchange, error: Error, req: IncomingMessage, res: ServerResponse): boolean {
+  if (exchange.retried || !exchange.reused || exchange.timedOut || exchange.proxyRes !== undefined) return false;
+  if (res.headersSent || res.writableEnded || res.destroyed || req.socket.destroyed) return false;
+  return STALE_CONNECTION.has(String((error as NodeJS.ErrnoException).code)) && resendable(req);
 }
 
 /** Why an exchange failed, for the journal and the log. */

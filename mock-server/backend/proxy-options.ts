@@ -1,7 +1,9 @@
-import { Agent as HttpAgent, type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import { Agent as HttpsAgent } from 'node:https';
+import type { Agent as HttpAgent, ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { createProxyMiddleware, type Options } from 'http-proxy-middleware';
+import { noteKeepAliveHint } from './backend-agent.ts';
+
+export { backendAgent, BACKEND_MAX_SOCKETS } from './backend-agent.ts';
 
 /**
  * Everything specific to the proxy library, http-proxy-middleware 3.0 (on http-proxy 1.18), in
@@ -18,17 +20,15 @@ import { createProxyMiddleware, type Options } from 'http-proxy-middleware';
  * - the answer comes back as it came: status, headers (`Set-Cookie`, `Location` untouched: no cookie,
  *   host or protocol rewriting, redirects are not followed), body streamed; only the hop-by-hop
  *   `Connection` and `Keep-Alive` are the mock's own towards its client, not the backend's;
- * - backend connections are kept alive and pooled (`backendAgent`; without an agent http-proxy sends
- *   `Connection: close` on every request), also when a client sends `Connection: close`;
+ * - backend connections are kept alive and pooled (`backendAgent`, backend-agent.ts: without an agent
+ *   http-proxy sends `Connection: close` on every request), also when a client sends `Connection:
+ *   close`; the backend's `Keep-Alive: timeout=N` is noted for the pool before it is removed;
  * - no websockets (`ws` off: Medusa's store API has none), no logging of the library's own (the
  *   overlay logs its line), none of its default plugins (their logger builds a URL per answer).
  */
 
 /** How long the backend may take to send an answer's head (and stay silent while sending it) by default. */
 export const DEFAULT_BACKEND_TIMEOUT_MS = 30_000;
-/** Connections to the backend at most (more requests queue in the agent). */
-export const BACKEND_MAX_SOCKETS = 128;
-
 /** What the proxy tells its user of an exchange (all optional; without `error`, a bare 502). */
 export interface ProxyHooks {
   /** The library starts the exchange: a listener added to `req` now sees all of its body (the library pipes it in this same turn). */
@@ -39,12 +39,6 @@ export interface ProxyHooks {
   answer?(proxyRes: IncomingMessage, req: IncomingMessage, res: ServerResponse): void;
   /** The exchange failed: before an answer head (refused, reset, timed out: `res` has sent nothing), or after it. */
   error?(error: Error, req: IncomingMessage, res: ServerResponse | Socket): void;
-}
-
-/** The kept-alive connection pool to a backend: an https one for an https target. Destroy it when done. */
-export function backendAgent(target: URL): HttpAgent {
-  const options = { keepAlive: true, maxSockets: BACKEND_MAX_SOCKETS };
-  return target.protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
 }
 
 /** `Connection: close` (or a list holding it) from the client: not passed on, so that the backend socket stays pooled. */
@@ -74,7 +68,8 @@ export function proxyOptions(target: URL, agent: HttpAgent, hooks: ProxyHooks = 
         proxy.on('proxyRes', (proxyRes, req, res) => {
           // Hop-by-hop: the backend's connection is not the client's. Left in, the backend's `Connection:
           // keep-alive` would keep open a client connection that asked to be closed; the library then sets
-          // the client's own choice (its `Connection`, else keep-alive).
+          // the client's own choice (its `Connection`, else keep-alive). The pool still needs the backend's hint.
+          noteKeepAliveHint(proxyRes);
           delete proxyRes.headers.connection;
           delete proxyRes.headers['keep-alive'];
           // The client went before the whole answer: stop reading it from the backend (as the library's default plugin does).

@@ -89,6 +89,16 @@ export function badGatewayBody(backend: string, method: string, path: string, ca
   return { type: 'unknown_error', message: `Bad gateway: the backend ${backend} could not be reached (${why}): ${exchangeName(method, path)} is not one of the mock's routes, so it went there` };
 }
 
+/**
+ * The 502 of `serve --backend` when the backend's answer began but could not be passed on (its
+ * body broke off, or was framed so that it cannot be read: a wrong length, bad chunking) before
+ * any byte of it reached the client.
+ */
+export function brokenAnswerBody(backend: string, method: string, path: string, cause: string): ErrorBody {
+  const why = cause.length > 200 ? `${cause.slice(0, 200)}...` : cause;
+  return { type: 'unknown_error', message: `Bad gateway: the backend ${backend} sent an answer that could not be passed on (${why}): ${exchangeName(method, path)} is not one of the mock's routes, so it went there` };
+}
+
 /** The 504 of `serve --backend`: the backend took the request but sent no answer head within `timeoutMs`. */
 export function gatewayTimeoutBody(backend: string, method: string, path: string, timeoutMs: number): ErrorBody {
   return { type: 'unknown_error', message: `Gateway timeout: the backend ${backend} sent no answer within ${timeoutMs} ms: ${exchangeName(method, path)} is not one of the mock's routes, so it went there` };
