@@ -253,7 +253,7 @@ describe('reads take regular files only and never wait', () => {
     const committed = join(import.meta.dirname, '..', 'contracts', 'pacts');
     for (const name of readdirSync(committed).filter((name) => name.endsWith('.json'))) copyFileSync(join(committed, name), join(dir, name));
     const fifo = mkfifo(join(dir, 'storefront-zz.json'));
-    const run = await quick(['verify', '--provider-base-url', mock.url, '--pact-dir', dir, '--provider', 'wishlist'], 120_000);
+    const run = await quick(['verify', '--provider-base-url', mock.url, '--pact-dir', dir, '--consumer', 'storefront', '--provider', 'wishlist'], 120_000);
     expect(run.code, run.stderr).toBe(0);
     expect(isFifo(fifo)).toBe(true);
   });

@@ -183,6 +183,27 @@ describe('the provider verifies from the broker and publishes its results', () =
   });
 });
 
+describe("docs/contracts.md's provider job, as written", () => {
+  it('verify with every option of the recipe, then the deploy gate of each provider', async () => {
+    const baseline = join(work, 'recipe-baseline.json');
+    const written = await verify(green as { url: string }, '--consumer-version-selectors', '[{"mainBranch":true},{"deployedOrReleased":true}]', '--write-baseline', baseline);
+    expect(written.code, written.stdout + written.stderr).toBe(0);
+    const run = await kit([
+      'verify', '--provider-base-url', green.url!, '--consumer', CONSUMER,
+      '--broker-url', BROKER.url,
+      '--consumer-version-selectors', '[{"mainBranch":true},{"deployedOrReleased":true}]',
+      '--enable-pending', '--include-wip-pacts-since', '2026-01-01',
+      '--publish-verification-results', '--provider-app-version', 'p3', '--provider-version-branch', 'main',
+      '--baseline', baseline,
+    ]);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    for (const provider of ['product-reviews', 'wishlist']) {
+      const gate = await canIDeploy('--pacticipant', provider, '--version', 'p3', '--to-environment', 'production');
+      expect(gate.code, gate.stdout + gate.stderr).toBe(0);
+    }
+  });
+});
+
 describe('a broker that cannot be used is exit 2 with one sentence', () => {
   it('unreachable, refusing the credentials, or not a broker', async () => {
     const gone = await kit(['verify', '--provider-base-url', green.url!, '--consumer', CONSUMER, '--broker-url', 'http://127.0.0.1:1']);
