@@ -24,8 +24,8 @@ import { withPassFaults } from './pass-faults.ts';
  * cannot be read after its head (reset, wrong length, bad chunking) is a 502 while none of it has
  * reached the client, else the client's connection is cut; an answer complete by its own framing
  * is passed on whole, whatever follows it on the connection. A GET or HEAD without a body that
- * fails on a reused pooled connection before any answer (the backend closed it as it was sent) is
- * sent once more, on a fresh connection (backend-agent.ts).
+ * fails on a reused pooled connection before any answer (the backend closed it as it was sent, or
+ * an earlier answer left bytes on it) is sent once more, on a fresh connection (backend-agent.ts).
  */
 
 export interface OverlayOptions {
@@ -85,6 +85,16 @@ interface Exchange {
 
 /** The errors of a connection the backend closed (or reset) as the request went on it. */
 const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+
+/**
+ * A reused connection that is no use for this request: closed or reset as the request went on it, or
+ * holding bytes an earlier answer sent past its own length (Node's parser fails, `HPE_...`, before
+ * this answer's head: a backend that counts characters, not bytes, and keeps the connection).
+ */
+function stale(error: Error): boolean {
+  const code = String((error as NodeJS.ErrnoException).code);
+  return STALE_CONNECTION.has(code) || code.startsWith('HPE_');
+}
 
 /** A GET or HEAD without a body: sent again as it was, nothing of it lost. */
 function resendable(req: IncomingMessage): boolean {
@@ -330,13 +340,13 @@ const ignore = () => {};
 
 /**
  * A request to send again on a fresh connection: a GET or HEAD without a body, not sent again yet,
- * that went on a reused pooled connection and met its close (or reset) before any answer came,
- * while the client has been sent nothing.
+ * that went on a reused pooled connection and met its close (or reset), or an earlier answer's
+ * left-over bytes, before any answer of its own came, while the client has been sent nothing.
  */
 function retriable(exchange: Exchange, error: Error, req: IncomingMessage, res: ServerResponse): boolean {
   if (exchange.retried || !exchange.reused || exchange.timedOut || exchange.proxyRes !== undefined) return false;
   if (res.headersSent || res.writableEnded || res.destroyed || req.socket.destroyed) return false;
-  return STALE_CONNECTION.has(String((error as NodeJS.ErrnoException).code)) && resendable(req);
+  return stale(error) && resendable(req);
 }
 
 /** Why an exchange failed, for the journal and the log. */
