@@ -14,12 +14,12 @@
 // be set up, with one sentence naming the step and the cause.
 // `npm run test:broker -- --serve` keeps the broker up until Ctrl-C instead of running the tests.
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { freePort, tail, timedSteps } from './support/steps.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const brokerDir = join(root, 'broker');
@@ -64,26 +64,7 @@ function kill(child, signal) {
   }
 }
 
-const times = [];
-async function step(name, fn) {
-  const started = performance.now();
-  say(name);
-  try {
-    return await fn();
-  } finally {
-    const seconds = (performance.now() - started) / 1000;
-    times.push([name, seconds]);
-    say(`${name} took ${seconds.toFixed(1)} s`);
-  }
-}
-
-function tail(file, lines) {
-  try {
-    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n') || '(no output)';
-  } catch {
-    return '(no output)';
-  }
-}
+const { step, times } = timedSteps(say);
 
 /** Runs a command to its end, its output in a log file; a failure names the command and shows the log's end. */
 function run(command, args, { cwd = root, env = process.env, log = join(work, 'commands.log') } = {}) {
@@ -101,17 +82,6 @@ function run(command, args, { cwd = root, env = process.env, log = join(work, 'c
       closeSync(fd);
       if (code === 0) resolve();
       else reject(new SetupError(`\`${[command, ...args].join(' ')}\` failed (${signal ?? `exit ${code}`}); its output ends:\n${tail(log, 40)}`));
-    });
-  });
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
     });
   });
 }

@@ -23,11 +23,11 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync, openSync, closeSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { seedThroughStoreRoutes } from './medusa-store-seed.mjs';
+import { freePort, tail as tailOf, timedSteps } from './support/steps.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const appDir = join(root, 'medusa-app');
@@ -69,18 +69,7 @@ for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
 }
 
 // ---- steps, timed ----
-const times = [];
-async function step(name, fn) {
-  const started = performance.now();
-  say(name);
-  try {
-    return await fn();
-  } finally {
-    const seconds = (performance.now() - started) / 1000;
-    times.push([name, seconds]);
-    say(`${name} took ${seconds.toFixed(1)} s`);
-  }
-}
+const { step, times } = timedSteps(say);
 
 /** Runs a command to its end, its output in a log file; a failure names the command and shows the log's end. */
 function run(command, args, { cwd = root, env = process.env, uid, gid, detached = false, log = join(work, 'commands.log') } = {}) {
@@ -103,27 +92,8 @@ function run(command, args, { cwd = root, env = process.env, uid, gid, detached 
 }
 
 /** The last lines of a log, without the warning the Medusa CLI prints when ts-node is absent (this app needs none). */
-function tail(file, lines) {
-  let text;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return '(no output)';
-  }
-  const noise = /^ts-node cannot be loaded[^\n]*\nError: Cannot find module 'ts-node'\n[\s\S]*?\n\}\n/gm;
-  return text.replace(noise, '').trimEnd().split('\n').slice(-lines).join('\n') || '(no output)';
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
+const TS_NODE_NOISE = /^ts-node cannot be loaded[^\n]*\nError: Cannot find module 'ts-node'\n[\s\S]*?\n\}\n/gm;
+const tail = (file, lines) => tailOf(file, lines, TS_NODE_NOISE);
 
 // ---- 1. the app's packages ----
 async function installApp() {
