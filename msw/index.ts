@@ -161,7 +161,7 @@ function handlers(options: StoreHandlersOptions, store: WriteStore | undefined):
       const id = params.product_id ?? params.id;
       try {
         const writes = store && !store.empty ? customerWrites(headers) : undefined;
-        const answer = answerListing(bodiesNow(), { endpoint, ...(typeof id === 'string' ? { id } : {}), query: queryPairs(request.url), headers }, writes);
+        const answer = answerListing(bodiesNow(), { endpoint, ...(typeof id === 'string' ? { id } : {}), query: queryPairs(request.url), headers }, writes, store);
         pact?.recordListing(bodies.dialect.name, targetOf(request), headers, answer.status, answer.body);
         return respond(answer);
       } catch {

@@ -225,6 +225,7 @@ export const ALPHABITE_LISTING_REASONS = {
   // Not "no such column": a real column the mock does not sort by (updated_at, name) is its 500 too (docs/dialects.md).
   unknownColumn: `order names no column the mock sorts by (${ALPHABITE_SORTABLE.wishlists.join(' or ')}, - first for descending)`,
   recordsWithoutWishlist: 'fields leaves out the wishlist, which the route reads from the first item it lists',
+  wishlistOfAnother: 'the wishlist belongs to another customer (the route checks the owner of the first item it lists)',
 } as const;
 
 /** The wishlist routes catch every error themselves and answer `res.status(500).end()`: the mock says why. */
@@ -232,6 +233,7 @@ const EMPTY_500 = {
   negativeWindow: refusal(500, null, ALPHABITE_LISTING_REASONS.negativeWindow),
   unknownColumn: refusal(500, null, ALPHABITE_LISTING_REASONS.unknownColumn),
   recordsWithoutWishlist: refusal(500, null, ALPHABITE_LISTING_REASONS.recordsWithoutWishlist),
+  wishlistOfAnother: refusal(500, null, ALPHABITE_LISTING_REASONS.wishlistOfAnother),
 };
 
 function orderOf(raw: unknown, columns: readonly string[]): ListingOrder | 'unknown column' {
@@ -406,6 +408,8 @@ export function alphabiteDialect(options: AlphabiteOptions = {}): Dialect {
     recordsAsIs: false,
     // includeWishlistItems is off by default: 4.3 shows no items (see `project.wishlist`).
     embedsWishlistItems: false,
+    // The GET route filters by the caller (`filters: { customer_id }`); 4.4 refuses another's wishlist with items.
+    wishlistsPerCustomer: { refusedToOthers: EMPTY_500.wishlistOfAnother },
     // An unknown wishlist is an empty listing: the route filters items by wishlist_id and finds none.
     unknownWishlist: () => 'empty',
     project: {

@@ -134,5 +134,6 @@ export function specDialect({ maxPageSize }: SpecDialectOptions): Dialect {
     project: { review: (r) => r, wishlist: (w) => w, item: (i) => i },
     recordsAsIs: true,
     embedsWishlistItems: true,
+    wishlistsPerCustomer: false,
   };
 }

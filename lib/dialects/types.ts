@@ -131,6 +131,13 @@ export interface Dialect {
   recordsAsIs: boolean;
   /** True when 4.3 shows each wishlist with all its items: each item is then one more record of the answer. */
   embedsWishlistItems: boolean;
+  /**
+   * True when 4.3 lists the caller's own wishlists only and 4.4 refuses another customer's (the
+   * plugin): each customer sees their own seeded wishlists (mock-server/writes/customer-seed.ts), and
+   * `refusedToOthers` is 4.4's answer for another customer's wishlist that holds items.
+   * False: every wishlist is listed to everyone (the spec, which has no customers).
+   */
+  wishlistsPerCustomer: { refusedToOthers: Refusal } | false;
 }
 
 export const DIALECT_NAMES = ['spec', 'alphabite'] as const;

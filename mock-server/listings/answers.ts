@@ -31,6 +31,27 @@ function keyHash(key: string): number {
   return h >>> 0 || 1;
 }
 
+/** Customer ids kept by the headers that name them (a JWT is decoded once, not on every request). */
+const KEPT_CUSTOMER_IDS = 1024;
+
+/** `customerOf(headers)?.id`, the last KEPT_CUSTOMER_IDS answers kept by `Authorization` and `Cookie` ('' for nobody). */
+class CustomerIds {
+  readonly #ids = new Map<string, string>();
+
+  idOf(headers: ListingRequest['headers']): string {
+    const { authorization, cookie } = headers;
+    if (authorization === undefined && cookie === undefined) return '';
+    const key = `${String(authorization)}\u0000${String(cookie)}`;
+    let id = this.#ids.get(key);
+    if (id === undefined) {
+      id = customerOf({ authorization, cookie })?.id ?? '';
+      if (this.#ids.size >= KEPT_CUSTOMER_IDS) this.#ids.clear();
+      this.#ids.set(key, id);
+    }
+    return id;
+  }
+}
+
 /** A kept answer, with the listing it answers (the dialect's guard still runs before it goes out). */
 export interface KeptAnswer extends Body {
   endpoint: EndpointName;
@@ -48,6 +69,7 @@ export class ListingAnswers {
   #bodies: PageBodies | undefined;
   #kept = boundedMemo<string, KeptAnswer>(ANSWER_MEMO_BYTES, (body) => body.bytes.length);
   readonly #askedOnce = new Uint32Array(DOORKEEPER_SLOTS);
+  readonly #customers = new CustomerIds();
 
   constructor(
     readonly holder: DatasetHolder,
@@ -69,15 +91,17 @@ export class ListingAnswers {
     // A customer with writes sees their own listings (docs/writes.md): never kept, so never a kept key.
     if (writes) return `${url}\u0001${writes.id}`;
     const variant = this.dialect.variant(headers);
-    return variant ? `${url}\u0000${variant}` : url;
+    // Where each customer has their own wishlists, a wishlist listing is kept per customer.
+    const owner = this.dialect.wishlistsPerCustomer && url.startsWith('/store/wishlists') ? `\u0002${this.#customers.idOf(headers)}` : '';
+    return variant || owner ? `${url}\u0000${variant}${owner}` : url;
   }
 
   /** The writes of the customer asking, when they have any (undefined at once while nobody has). */
   writesOf(headers: ListingRequest['headers']): CustomerWrites | undefined {
     const store = this.holder.writes;
     if (store.empty) return undefined;
-    const customer = customerOf(headers);
-    return customer && store.of(customer.id);
+    const customer = this.#customers.idOf(headers);
+    return customer ? store.of(customer) : undefined;
   }
 
   /** The answer already made for this key from the current dataset version, if any. */
@@ -212,11 +236,11 @@ export function mountListings(app: Pick<Router, 'get'>, options: ListingOptions)
       const bodies = answers.bodies();
       const read = readListing(bodies, request);
       const pending = isRefusal(read) ? undefined : bodies.preparing(request, read);
-      if (!pending) return send(req, res, key, request, answerRead(bodies, request, read, writes), writes);
+      if (!pending) return send(req, res, key, request, answerRead(bodies, request, read, writes, answers.holder.writes), writes);
       // A dataset swapped in meanwhile is answered from (in one go, should it need another build).
       return answers.build(pending).then(() => {
         const now = answers.bodies();
-        send(req, res, key, request, now === bodies ? answerRead(bodies, request, read, writes) : answerListing(now, request, writes), writes);
+        send(req, res, key, request, now === bodies ? answerRead(bodies, request, read, writes, answers.holder.writes) : answerListing(now, request, writes, answers.holder.writes), writes);
       });
     });
   }

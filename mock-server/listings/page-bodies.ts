@@ -7,7 +7,11 @@ import type { PageFacts } from '../../lib/dialects/types.ts';
 export type { PageFacts };
 import { boundedMemo, memoized, type Memo } from './memo.ts';
 import { seedOf } from '../writes/seed.ts';
-import type { CustomerWrites, OwnReview, VirtualList } from '../writes/store.ts';
+import { CustomerWrites, WriteStore, type OwnReview, type VirtualList } from '../writes/store.ts';
+import { customerOf } from '../../lib/customers.ts';
+
+/** The writes nobody made: where a listing is answered without a store (the MSW listing handlers), no customer has any. */
+const NO_WRITES = new WriteStore();
 
 /**
  * The serialized answers of the four listings, for one (immutable) dataset and one dialect.
@@ -110,9 +114,15 @@ export class PageBodies {
    * refusal (an unknown wishlist), or a 400 for a page larger than one answer may hold.
    * `facts`, when given, receives what the page numbers were made from.
    */
-  answer(request: ListingRequest, query: ListingQuery, facts?: { page?: PageFacts }, writes?: CustomerWrites): string | Refusal {
+  answer(request: ListingRequest, query: ListingQuery, facts?: { page?: PageFacts }, writes?: CustomerWrites, store: WriteStore = NO_WRITES): string | Refusal {
     const rules = this.dialect.endpoints[request.endpoint];
     const head = (this.#heads[request.endpoint] ??= `{"${rules.recordsKey}":[`);
+    const perCustomer = this.dialect.wishlistsPerCustomer;
+    if (perCustomer && (request.endpoint === 'wishlists' || request.endpoint === 'wishlistItems')) {
+      // Each customer's own wishlists (the dialect's guard and reading have already refused a guest).
+      const customer = customerOf(request.headers)?.id ?? '';
+      return this.#customerWishlists(request, query, writes ?? store.of(customer) ?? new CustomerWrites(customer), store, perCustomer.refusedToOthers, rules, head, facts);
+    }
     if (writes) return this.#answerWithWrites(request, query, writes, rules, head, facts);
     switch (request.endpoint) {
       case 'reviews':
@@ -162,29 +172,42 @@ export class PageBodies {
   }
 
   /**
-   * The listing as a customer with writes sees it (mock-server/writes, docs/writes.md): the seeded
-   * records with their changes, and their own, through the same page arithmetic, envelopes and bounds.
+   * 4.3 and 4.4 as one customer sees them (mock-server/writes, docs/writes.md): their seeded wishlists
+   * (customer-seed.ts) with their changes, and their own, through the same page arithmetic, envelopes
+   * and bounds. 4.4 of another customer's wishlist that holds items is `refusedToOthers` (the plugin
+   * reads its owner from the first item); an unknown one, the dialect's answer for it.
+   */
+  #customerWishlists(request: ListingRequest, query: ListingQuery, writes: CustomerWrites, store: WriteStore, refusedToOthers: Refusal, rules: EndpointRules, head: string, facts: { page?: PageFacts } | undefined): string | Refusal {
+    const pool = seedOf(this.dataset, this.dialect);
+    const seed = pool.of(writes.id);
+    let list: VirtualList = { count: 0, json: () => '' };
+    if (request.endpoint === 'wishlists') list = writes.wishlists(seed);
+    else {
+      const seen = writes.wishlist(request.id ?? '', seed);
+      if (seen) list = writes.items(seen, seed);
+      else {
+        const other = store.foreignWishlist(request.id ?? '', writes.id, pool);
+        if (other) list = other.items;
+        const unknown = other ? undefined : this.dialect.unknownWishlist(request, query);
+        if (unknown !== undefined && unknown !== 'empty') return unknown;
+        if (other && list.count > 0 && !query.refuseRecords && this.#ordered(list.count, query).length > 0) return refusedToOthers;
+      }
+    }
+    const what = request.endpoint === 'wishlists' ? 'wishlists' : 'items';
+    const { from, to } = range(list.count, query);
+    if (to - from > MAX_ANSWER_RECORDS) return pageTooLarge(rules, query, `this page holds ${to - from} ${what}, ${OVER_RECORDS}`, MAX_ANSWER_RECORDS);
+    const positions = this.#ordered(list.count, query);
+    if (query.refuseRecords && positions.length > 0) return query.refuseRecords;
+    const records = positions.map((p) => list.json(p));
+    const tooLong = (k: number) => pageTooLarge(rules, query, `these ${records.length} ${what} are ${OVER_CHARS}`, k);
+    return splice(envelopeJson(rules, { count: list.count, query }, facts), head, records.length, (k, out) => out.push(records[k]!), tooLong);
+  }
+
+  /**
+   * The review listings as a customer with writes sees them (mock-server/writes, docs/writes.md): the
+   * seeded reviews and their own, through the same page arithmetic, envelopes and bounds.
    */
   #answerWithWrites(request: ListingRequest, query: ListingQuery, writes: CustomerWrites, rules: EndpointRules, head: string, facts: { page?: PageFacts } | undefined): string | Refusal {
-    const seed = seedOf(this.dataset, this.dialect);
-    if (request.endpoint === 'wishlists' || request.endpoint === 'wishlistItems') {
-      let list: VirtualList = { count: 0, json: () => '' };
-      if (request.endpoint === 'wishlists') list = writes.wishlists(seed);
-      else {
-        const seen = writes.wishlist(request.id ?? '', seed);
-        const unknown = seen ? undefined : this.dialect.unknownWishlist(request, query);
-        if (unknown !== undefined && unknown !== 'empty') return unknown;
-        if (seen) list = writes.items(seen, seed);
-      }
-      const what = request.endpoint === 'wishlists' ? 'wishlists' : 'items';
-      const { from, to } = range(list.count, query);
-      if (to - from > MAX_ANSWER_RECORDS) return pageTooLarge(rules, query, `this page holds ${to - from} ${what}, ${OVER_RECORDS}`, MAX_ANSWER_RECORDS);
-      const positions = this.#ordered(list.count, query);
-      if (query.refuseRecords && positions.length > 0) return query.refuseRecords;
-      const records = positions.map((p) => list.json(p));
-      const tooLong = (k: number) => pageTooLarge(rules, query, `these ${records.length} ${what} are ${OVER_CHARS}`, k);
-      return splice(envelopeJson(rules, { count: list.count, query }, facts), head, records.length, (k, out) => out.push(records[k]!), tooLong);
-    }
     const product = request.endpoint === 'productReviews' ? this.dataset.reviews.source.productIndexOf(request.id ?? '') : undefined;
     const mine = query.filters.myReviewsOnly === true;
     const indexes = mine ? new Uint32Array(0) : this.#reviewIndexes(query, product);
@@ -394,8 +417,8 @@ export interface ListingAnswer {
  * dialect's guard (keys, auth), then its reading of the query, then the listing (which may
  * still refuse: an unknown wishlist). A refusal's body is its JSON, as the HTTP mock sends it.
  */
-export function answerListing(bodies: PageBodies, request: ListingRequest, writes?: CustomerWrites): ListingAnswer {
-  return answerRead(bodies, request, readListing(bodies, request), writes);
+export function answerListing(bodies: PageBodies, request: ListingRequest, writes?: CustomerWrites, store?: WriteStore): ListingAnswer {
+  return answerRead(bodies, request, readListing(bodies, request), writes, store);
 }
 
 /** The first two steps of `answerListing`: the dialect's guard, then its reading of the query. */
@@ -404,9 +427,9 @@ export function readListing(bodies: PageBodies, request: ListingRequest): Listin
 }
 
 /** The last step of `answerListing`: the listing of what `readListing` read, or its refusal. */
-export function answerRead(bodies: PageBodies, request: ListingRequest, read: ListingQuery | Refusal, writes?: CustomerWrites): ListingAnswer {
+export function answerRead(bodies: PageBodies, request: ListingRequest, read: ListingQuery | Refusal, writes?: CustomerWrites, store?: WriteStore): ListingAnswer {
   const facts: { page?: PageFacts } = {};
-  const answer = isRefusal(read) ? read : bodies.answer(request, read, facts, writes);
+  const answer = isRefusal(read) ? read : bodies.answer(request, read, facts, writes, store);
   return isRefusal(answer) ? refusalAnswer(answer) : { status: 200, body: answer, page: facts.page };
 }
 

@@ -271,10 +271,12 @@ function retrieveWishlist(ctx: WriteContext, request: WriteRequest, seed: SeedWi
   if (!(query instanceof Map)) return answer({ status: query.status, body: JSON.stringify(query.body) });
   if (!customer) return answer(GUEST_NOW_ALLOWED);
   const writes = writesOf(ctx, customer);
-  const seen = writes.wishlist(id, seed);
-  if (!seen) return answer(empty500(REASONS.wishlistUnknown));
+  const view = seed.of(customer);
+  const seen = writes.wishlist(id, view);
+  // Another customer's (the plugin finds it by id, then refuses it) or unknown: the same 500, told apart by the reason.
+  if (!seen) return answer(empty500(ctx.store.foreignWishlist(id, customer, seed) ? REASONS.wishlistOfAnother : REASONS.wishlistUnknown));
   if (seen.row.customer_id && seen.row.customer_id !== customer) return answer(empty500(REASONS.wishlistOfAnother));
-  const items = writes.items(seen, seed);
+  const items = writes.items(seen, view);
   const shown: string[] = [];
   for (let p = 0; p < Math.min(items.count, RETRIEVE_ITEMS_TAKE); p++) shown.push(items.json(p));
   const { name, customer_id, sales_channel_id } = seen.row;
@@ -289,12 +291,13 @@ function totalItemsCount(ctx: WriteContext, request: WriteRequest, _body: unknow
   const customer = optional(request.headers);
   if (!wishlistId && !customer) return answer(json(200, { total_items_count: 0 }));
   const writes = writesOf(ctx, customer ?? '');
-  const count = (seen: SeenWishlist | undefined) => (seen ? writes.items(seen, seed).count : 0);
+  const view = seed.of(customer ?? '');
+  const count = (seen: SeenWishlist | undefined) => (seen ? writes.items(seen, view).count : 0);
   let total = 0;
   if (wishlistId) {
-    const seen = writes.wishlist(wishlistId, seed);
+    const seen = writes.wishlist(wishlistId, customer ? view : seed);
     // The customer's wishlist, or (for a guest) a guest wishlist: anything else counts 0.
     if (seen && seen.row.customer_id === (customer ?? null)) total = count(seen);
-  } else for (const seen of writes.ownedWishlists(seed)) total += count(seen);
+  } else for (const seen of writes.ownedWishlists(view)) total += count(seen);
   return answer(json(200, { total_items_count: total }));
 }

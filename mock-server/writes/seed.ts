@@ -8,11 +8,16 @@ import type { Dataset } from '../../fixtures/dataset.ts';
 import type { Dialect } from '../../lib/dialects/index.ts';
 import type { ProductVariant } from '../../fixtures/records.ts';
 import type { VariantJson, WishlistRow } from './types.ts';
+import { CustomerSeed, type SeedView } from './customer-seed.ts';
+
+/** Customers whose views (CustomerSeed) a dataset keeps made; past it, the oldest is made again when asked. */
+const KEPT_VIEWS = 4096;
 
 /** The largest dataset whose wishlists are scanned for their customers (`indexesOfCustomer`). */
 export const SCANNED_WISHLISTS = 100_000;
 
-export class SeedWishlists {
+export class SeedWishlists implements SeedView {
+  readonly #views = new Map<string, CustomerSeed>();
   #variants: Map<string, VariantJson> | undefined;
   #items: Map<string, [number, number]> | undefined;
   #byCustomer: Map<string, number[]> | undefined;
@@ -24,6 +29,19 @@ export class SeedWishlists {
 
   get count(): number {
     return this.dataset.wishlists.count;
+  }
+
+  /** The seeded wishlists `customer` sees (customer-seed.ts), made once and kept (the last KEPT_VIEWS customers). */
+  of(customer: string): CustomerSeed {
+    let view = this.#views.get(customer);
+    if (view) {
+      this.#views.delete(customer);
+    } else {
+      view = new CustomerSeed(customer, this);
+      if (this.#views.size >= KEPT_VIEWS) this.#views.delete(this.#views.keys().next().value!);
+    }
+    this.#views.set(customer, view);
+    return view;
   }
 
   indexOf(id: string): number {

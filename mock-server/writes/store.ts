@@ -16,6 +16,7 @@ import { encodeBase32 } from '../../fixtures/ids.ts';
 import { json } from './medusa-body.ts';
 import { empty500, REASONS, withReason } from './reasons.ts';
 import type { SeedWishlists } from './seed.ts';
+import { CustomerSeed, customerTag, derivedIndex, type SeedView } from './customer-seed.ts';
 import type { Dialect } from '../../lib/dialects/index.ts';
 import type { ItemRow, ReviewRow, VariantJson, WishlistRow, WriteAnswer, WriteCommand } from './types.ts';
 import { fnvHalves } from '../../lib/customers.ts';
@@ -124,7 +125,7 @@ export class CustomerWrites {
   }
 
   /** The wishlist of that id as this customer sees it; undefined when unknown or deleted. */
-  wishlist(id: string, seed: SeedWishlists): SeenWishlist | undefined {
+  wishlist(id: string, seed: SeedView): SeenWishlist | undefined {
     const own = this.created.find((row) => row.id === id);
     if (own) return { kind: 'own', row: own };
     const index = seed.indexOf(id);
@@ -136,7 +137,7 @@ export class CustomerWrites {
   }
 
   /** The items of a wishlist this customer sees, in id order. */
-  items(seen: SeenWishlist, seed: SeedWishlists): VirtualList {
+  items(seen: SeenWishlist, seed: SeedView): VirtualList {
     const added = this.added.filter((item) => item.wishlist_id === seen.row.id);
     const addedJson = (k: number) => JSON.stringify(shownItem(added[k]!));
     if (seen.kind === 'own') return { count: added.length, json: addedJson };
@@ -145,7 +146,7 @@ export class CustomerWrites {
   }
 
   /** The variant ids of a wishlist's live items. */
-  variantIds(seen: SeenWishlist, seed: SeedWishlists): string[] {
+  variantIds(seen: SeenWishlist, seed: SeedView): string[] {
     const list = this.items(seen, seed);
     const out: string[] = [];
     for (let p = 0; p < list.count; p++) out.push((JSON.parse(list.json(p)) as { product_variant_id: string }).product_variant_id);
@@ -153,7 +154,7 @@ export class CustomerWrites {
   }
 
   /** Listing 4.3 as this customer sees it: the seeded wishlists they kept, then their own. */
-  wishlists(seed: SeedWishlists): VirtualList {
+  wishlists(seed: SeedView): VirtualList {
     const deleted: number[] = [];
     for (const [id, change] of this.seedChanges) if (change.deleted) deleted.push(seed.indexOf(id));
     const kept = keptIndexes(seed.count, deleted.filter((w) => w >= 0).sort((a, b) => a - b));
@@ -172,7 +173,7 @@ export class CustomerWrites {
    * The wishlists whose `customer_id` is this customer's (what the plugins scope by customer: the
    * one-wishlist rule, total-items-count): seeded ones first (in id order), then their own.
    */
-  ownedWishlists(seed: SeedWishlists): SeenWishlist[] {
+  ownedWishlists(seed: SeedView): SeenWishlist[] {
     const out: SeenWishlist[] = [];
     for (const index of seed.indexesOfCustomer(this.id)) {
       const seen = this.wishlist(seed.row(index).id, seed);
@@ -217,6 +218,12 @@ function keptIndexes(count: number, removed: readonly number[]): { count: number
 
 /** A customer's name on their reviews: the mock knows none (docs/writes.md). */
 export const MOCK_CUSTOMER_NAME = { first_name: 'Mock', last_name: 'Customer' } as const;
+
+/** Another customer's wishlist as they see it now: its row and its items. */
+export interface ForeignWishlist {
+  row: WishlistRow;
+  items: VirtualList;
+}
 
 /** A prepared change to a customer's record of a seeded wishlist: what it counts more (or less), and its commit. */
 interface PreparedChange {
@@ -346,13 +353,13 @@ export class WriteStore {
     const existing = this.#customers.get(command.customer);
     const writes = existing ?? this.#writer(command.customer);
     if (!writes) return bound(`${this.limits.customers} customers with writes`);
-    const answer = this.#applyTo(writes, command, now, seed);
+    const answer = this.#applyTo(writes, command, now, seed.of(command.customer), seed);
     // A customer whose command changed nothing keeps no state (so their listings stay on the fast path).
     if (!existing && writes.created.length === 0 && writes.added.length === 0 && writes.reviews.length === 0 && writes.seedChanges.size === 0) this.#customers.delete(command.customer);
     return answer;
   }
 
-  #applyTo(writes: CustomerWrites, command: WriteCommand, now: string, seed: SeedWishlists): WriteAnswer {
+  #applyTo(writes: CustomerWrites, command: WriteCommand, now: string, seed: SeedView, pool: SeedWishlists): WriteAnswer {
     const customer = command.customer;
     switch (command.op) {
       case 'createWishlist': {
@@ -440,9 +447,9 @@ export class WriteStore {
         return withReason(json(200, { id: command.item }), REASONS.itemNotFound);
       }
       case 'transfer':
-        return this.#transfer(writes, command, now, seed);
+        return this.#transfer(writes, command, now, seed, pool);
       case 'importWishlist':
-        return this.#import(writes, command, now, seed);
+        return this.#import(writes, command, now, seed, pool);
       case 'createReview': {
         if (writes.reviews.length >= this.limits.reviews) return bound(`${this.limits.reviews} reviews per customer`);
         const { title, content, rating, product_id, image_urls } = command.review;
@@ -494,20 +501,24 @@ export class WriteStore {
   }
 
   /**
-   * `POST /store/wishlists/:id/transfer`. One wishlist per customer, for a customer whose first wishlist
-   * is another: the source's items not already there are copied to it (each copy counts), then the
-   * source is deleted, which fails on its items (the plugin's 500; the copies stay). Otherwise the
-   * wishlist becomes the caller's (in their view). All or nothing: past a bound, nothing is copied.
+   * `POST /store/wishlists/:id/transfer` (no ownership check, as the plugin). One wishlist per customer,
+   * for a customer whose first wishlist is another: the source's items not already there are copied to
+   * it (each copy counts), then the source is deleted, which fails on its items (the plugin's 500; the
+   * copies stay). Otherwise the wishlist becomes the caller's: one they see, in their view; another
+   * customer's (`foreignWishlist`), as a copy of it as its holder sees it now, with its ids, in the
+   * caller's view only (the holder keeps theirs: nothing a client sends changes another's data). All or
+   * nothing: past a bound, nothing is copied.
    */
-  #transfer(writes: CustomerWrites, command: Extract<WriteCommand, { op: 'transfer' }>, now: string, seed: SeedWishlists): WriteAnswer {
+  #transfer(writes: CustomerWrites, command: Extract<WriteCommand, { op: 'transfer' }>, now: string, seed: SeedView, pool: SeedWishlists): WriteAnswer {
     const customer = command.customer;
+    const seen = writes.wishlist(command.id, seed);
+    const foreign = seen ? undefined : this.foreignWishlist(command.id, customer, pool);
     if (!command.multiple) {
       const target = writes.ownedWishlists(seed)[0];
       if (target && target.row.id !== command.id) {
-        const source = writes.wishlist(command.id, seed);
-        if (!source) return withReason(json(200, { id: target.row.id }), REASONS.nothingTransferred);
+        if (!seen && !foreign) return withReason(json(200, { id: target.row.id }), REASONS.nothingTransferred);
         const there = new Set(writes.variantIds(target, seed));
-        const list = writes.items(source, seed);
+        const list = seen ? writes.items(seen, seed) : foreign!.items;
         const copies: ItemRow[] = [];
         for (let p = 0; p < list.count; p++) {
           const { product_variant_id, product_variant } = JSON.parse(list.json(p)) as { product_variant_id: string; product_variant: VariantJson };
@@ -521,11 +532,12 @@ export class WriteStore {
         this.#count(writes, chars);
         // deleteWishlists(id) then fails on the items still there (§1.5): the copies stay, the answer is the 500.
         if (list.count > 0) return empty500(REASONS.transferLeftCopies);
-        const refused = this.#deleteSeen(writes, source);
+        // Another customer's source stays theirs (it is not deleted for them).
+        const refused = seen ? this.#deleteSeen(writes, seen) : undefined;
         return refused ?? withReason(json(200, { id: target.row.id }), REASONS.mergedIntoFirst);
       }
     }
-    const seen = writes.wishlist(command.id, seed);
+    if (foreign) return this.#adopt(writes, foreign, customer, now) ?? json(200, { id: command.id });
     if (!seen) return empty500(REASONS.wishlistUnknown);
     if (seen.kind === 'own') {
       const chars = charsOf.wishlist({ ...seen.row, customer_id: customer }) - charsOf.wishlist(seen.row);
@@ -543,31 +555,62 @@ export class WriteStore {
     return json(200, { id: command.id });
   }
 
-  /**
-   * A shared wishlist as its owner sees it, for an import: one a customer created (found among every
-   * customer's, the one place where a customer reads another's), or a seeded one as the customer its
-   * `customer_id` names sees it (with their changes); undefined when unknown or deleted.
-   */
-  #shared(id: string, seed: SeedWishlists): { row: WishlistRow; items: ItemRow[] } | undefined {
-    let holder: CustomerWrites | undefined;
-    for (const writes of this.#customers.values()) {
-      if (writes.created.some((row) => row.id === id)) {
-        holder = writes;
-        break;
-      }
-    }
-    if (!holder) {
-      const index = seed.indexOf(id);
-      if (index < 0) return undefined;
-      const owner = seed.row(index).customer_id;
-      holder = (owner !== null && this.#customers.get(owner)) || new CustomerWrites(owner ?? '');
-    }
-    const seen = holder.wishlist(id, seed);
-    if (!seen) return undefined;
-    const list = holder.items(seen, seed);
+  /** Another customer's wishlist, made the caller's in their view: a copy with its ids; the bound's answer when it does not fit. */
+  #adopt(writes: CustomerWrites, foreign: ForeignWishlist, customer: string, now: string): WriteAnswer | undefined {
+    if (writes.created.length >= this.limits.wishlists) return bound(`${this.limits.wishlists} wishlists per customer`);
+    const row: WishlistRow = { ...foreign.row, customer_id: customer };
     const items: ItemRow[] = [];
-    for (let p = 0; p < list.count; p++) items.push(JSON.parse(list.json(p)) as ItemRow);
-    return { row: seen.row, items };
+    for (let p = 0; p < foreign.items.count; p++) {
+      const { id, product_variant_id, product_variant } = JSON.parse(foreign.items.json(p)) as ItemRow;
+      items.push({ id, wishlist_id: row.id, product_variant_id, product_variant, created_at: now });
+    }
+    if (writes.added.length + items.length > this.limits.items) return this.#itemsBound();
+    const chars = charsOf.wishlist(row) + items.reduce((sum, item) => sum + charsOf.item(item), 0);
+    if (!this.#fits(writes, chars)) return this.#charsBound();
+    writes.created.push(row);
+    writes.added.push(...items);
+    this.#count(writes, chars);
+    return undefined;
+  }
+
+  /**
+   * Who holds the wishlist of that id, and the view it is in, whoever they are: a customer who created
+   * it (or took it over), the customer whose derived wishlist it is (found by the tag in its id among
+   * the customers with writes; else as a customer without writes sees it), or the dataset's wishlist as
+   * the customer its `customer_id` names sees it. Undefined when no one has a wishlist of that id.
+   */
+  #holder(id: string, pool: SeedWishlists): { writes: CustomerWrites; view: SeedView } | undefined {
+    const derived = derivedIndex(id, pool);
+    if (derived) {
+      for (const writes of this.#customers.values()) if (customerTag(writes.id) === derived.tag) return { writes, view: pool.of(writes.id) };
+      return { writes: new CustomerWrites(''), view: new CustomerSeed('', pool, derived) };
+    }
+    const index = pool.indexOf(id);
+    if (index >= 0) {
+      const owner = pool.row(index).customer_id ?? '';
+      const view = pool.of(owner);
+      return { writes: this.#customers.get(owner) ?? new CustomerWrites(owner), view: view.indexOf(id) >= 0 ? view : pool };
+    }
+    for (const writes of this.#customers.values()) if (writes.created.some((row) => row.id === id)) return { writes, view: pool.of(writes.id) };
+    return undefined;
+  }
+
+  /** A wishlist as its holder sees it now (`#holder`), with its items; undefined when unknown or deleted. */
+  #held(id: string, pool: SeedWishlists): ForeignWishlist | undefined {
+    const holder = this.#holder(id, pool);
+    const seen = holder?.writes.wishlist(id, holder.view);
+    return seen && { row: seen.row, items: holder!.writes.items(seen, holder!.view) };
+  }
+
+  /**
+   * A wishlist `customer` does not see but another customer has (or the dataset has for another), as
+   * its holder sees it now: what the plugin finds by id where it does not scope by customer (4.4's
+   * ownership check, retrieve, transfer). Undefined when nobody has it, or it is the customer's own.
+   */
+  foreignWishlist(id: string, customer: string, pool: SeedWishlists): ForeignWishlist | undefined {
+    if ((this.#customers.get(customer) ?? new CustomerWrites(customer)).wishlist(id, pool.of(customer))) return undefined;
+    const held = this.#held(id, pool);
+    return held && held.row.customer_id !== customer ? held : undefined;
   }
 
   /**
@@ -576,9 +619,11 @@ export class WriteStore {
    * single mode their first wishlist's items replaced by the source's (notes/alphabite-writes.md 1.10).
    * What goes gives its count back, what comes counts; all or nothing.
    */
-  #import(writes: CustomerWrites, command: Extract<WriteCommand, { op: 'importWishlist' }>, now: string, seed: SeedWishlists): WriteAnswer {
+  #import(writes: CustomerWrites, command: Extract<WriteCommand, { op: 'importWishlist' }>, now: string, seed: SeedView, pool: SeedWishlists): WriteAnswer {
     const customer = command.customer;
-    const source = this.#shared(command.source, seed);
+    // A shared wishlist is what the plugins show publicly: the one place where a customer reads another's, as its holder sees it now.
+    const held = this.#held(command.source, pool);
+    const source = held && { row: held.row, items: Array.from({ length: held.items.count }, (_, p) => JSON.parse(held.items.json(p)) as ItemRow) };
     const copy = (wishlistId: string) =>
       (source?.items ?? []).map((item): ItemRow => ({ id: this.#id('wli', customer), wishlist_id: wishlistId, product_variant_id: item.product_variant_id, product_variant: item.product_variant, created_at: now }));
     const sum = (items: readonly ItemRow[]) => items.reduce((chars, item) => chars + charsOf.item(item), 0);
