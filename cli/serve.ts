@@ -32,6 +32,7 @@ interface ServeFlags extends DatasetFlags {
   dialect: DialectName;
   publishableKey?: string[];
   allowMultipleWishlists?: boolean;
+  pluginData?: 'backend' | 'generated';
   shareTokenSecret?: string;
   latency?: LatencyRange;
   errorRate: number;
@@ -146,6 +147,12 @@ export function registerServeCommand(program: Command): void {
         "a real backend (a Medusa) behind the mock: every request but the plugins' routes, /__admin and /openapi.json goes there and back unchanged (kept-alive connections; only Host names the backend; the target normalised first, as the backend reads it: \\, #..., // and dot segments; ambiguous escapes such as %2F refused with 400); one it cannot reach answers 502; with --dialect alphabite, reviews and wishlist items are of its catalogue (GET /store/products, read with the first --publishable-key before listening, or else with the key of the first request to the plugins' routes; docs/operations.md)",
       ).argParser(backendArg),
     )
+    .addOption(
+      new Option(
+        '--plugin-data <source>',
+        "with --backend and --dialect alphabite: where the plugins' data comes from. 'backend' (the default): each customer's own wishlists with their items, and the reviews, read from the backend's plugin routes with the customer's own credentials on their first request, their writes then kept in the mock only (a backend without the plugins falls back to generated data); 'generated': generated over the backend's catalogue (docs/operations.md)",
+      ).choices(['backend', 'generated']),
+    )
     .addOption(new Option('--backend-timeout <ms>', `with --backend: how long the backend may stay silent before an answer's head (then 504) or while sending it (then the connection is cut)`).argParser(integerIn(1, MAX_BACKEND_TIMEOUT_MS)).default(DEFAULT_BACKEND_TIMEOUT_MS))
     .addOption(
       new Option(
@@ -180,6 +187,7 @@ export function registerServeCommand(program: Command): void {
     const backendCatalogue = flags.backend !== undefined && flags.dialect === 'alphabite' && !flags.fixtures;
     if (backendCatalogue && cmd.getOptionValueSource('products') === 'cli') cannotRun(`--products cannot go with --backend in the alphabite dialect: the products are those of the backend's catalogue (${flags.backend})`);
     if (backendCatalogue) delete fromFlags.products;
+    if (flags.pluginData !== undefined && !backendCatalogue) cannotRun("--plugin-data says where the plugins' data comes from in front of a backend: add --backend <url> and --dialect alphabite (without --fixtures)");
     for (const [flag, value] of [['--catalogue-max-variants', flags.catalogueMaxVariants], ['--catalogue-max-bytes', flags.catalogueMaxBytes]] as const) {
       if (value !== undefined && !backendCatalogue) cannotRun(`${flag} bounds the catalogue read from --backend in the alphabite dialect: add --backend <url> and --dialect alphabite (without --fixtures)`);
     }
@@ -202,6 +210,7 @@ export function registerServeCommand(program: Command): void {
       ...(flags.allowMultipleWishlists ? { allowMultipleWishlists: true } : {}),
       ...(flags.shareTokenSecret !== undefined ? { shareTokenSecret: flags.shareTokenSecret } : {}),
       ...(flags.backend ? { backend: flags.backend, backendTimeoutMs: flags.backendTimeout ?? DEFAULT_BACKEND_TIMEOUT_MS } : {}),
+      ...(flags.pluginData !== undefined ? { pluginData: flags.pluginData } : {}),
       ...(flags.catalogueMaxVariants !== undefined ? { catalogueMaxVariants: flags.catalogueMaxVariants } : {}),
       ...(flags.catalogueMaxBytes !== undefined ? { catalogueMaxBytes: flags.catalogueMaxBytes } : {}),
       ...(flags.pactConsumer !== undefined ? { pactConsumer: flags.pactConsumer, pactDir: flags.pactDir ?? OWN_PACT_DIR } : {}),
@@ -224,6 +233,7 @@ export function registerServeCommand(program: Command): void {
       admin: adminBanner(adminAccessMode(mock.ops.access), mock.url),
       faults: mock.ops.faults.active ? `latency ${formatLatency(faults.latency)}, error rate ${faults.errorRate} (status ${faults.errorStatus}), per-request headers ${faults.headers ? 'on' : 'off'}` : 'off',
       backend: mock.ops.info.backend as string | undefined,
+      wishlists: wishlistsBanner(flags.dialect, mock.ops.info.backend as string | undefined, flags.pluginData, flags.fixtures !== undefined),
     });
     const pacts = mock.pacts;
     if (pacts) lines.push(`pacts: the requests of '${pacts.book.consumer}' under provider states, into ${pacts.dir} at stop and on POST ${mock.url}/__admin/pacts (what is left out and why: GET /__admin/pacts)`);
@@ -279,8 +289,21 @@ function catalogueBanner(summary: DatasetSummary, awaited: string | undefined, b
   return undefined;
 }
 
+/**
+ * The banner's line on whose wishlists a customer sees (the alphabite dialect: their own, docs/writes.md),
+ * and, in front of a backend, where the plugins' data comes from (docs/operations.md).
+ */
+export function wishlistsBanner(dialect: DialectName, backend: string | undefined, pluginData: 'backend' | 'generated' | undefined, fixtures: boolean): string | undefined {
+  if (dialect !== 'alphabite') return undefined;
+  if (backend !== undefined && !fixtures && pluginData !== 'generated') {
+    return `each customer's own, and the reviews, read from ${backend}'s plugin routes with the customer's own credentials on their first request; their writes stay in the mock (nothing is written to the backend; POST /__admin/reset reads again). A backend without the plugins: generated over its catalogue`;
+  }
+  const generated = backend !== undefined && !fixtures ? " (--plugin-data generated: over the backend's catalogue)" : '';
+  return `each customer's own: those the dataset names as theirs, or else one seeded wishlist picked by their id${generated}; their writes are theirs alone (docs/writes.md)`;
+}
+
 /** The start-up banner: where, what data, which dialect, the endpoints, CORS, admin and faults. */
-function banner(facts: { heading: string; url: string; summary: DatasetSummary; catalogue?: string | undefined; dialect: DialectName; publishableKeys: string[] | undefined; cors: string | string[] | undefined; admin: string; faults: string; backend?: string | undefined }): string[] {
+function banner(facts: { heading: string; url: string; summary: DatasetSummary; catalogue?: string | undefined; dialect: DialectName; publishableKeys: string[] | undefined; cors: string | string[] | undefined; admin: string; faults: string; backend?: string | undefined; wishlists?: string | undefined }): string[] {
   const keys = facts.publishableKeys;
   return [
     facts.heading,
@@ -288,6 +311,7 @@ function banner(facts: { heading: string; url: string; summary: DatasetSummary; 
     ...(facts.catalogue !== undefined ? [`catalogue: ${facts.catalogue}`] : []),
     `dialect: ${facts.dialect}: ${createDialect(facts.dialect, { maxPageSize: DEFAULT_MAX_PAGE_SIZE }).summary}`,
     ...(keys ? [`publishable keys: ${keys.length} known (${keys.join(', ')}); any other key is refused`] : []),
+    ...(facts.wishlists !== undefined ? [`wishlists: ${facts.wishlists}`] : []),
     ...Object.values(PATHS).map((path) => `  GET ${facts.url}${path}`),
     `cors: ${describeCors(corsPolicy(facts.cors))}`,
     `admin: ${facts.admin}`,
@@ -313,6 +337,7 @@ async function serveWorkers(options: MockClusterOptions, cmd: Command, wrapper: 
     cors: options.corsOrigin,
     admin: `${adminBanner(mock.status.adminMode as ReturnType<typeof adminAccessMode>, mock.url)}; every worker applies a change before it answers`,
     faults: mock.status.faultsActive ? 'on (one sequence of draws for all workers)' : 'off',
+    wishlists: wishlistsBanner(options.dialect ?? DEFAULT_DIALECT, undefined, undefined, options.fixtures !== undefined),
   });
   process.stdout.write(`${lines.join('\n')}\n`);
   let stopping = false;

@@ -6,7 +6,9 @@ import { datasetFromRecords, generateDataset, servingProblem, type Dataset, type
 import { givenCatalogue, type CatalogueInput, type GivenCatalogue } from '../fixtures/catalogue.ts';
 import { DEFAULT_SEED } from '../fixtures/generate.ts';
 import { BackendCatalogue, backendCatalogueReader } from './backend/catalogue.ts';
-import { withCatalogueGate } from './backend/catalogue-gate.ts';
+import { withCatalogueGate, withReadFirst } from './backend/catalogue-gate.ts';
+import { wishlistSettings } from './writes/routes.ts';
+import { backendLabel } from './backend/label.ts';
 import { createApp, listingAnswers } from './front/app.ts';
 import { corsPolicy } from './helpers/cors-policy.ts';
 import { withFastPath } from './front/fast-path.ts';
@@ -62,7 +64,18 @@ export async function startInProcess(options: MockServerOptions, coordinate?: Co
   const pacts = options.pactConsumer !== undefined
     ? new (await import('./pacts/recorder.ts')).PactRecorder({ consumer: options.pactConsumer, dialect: options.dialect ?? DEFAULT_DIALECT, holder, ...(options.pactDir !== undefined ? { dir: options.pactDir } : {}) })
     : undefined;
+  // The wishlist plugin's settings: the options', or (in front of a backend with the plugins) the backend's, once read.
+  const settings = wishlistSettings(options.allowMultipleWishlists);
+  // In front of a backend with the plugins, each customer's own data is read on their first request to the plugins' routes.
+  // Loaded only with a backend, as the overlay.
+  const { BackendCustomerData, customerDataGate } = readsBackendCatalogue(options) ? await import('./backend/customer-data.ts') : ({} as Partial<typeof import('./backend/customer-data.ts')>);
+  const customerData = BackendCustomerData && readsBackendCatalogue(options)
+    ? new BackendCustomerData({ backend: options.backend!, writes: holder.writes, settings, ...(options.backendTimeoutMs !== undefined ? { timeoutMs: options.backendTimeoutMs } : {}), ...(options.pluginData ? { source: options.pluginData } : {}) })
+    : undefined;
+  holder.customerData = customerData;
+  if (customerData) Object.defineProperty(ops.info, 'pluginData', { get: () => customerData.describe(), enumerable: true });
   const app = createApp(holder, {
+    settings,
     ops,
     ...(pacts ? { pacts } : {}),
     answers,
@@ -75,7 +88,8 @@ export async function startInProcess(options: MockServerOptions, coordinate?: Co
   // The pacts need every listing's answer seen by Express (the recorder's tap): no fast path then.
   const fast = options.fastPath === false || pacts ? app : withFastPath(app, { answers, cors: corsPolicy(options.corsOrigin), ops });
   // Until a backend's catalogue is read, requests to the plugins' routes wait for it (read with their key).
-  const mine = backendCatalogue && !backendCatalogue.loaded ? withCatalogueGate(fast, backendCatalogue, { journal: ops.journal, logger: ops.logger }) : fast;
+  const gated = backendCatalogue && !backendCatalogue.loaded ? withCatalogueGate(fast, backendCatalogue, { journal: ops.journal, logger: ops.logger }) : fast;
+  const mine = customerData?.active && customerDataGate ? withReadFirst(gated, customerDataGate(customerData, backendLabel(options.backend!)), { journal: ops.journal, logger: ops.logger }) : gated;
   // Loaded only with a backend: the proxy library is not on the start-up path of a mock on its own.
   const overlay = options.backend
     ? (await import('./backend/overlay.ts')).createOverlay({

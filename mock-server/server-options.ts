@@ -55,6 +55,14 @@ export interface MockServerOptions extends GenerateOptions {
    */
   shareTokenSecret?: string;
   /**
+   * With a `backend` in the alphabite dialect: where the plugins' data comes from (docs/operations.md).
+   * `backend` (the default): each customer's own wishlists with their items, and the reviews, read from
+   * the backend's plugin routes with the customer's credentials on their first request, their writes on
+   * top in memory; a backend without the plugins (404 on their routes) falls back to generated data.
+   * `generated`: data generated over the backend's catalogue, even where the plugins are there.
+   */
+  pluginData?: 'backend' | 'generated';
+  /**
    * Answer kept answers in front of Express (default true): same status, headers and bytes,
    * a fraction of the CPU (mock-server/front/fast-path.ts). `false` sends every request through Express.
    */

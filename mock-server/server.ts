@@ -35,6 +35,10 @@ export async function startMockServer(options: MockServerOptions | MockClusterOp
   if (options.shareTokenSecret !== undefined && ((options.dialect ?? DEFAULT_DIALECT) !== 'alphabite' || typeof options.shareTokenSecret !== 'string')) {
     throw new TypeError('shareTokenSecret is an option of the wishlist plugin, read by the alphabite dialect only: a string (use --dialect alphabite)');
   }
+  if (options.pluginData !== undefined) {
+    if (options.pluginData !== 'backend' && options.pluginData !== 'generated') throw new TypeError(`pluginData is 'backend' or 'generated', got ${JSON.stringify(String(options.pluginData).slice(0, 40))}`);
+    if (!readsBackendCatalogue(options)) throw new TypeError("pluginData says where the plugins' data comes from in front of a backend: give backend too, with dialect 'alphabite' (and no dataset, fixtures or catalogue)");
+  }
   if (options.stateLeaseMs !== undefined) assertStateLeaseMs(options.stateLeaseMs);
   const journalSize = options.journalSize ?? DEFAULT_JOURNAL_SIZE;
   const journal = journalProblem(journalSize, options.journalBodyBytes ?? defaultJournalBodyBytes(journalSize));

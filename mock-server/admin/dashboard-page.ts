@@ -437,6 +437,14 @@ const SCRIPT = String.raw`
   }
 
   // --- server, dataset, faults ---
+  // Where each customer's wishlists (and, from a backend, the reviews) come from (docs/writes.md, docs/operations.md).
+  function customersData(server, current) {
+    var plugin = server.pluginData;
+    if (plugin && plugin.source === 'backend') return 'the backend\u2019s: each customer\u2019s own, read on their first request (' + plugin.customersRead + (plugin.customersRead === 1 ? ' customer' : ' customers') + ' read); writes stay in the mock';
+    if (plugin && plugin.plugins === undefined && plugin.source !== 'generated') return 'the backend\u2019s, once a first request of a customer reads them (none read yet)';
+    var why = plugin ? (plugin.plugins === false ? ' (the backend has no plugin routes)' : ' (--plugin-data generated)') : '';
+    return (current.recordedIn ? 'recorded' : 'generated') + why + ': each customer sees their own wishlists, those the dataset names as theirs or one picked by their id';
+  }
   function setValue(id, value) { $(id).value = value === null || value === undefined ? '' : String(value); }
   function renderConfig(config) {
     var server = config.server || {};
@@ -458,7 +466,8 @@ const SCRIPT = String.raw`
     clear(facts);
     [['version', dataset.version], ['source', current.source + (current.file ? ' ' + current.file : '')], ['seed', current.seed === undefined ? '-' : current.seed],
      ['reviews', current.reviews], ['products', current.products], ['wishlists', current.wishlists], ['wishlist items', current.wishlistItems], ['dialect', server.dialect]]
-      .concat(current.catalogue ? [['catalogue', current.catalogue.products + ' products, ' + current.catalogue.variants + ' variants from ' + current.catalogue.from]] : []).forEach(function (row) {
+      .concat(current.catalogue ? [['catalogue', current.catalogue.products + ' products, ' + current.catalogue.variants + ' variants from ' + current.catalogue.from]] : [])
+      .concat(server.dialect === 'alphabite' ? [['customers\u2019 data', customersData(server, current)]] : []).forEach(function (row) {
       facts.appendChild(el('dt', '', row[0]));
       facts.appendChild(el('dd', '', row[1]));
     });

@@ -29,21 +29,52 @@ export interface GateRecords {
  * is read, the gate is one boolean test.
  */
 export function withCatalogueGate(listener: RequestListener, catalogue: BackendCatalogue, records: GateRecords): RequestListener {
+  return withReadFirst(
+    listener,
+    {
+      readFor: (req) => {
+        if (catalogue.loaded) return undefined;
+        const key = req.headers[PUBLISHABLE_KEY_HEADER];
+        if (typeof key !== 'string' || key === '' || !ownedNotAdmin(req)) return undefined;
+        return catalogue.load(key);
+      },
+      refusalOf: (error) => (error instanceof CatalogueRefusedError ? { status: error.refusal.status, body: error.refusal.body } : undefined),
+      failureBody: (reason) => JSON.stringify(catalogueUnreadBody(reason)),
+    },
+    records,
+  );
+}
+
+/** What a gate reads before a request goes on, and how its failures are answered. */
+export interface ReadGate {
+  /** The read this request must wait for; undefined: it goes on at once. */
+  readFor(req: IncomingMessage): Promise<void> | undefined;
+  /** The backend's own refusal to pass on (status, body), when the read failed with one. */
+  refusalOf(error: unknown): { status: number; body: string; contentType?: string | null } | undefined;
+  /** The 502's body for a read that failed otherwise, from the reason (one sentence). */
+  failureBody(reason: string): string;
+}
+
+/**
+ * A request the gate must read for waits for that read, then goes on to `listener`; a refused read
+ * answers the backend's refusal, a failed one the gate's 502, each journaled and logged as the
+ * backend's part of the request (with the read's time, and for a 502 why it failed).
+ */
+export function withReadFirst(listener: RequestListener, gate: ReadGate, records: GateRecords): RequestListener {
   const logs = records.logger.isLevelEnabled('info');
   return (req: IncomingMessage, res: ServerResponse) => {
-    if (catalogue.loaded) return listener(req, res);
-    const key = req.headers[PUBLISHABLE_KEY_HEADER];
-    if (typeof key !== 'string' || key === '' || !ownedNotAdmin(req)) return listener(req, res);
+    const reading = gate.readFor(req);
+    if (!reading) return listener(req, res);
     const arrivedMs = Date.now();
     const stamp = records.journal.arrival();
     const started = performance.now();
-    catalogue.load(key).then(
+    reading.then(
       () => listener(req, res),
       (error: unknown) => {
         const ms = Math.round((performance.now() - started) * 10) / 10;
-        const refused = error instanceof CatalogueRefusedError ? error.refusal : undefined;
+        const refused = gate.refusalOf(error);
         const reason = error instanceof Error ? error.message : String(error);
-        const sent = refused ? answer(res, refused.status, refused.body) : answer(res, 502, JSON.stringify(catalogueUnreadBody(reason)));
+        const sent = refused ? answer(res, refused.status, refused.body, refused.contentType) : answer(res, 502, gate.failureBody(reason));
         if (!sent) return;
         notePassedThrough(records.journal, records.logger, logs, {
           arrivedMs,
@@ -65,16 +96,16 @@ export function withCatalogueGate(listener: RequestListener, catalogue: BackendC
 }
 
 /** The mock's own requests (backend/ownership.ts) but the admin API's: the plugins' routes (any case or escape) and /openapi.json. */
-function ownedNotAdmin(req: IncomingMessage): boolean {
+export function ownedNotAdmin(req: IncomingMessage): boolean {
   const method = req.method as string;
   const url = req.url as string;
   return ownsRequest('serve', method, url) && !ownsRequest('proxy', method, url);
 }
 
 /** Answers JSON `body` with `status`; what was sent (undefined when the client has gone). */
-function answer(res: ServerResponse, status: number, body: string): { status: number; headers: string[]; body: string } | undefined {
+function answer(res: ServerResponse, status: number, body: string, contentType: string | null = 'application/json; charset=utf-8'): { status: number; headers: string[]; body: string } | undefined {
   if (res.headersSent || res.destroyed) return undefined;
-  const headers = ['Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(Buffer.byteLength(body))];
+  const headers = [...(contentType ? ['Content-Type', contentType] : []), 'Content-Length', String(Buffer.byteLength(body))];
   res.writeHead(status, headers);
   res.end(body);
   return { status, headers, body };

@@ -10,6 +10,7 @@ import { backendAgent, freshConnections } from './backend-agent.ts';
 import { DEFAULT_BACKEND_TIMEOUT_MS, proxyListener, proxyOptions } from './proxy-options.ts';
 import type { FaultInjector } from '../state/faults.ts';
 import { withPassFaults } from './pass-faults.ts';
+import { backendLabel } from './label.ts';
 
 /**
  * The requests the mock does not answer, passed to the backend and back (`serve --backend`, `proxy`):
@@ -48,11 +49,7 @@ export interface Overlay {
   close(): void;
 }
 
-/** The backend as named to people: its URL, without the trailing slash of a bare origin. */
-export function backendLabel(backend: string): string {
-  const url = new URL(backend);
-  return url.pathname === '/' && !url.search ? url.origin : url.href;
-}
+export { backendLabel } from './label.ts';
 
 /** One passed-through exchange, from its arrival to the end of its answer. */
 interface Exchange {

@@ -20,6 +20,19 @@ export class DatasetHolder {
    * provider-state swaps called directly leave it to the caller.
    */
   readonly writes = new WriteStore();
+  /**
+   * Each customer's own data read from a backend that has the plugins (backend/customer-data.ts), set
+   * by process.ts for `serve --backend`: a customer whose data is read is answered from it, not from
+   * `current`. A reset forgets it (mock-server/state/changes.ts).
+   */
+  customerData: { datasetOf(customer: string): Dataset | undefined; forget(): void; readonly active: boolean } | undefined;
+
+  /** The dataset `customer` ('' for a guest) is answered from: their own read from a backend, or `current`. */
+  datasetOf(customer: string): Dataset {
+    // A provider state is what every request is answered from while it holds.
+    if (this.#beforeState) return this.#current;
+    return this.customerData?.datasetOf(customer) ?? this.#current;
+  }
   #initial: Dataset;
   #initialGeneration: GenerateOptions | undefined;
   #catalogue: GivenCatalogue | undefined;

@@ -17,6 +17,7 @@ import { corsHeaderSetter, corsOptions, corsPolicy } from '../helpers/cors-polic
 import { preflightOnly } from './request-guards.ts';
 import { writeRoutes } from './writes.ts';
 import { MOCK_SHARE_TOKEN_SECRET, wishlistSettings } from '../writes/routes.ts';
+import type { WishlistSettings } from '../writes/types.ts';
 import type { VariantJson } from '../writes/types.ts';
 import type { PactRecorder } from '../pacts/recorder.ts';
 import { pactsAdminRouter } from '../pacts/routes.ts';
@@ -43,6 +44,8 @@ export interface AppOptions {
   ops?: Ops;
   /** The alphabite dialect's wishlist setting `allow_multiple_wishlists` (default false, as a fresh install; docs/writes.md). */
   allowMultipleWishlists?: boolean;
+  /** The wishlist plugin's settings as the write routes read them, when someone else keeps them (a backend's, read: backend/customer-data.ts); else from `allowMultipleWishlists`. */
+  settings?: WishlistSettings;
   /** The alphabite dialect's wishlist plugin option `shareTokenSecret` (default MOCK_SHARE_TOKEN_SECRET; '': left out, docs/writes.md). */
   shareTokenSecret?: string;
   /** add-item's lookup of a variant the dataset does not know (a backend's catalogue read again: backend/catalogue.ts). */
@@ -99,7 +102,7 @@ export function createApp(holder: DatasetHolder, options: AppOptions = {}): Expr
   const answers = options.answers ?? listingAnswers(holder, options);
   mountListings(app, { answers });
   // The plugins' other routes (writes, and the reads around them) in the alphabite dialect; the spec dialect's 405 for writes.
-  app.use(writeRoutes({ answers, coordinator, settings: wishlistSettings(options.allowMultipleWishlists), shareTokenSecret: options.shareTokenSecret ?? MOCK_SHARE_TOKEN_SECRET, ...(options.findVariant ? { findVariant: options.findVariant } : {}) }));
+  app.use(writeRoutes({ answers, coordinator, settings: options.settings ?? wishlistSettings(options.allowMultipleWishlists), shareTokenSecret: options.shareTokenSecret ?? MOCK_SHARE_TOKEN_SECRET, ...(options.findVariant ? { findVariant: options.findVariant } : {}) }));
   // The OpenAPI document of the dialect the listings speak (examples from the seed-1 dataset, whatever this one serves).
   app.get(OPENAPI_PATH, lazyOpenApiRoute({ dialect: answers.dialect.name, ...(answers.dialect.maxPageSize !== undefined ? { maxPageSize: answers.dialect.maxPageSize } : {}) }));
   // Pact's state-change endpoint (POST, GET and DELETE /__admin/provider-states); any /__admin guard must be

@@ -71,7 +71,7 @@ export function writeRoutes({ answers, coordinator, settings, shareTokenSecret, 
     }
     void (async () => {
       const body = await read(req, res);
-      const bodies = answers.bodies();
+      const bodies = answers.bodies(answers.customerOf(req.headers));
       const ctx: WriteContext = { dataset: bodies.dataset, dialect, store, settings, aggregate: (id) => bodies.aggregateOf(id), shareTokenSecret, now: Date.now, ...(findVariant ? { findVariant } : {}) };
       const outcome = await routeWrite(ctx, { method: req.method, path, query: queryPairs(req.originalUrl), headers: req.headers, body });
       if (!outcome) return next();

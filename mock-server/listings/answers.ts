@@ -2,6 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import { ENDPOINT_NAMES, PATHS, type EndpointName } from '../../lib/api-rules.ts';
 import { isRefusal, type Dialect, type ListingRequest, type Refusal } from '../../lib/dialects/index.ts';
 import type { Steps } from '../../fixtures/steps.ts';
+import type { Dataset } from '../../fixtures/dataset.ts';
 import { queryPairs } from '../../lib/query.ts';
 import type { DatasetHolder } from '../dataset/holder.ts';
 import { boundedMemo } from './memo.ts';
@@ -70,16 +71,30 @@ export class ListingAnswers {
   #kept = boundedMemo<string, KeptAnswer>(ANSWER_MEMO_BYTES, (body) => body.bytes.length);
   readonly #askedOnce = new Uint32Array(DOORKEEPER_SLOTS);
   readonly #customers = new CustomerIds();
+  /** The bodies of customers' own data read from a backend, by dataset (let go with it). */
+  readonly #customerBodies = new WeakMap<Dataset, PageBodies>();
 
   constructor(
     readonly holder: DatasetHolder,
     readonly dialect: Dialect,
   ) {}
 
-  /** The page bodies of the current dataset version (and forget any older version's answers). */
-  bodies(): PageBodies {
+  /**
+   * The page bodies of the current dataset version (and forget any older version's answers); for a
+   * customer whose own data was read from a backend (`holder.datasetOf`), the bodies of that data.
+   */
+  bodies(customer?: string): PageBodies {
     if (this.#version !== this.holder.version || !this.#bodies) this.#reset();
-    return this.#bodies as PageBodies;
+    const own = customer === undefined ? undefined : this.holder.datasetOf(customer);
+    if (!own || own === this.holder.current) return this.#bodies as PageBodies;
+    let bodies = this.#customerBodies.get(own);
+    if (!bodies) this.#customerBodies.set(own, (bodies = new PageBodies(own, this.dialect)));
+    return bodies;
+  }
+
+  /** The customer ('' for a guest) a request's answers are made for. */
+  customerOf(headers: ListingRequest['headers']): string {
+    return this.#customers.idOf(headers);
   }
 
   /**
@@ -92,7 +107,9 @@ export class ListingAnswers {
     if (writes) return `${url}\u0001${writes.id}`;
     const variant = this.dialect.variant(headers);
     // Where each customer has their own wishlists, a wishlist listing is kept per customer.
-    const owner = this.dialect.wishlistsPerCustomer && url.startsWith('/store/wishlists') ? `\u0002${this.#customers.idOf(headers)}` : '';
+    // ...and every listing, when customers' own data is read from a backend.
+    const perCustomer = this.holder.customerData?.active || (this.dialect.wishlistsPerCustomer && url.startsWith('/store/wishlists'));
+    const owner = perCustomer ? `\u0002${this.#customers.idOf(headers)}` : '';
     return variant || owner ? `${url}\u0000${variant}${owner}` : url;
   }
 
@@ -233,13 +250,14 @@ export function mountListings(app: Pick<Router, 'get'>, options: ListingOptions)
       }
       // The rules in their one order (guard, read, list), as the MSW handlers apply them too; what
       // the listing needs built first (a first request for an order) is built between requests.
-      const bodies = answers.bodies();
+      const customer = answers.customerOf(req.headers);
+      const bodies = answers.bodies(customer);
       const read = readListing(bodies, request);
       const pending = isRefusal(read) ? undefined : bodies.preparing(request, read);
       if (!pending) return send(req, res, key, request, answerRead(bodies, request, read, writes, answers.holder.writes), writes);
       // A dataset swapped in meanwhile is answered from (in one go, should it need another build).
       return answers.build(pending).then(() => {
-        const now = answers.bodies();
+        const now = answers.bodies(customer);
         send(req, res, key, request, now === bodies ? answerRead(bodies, request, read, writes, answers.holder.writes) : answerListing(now, request, writes, answers.holder.writes), writes);
       });
     });

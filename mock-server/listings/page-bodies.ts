@@ -94,6 +94,8 @@ export class PageBodies {
   readonly #aggregates = new Map<number, RatingAggregate>();
   /** Where each endpoint's envelope opens its record array (`{"reviews":[`). */
   readonly #heads: Partial<Record<ListingRequest['endpoint'], string>> = {};
+  /** The bodies of `dataset.mine`, once asked. */
+  #mine: PageBodies | undefined;
   /** A recording of a backend speaking this dialect: its records' JSON, served as recorded. */
   readonly #recorded: RecordedJson | undefined;
 
@@ -122,6 +124,12 @@ export class PageBodies {
       // Each customer's own wishlists (the dialect's guard and reading have already refused a guest).
       const customer = customerOf(request.headers)?.id ?? '';
       return this.#customerWishlists(request, query, writes ?? store.of(customer) ?? new CustomerWrites(customer), store, perCustomer.refusedToOthers, rules, head, facts);
+    }
+    // One customer's data read from a backend: their own reviews as the backend listed them for my_reviews_only.
+    const mine = this.dataset.mine;
+    if (mine && query.filters.myReviewsOnly && (request.endpoint === 'reviews' || request.endpoint === 'productReviews')) {
+      this.#mine ??= new PageBodies(mine, this.dialect);
+      return this.#mine.answer(request, { ...query, filters: { ...query.filters, myReviewsOnly: false } }, facts, writes, store);
     }
     if (writes) return this.#answerWithWrites(request, query, writes, rules, head, facts);
     switch (request.endpoint) {

@@ -74,6 +74,8 @@ export class ChangeApplier {
       case 'reset':
         if (!current()) return SUPERSEDED;
         holder.reset(ticket);
+        // In front of a backend with the plugins, each customer's data is read from it again.
+        holder.customerData?.forget();
         ops.logger.info({ dataset: holder.current.summary }, 'dataset reset');
         return DONE;
       case 'providerState': {
@@ -121,7 +123,7 @@ export class ChangeApplier {
         return { ...DONE, faults: ops.faults.settings };
       case 'write': {
         const dialect = holder.writes.dialect;
-        holder.writes.apply(change.command, change.at, dialect && seedOf(holder.current, dialect), change.token);
+        holder.writes.apply(change.command, change.at, dialect && seedOf(holder.datasetOf(change.command.customer), dialect), change.token);
         return DONE;
       }
       case 'forgetWrites':

@@ -7,9 +7,10 @@
  * The rule (docs/writes.md, "Whose wishlists"), one of three per customer:
  * - **named**: a customer the dataset names as a wishlist's `customer_id` (a recording of a real
  *   backend, asked with the tokens it issued; a fixtures file) sees exactly those wishlists, as they are.
- * - **asker**: a provider state's dataset (`Dataset.wishlistsOfAsker`) is the world of the one customer
+ * - **asker**: a provider state's dataset (`Dataset.wishlistOwners`) is the world of the one customer
  *   a contract asks as: every customer sees all of its wishlists, as theirs (`customer_id` theirs), as
- *   the kit's provider-state route makes them on a real backend for the token's customer.
+ *   the kit's provider-state route makes them on a real backend for the token's customer. One
+ *   customer's own data read from a backend (`wishlistOwners: 'reader'`) is theirs, all of it, as read.
  * - **derived**: any other customer sees SEEDED_WISHLISTS_PER_CUSTOMER wishlist of the dataset (picked
  *   by a hash of their id, one that holds items when the dataset has one), made theirs: its id and its
  *   items' ids re-made from the customer's id (DERIVED ids below), `customer_id` theirs, everything else
@@ -115,12 +116,15 @@ export class CustomerSeed implements SeedView {
     derivedFrom?: { index: number; tag: string },
   ) {
     this.#tag = derivedFrom?.tag ?? customerTag(customer);
-    const named = derivedFrom ? [] : pool.indexesOfCustomer(customer);
+    const named = derivedFrom || pool.dataset.wishlistOwners ? [] : pool.indexesOfCustomer(customer);
     if (derivedFrom) {
       this.ownership = 'derived';
       this.#indexes = [derivedFrom.index];
-    } else if (pool.dataset.wishlistsOfAsker) {
+    } else if (pool.dataset.wishlistOwners === 'asker') {
       this.ownership = 'asker';
+      this.#indexes = Array.from({ length: pool.count }, (_, w) => w);
+    } else if (pool.dataset.wishlistOwners === 'reader') {
+      this.ownership = 'named';
       this.#indexes = Array.from({ length: pool.count }, (_, w) => w);
     } else if (named.length > 0) {
       this.ownership = 'named';

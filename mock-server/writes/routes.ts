@@ -278,10 +278,19 @@ function retrieveWishlist(ctx: WriteContext, request: WriteRequest, seed: SeedWi
   if (seen.row.customer_id && seen.row.customer_id !== customer) return answer(empty500(REASONS.wishlistOfAnother));
   const items = writes.items(seen, view);
   const shown: string[] = [];
-  for (let p = 0; p < Math.min(items.count, RETRIEVE_ITEMS_TAKE); p++) shown.push(items.json(p));
+  for (let p = 0; p < Math.min(items.count, RETRIEVE_ITEMS_TAKE); p++) shown.push(retrievedItem(items.json(p)));
   const { name, customer_id, sales_channel_id } = seen.row;
   const head = JSON.stringify({ id: seen.row.id, name, customer_id, sales_channel_id, items_count: items.count });
   return answer({ status: 200, body: `${head.slice(0, -1)},"items":[${shown.join(',')}]}` });
+}
+
+/**
+ * An item as retrieve shows it: as 4.4 lists it, but an item whose variant is gone (4.4 leaves
+ * `product_variant` out; a recording of a backend keeps it so) shows `"product_variant":{}`, as the
+ * route's query of its default item fields answers it (measured on Medusa 2.21.2).
+ */
+function retrievedItem(json: string): string {
+  return json.includes('"product_variant":') ? json : `${json.slice(0, -1)},"product_variant":{}}`;
 }
 
 function totalItemsCount(ctx: WriteContext, request: WriteRequest, _body: unknown, seed: SeedWishlists): Outcome {

@@ -1,0 +1,232 @@
+/**
+ * In front of a backend that has the plugins (`serve --dialect alphabite --backend <url>`), each
+ * customer's own data, read from the backend's own plugin routes with the customer's own credentials
+ * (issue 36): on a customer's first request to the plugins' routes, their wishlists (4.3) with their
+ * items (4.4), and the reviews (4.1), walked as `fixtures --from` walks a backend (fixtures/recorder.ts,
+ * the kit's HTTP client, bounded), kept as a recording of that customer. From then on the mock answers
+ * that customer from it, byte for byte as the backend answered, with the customer's writes on top, in
+ * memory (copy-on-write: nothing is written to the backend). A guest's (no token, no session) is the
+ * reviews alone.
+ *
+ * - A backend whose first plugin route answers 404 has no plugins: the mock falls back to generated
+ *   data over its catalogue (as without this module), and says so (`source`).
+ * - A customer the backend refuses (401, 403) gets the backend's own answer, and is read again on
+ *   their next request; a read that fails otherwise is the 502 that names the backend.
+ * - `forget()` (POST /__admin/reset) drops every customer's data: the next request reads it again.
+ * - At most MAX_CUSTOMERS customers' data at once: past it, the one asked longest ago whose writes
+ *   are none is let go (read again when they come back); with every one of them holding writes, the
+ *   502 says to reset.
+ */
+import type { Dataset } from '../../fixtures/dataset.ts';
+import { recordBackend, RecordError, RECORD_DEFAULTS } from '../../fixtures/recorder.ts';
+import { datasetOfRecording, RecordingProblem } from '../../fixtures/recording.ts';
+import { customerOf } from '../../lib/customers.ts';
+import { PUBLISHABLE_KEY_HEADER } from '../../lib/dialects/alphabite.ts';
+import type { WriteStore } from '../writes/store.ts';
+import type { WishlistSettings } from '../writes/types.ts';
+import { exchange } from '../../client/exchange.ts';
+import { ownedNotAdmin, type ReadGate } from './catalogue-gate.ts';
+
+/** Customers whose data is held at once. */
+export const MAX_CUSTOMERS = 1000;
+/** The most JSON one customer's data may hold (UTF-8 bytes); past it the read fails with the 502. */
+export const MAX_CUSTOMER_BYTES = 32 * 1024 * 1024;
+/** The most records one customer's read keeps (reviews, wishlists and items together). */
+export const MAX_CUSTOMER_RECORDS = 100_000;
+
+/** Where the plugins' data comes from: the backend's (each customer's own), or generated (no plugins there, or asked for). */
+export type PluginDataSource = 'backend' | 'generated';
+
+/** Who asks: a customer's id, or '' for a guest. */
+const GUEST = '';
+
+/** A customer the backend refused: its answer, passed on as it came. */
+export class CustomerRefusedError extends Error {
+  override name = 'CustomerRefusedError';
+  constructor(
+    message: string,
+    readonly refusal: { status: number; body: string; contentType: string | null },
+  ) {
+    super(message);
+  }
+}
+
+export interface CustomerDataOptions {
+  /** The backend's base URL. */
+  backend: string;
+  /** Per request of a read (default the recorder's). */
+  timeoutMs?: number;
+  /** The writes of every customer: a customer holding some keeps their data (see MAX_CUSTOMERS). */
+  writes: WriteStore;
+  /** Where the plugins' data comes from when the backend has them (default `backend`). */
+  source?: PluginDataSource;
+  /** The wishlist plugin's settings the write routes read: the backend's `allow_multiple_wishlists` is set here once read. */
+  settings?: WishlistSettings;
+}
+
+export class BackendCustomerData {
+  readonly #options: CustomerDataOptions;
+  /** Each customer's data, by id, in the order last asked (a Map keeps insertion order). */
+  readonly #datasets = new Map<string, Dataset>();
+  readonly #reading = new Map<string, Promise<void>>();
+  /** Whether the backend has the plugins: undefined until the first read tells. */
+  #plugins: boolean | undefined;
+  /** Customers read since the start or the last reset. */
+  #read = 0;
+  #settingsRead = false;
+
+  constructor(options: CustomerDataOptions) {
+    this.#options = options;
+  }
+
+  /** Where the plugins' data comes from now: generated until a read found the plugins (and the options ask for the backend's). */
+  get source(): PluginDataSource {
+    return this.#plugins === true && this.#options.source !== 'generated' ? 'backend' : 'generated';
+  }
+
+  /** What the banner, /__admin/config and the dashboard say. */
+  describe(): { source: PluginDataSource; plugins: boolean | undefined; customersRead: number; customersHeld: number } {
+    return { source: this.source, plugins: this.#plugins, customersRead: this.#read, customersHeld: this.#datasets.size };
+  }
+
+  /** Whether requests on the plugins' routes must wait for a read: never once generated data is in use. */
+  get active(): boolean {
+    return this.#options.source !== 'generated' && this.#plugins !== false;
+  }
+
+  /** The customer's (or with '' the guest's) data, once read; undefined before (or when generated data is in use). */
+  datasetOf(customer: string): Dataset | undefined {
+    return this.#datasets.get(customer);
+  }
+
+  /** The id under which a request's data is kept: its customer's, or '' for a guest. */
+  customerOf(headers: Record<string, string | string[] | undefined>): string {
+    return customerOf(headers)?.id ?? GUEST;
+  }
+
+  /** Whether the request's data must be read before it is answered. */
+  needsRead(customer: string): boolean {
+    if (!this.active) return false;
+    const held = this.#datasets.get(customer);
+    if (held) {
+      // Asked again: the last to be let go.
+      this.#datasets.delete(customer);
+      this.#datasets.set(customer, held);
+      return false;
+    }
+    return true;
+  }
+
+  /**
+   * Reads the customer's data with the request's own credentials (publishable key, bearer token,
+   * session cookie); reads of one customer under way are shared. Rejects with a CustomerRefusedError
+   * (the backend's refusal) or an Error whose message is the reason of the 502.
+   */
+  read(customer: string, headers: Record<string, string | string[] | undefined>): Promise<void> {
+    let reading = this.#reading.get(customer);
+    if (!reading) {
+      reading = this.#readOnce(customer, headers).finally(() => this.#reading.delete(customer));
+      this.#reading.set(customer, reading);
+    }
+    return reading;
+  }
+
+  async #readOnce(customer: string, headers: Record<string, string | string[] | undefined>): Promise<void> {
+    const sent: Record<string, string> = {};
+    for (const name of [PUBLISHABLE_KEY_HEADER, 'authorization', 'cookie']) {
+      const value = headers[name];
+      if (typeof value === 'string') sent[name] = value;
+    }
+    let dataset: Dataset;
+    try {
+      const { recording, truncated, mine } = await recordBackend({
+        baseUrl: this.#options.backend,
+        dialect: 'alphabite',
+        headers: sent,
+        lists: customer === GUEST ? 'reviews' : 'all',
+        mine: customer !== GUEST,
+        maxRecords: MAX_CUSTOMER_RECORDS,
+        maxRecordingBytes: MAX_CUSTOMER_BYTES,
+        timeoutMs: this.#options.timeoutMs ?? RECORD_DEFAULTS.timeoutMs,
+      });
+      if (truncated) throw new Error(`the backend holds more than the ${MAX_CUSTOMER_RECORDS} records the mock reads for one customer`);
+      // All of it the customer's own, as read (mock-server/writes/customer-seed.ts).
+      const own = mine && datasetOfRecording({ ...recording, reviews: mine, wishlists: [], wishlist_items: [] });
+      dataset = { ...datasetOfRecording(recording), wishlistOwners: 'reader', ...(own ? { mine: own } : {}) };
+    } catch (error) {
+      if (error instanceof RecordError && error.answer) {
+        const { status, text, contentType, url } = error.answer;
+        // No plugin routes there: generated data over the catalogue, as without the plugins.
+        if (status === 404 && this.#plugins === undefined) {
+          this.#plugins = false;
+          return;
+        }
+        // A customer (or key) the backend refuses: its own answer.
+        if (status >= 400 && status < 500 && status !== 404) throw new CustomerRefusedError(`the backend refused this customer at ${url} (${status})`, { status, body: text, contentType });
+      }
+      if (error instanceof RecordError || error instanceof RecordingProblem) throw new Error(`reading this customer's wishlists and reviews from the backend failed: ${error.message}`);
+      throw error;
+    }
+    this.#plugins = true;
+    if (!this.#settingsRead && this.#options.settings) await this.#readSettings(sent);
+    if (!this.#make(customer)) throw new Error(`the mock holds the data of ${MAX_CUSTOMERS} customers read from the backend, each with writes: POST /__admin/reset to start again`);
+    this.#datasets.set(customer, dataset);
+    this.#read++;
+  }
+
+  /**
+   * The backend's wishlist settings (`GET /store/wishlists/settings`, no customer needed), read once
+   * with the first customer's read: the write routes then answer as the backend is set up (one
+   * wishlist per customer or several). A read that fails leaves the options' settings, and is tried
+   * again with the next customer's read.
+   */
+  async #readSettings(headers: Record<string, string>): Promise<void> {
+    try {
+      const key = headers[PUBLISHABLE_KEY_HEADER];
+      const answer = await exchange(`${this.#options.backend.replace(/\/+$/, '')}/store/wishlists/settings`, { timeoutMs: this.#options.timeoutMs ?? RECORD_DEFAULTS.timeoutMs, maxBodyBytes: 64 * 1024 }, undefined, key ? { [PUBLISHABLE_KEY_HEADER]: key } : {});
+      const multiple = (answer.json as { allow_multiple_wishlists?: unknown } | null)?.allow_multiple_wishlists;
+      if (answer.status === 200 && typeof multiple === 'boolean') {
+        this.#options.settings!.allow_multiple_wishlists = multiple;
+        this.#settingsRead = true;
+      }
+    } catch {
+      // The options' settings stay; the next customer's read tries again.
+    }
+  }
+
+  /** Room for one more customer's data: the one asked longest ago without writes is let go. False when there is none. */
+  #make(customer: string): boolean {
+    if (this.#datasets.has(customer) || this.#datasets.size < MAX_CUSTOMERS) return true;
+    for (const held of this.#datasets.keys()) {
+      if (!this.#options.writes.of(held)) {
+        this.#datasets.delete(held);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Drops every customer's data (a reset): the next request of each reads it again. */
+  forget(): void {
+    this.#datasets.clear();
+    this.#read = 0;
+  }
+}
+
+/**
+ * The gate in front of the mock's own requests (backend/catalogue-gate.ts `withReadFirst`): a request
+ * to the plugins' routes with a publishable key, of a customer (or guest) whose data is not read yet,
+ * waits for the read. Without a key the mock answers its own 400, as always.
+ */
+export function customerDataGate(data: BackendCustomerData, backendLabel: string): ReadGate {
+  return {
+    readFor: (req) => {
+      if (!data.active || typeof req.headers[PUBLISHABLE_KEY_HEADER] !== 'string' || !ownedNotAdmin(req)) return undefined;
+      const customer = data.customerOf(req.headers);
+      return data.needsRead(customer) ? data.read(customer, req.headers) : undefined;
+    },
+    refusalOf: (error) => (error instanceof CustomerRefusedError ? error.refusal : undefined),
+    failureBody: (reason) =>
+      JSON.stringify({ type: 'unknown_error', message: `Bad gateway: the backend ${backendLabel} could not be read (${reason.length > 400 ? `${reason.slice(0, 400)}...` : reason.replace(/\.$/, '')}); the mock answers each customer from their own data read there, and the next request reads it again` }),
+  };
+}
