@@ -40,7 +40,9 @@ const PATH_PARAMETERS: Partial<Record<EndpointName, ParameterDoc>> = {
 };
 
 const KEY = { [PUBLISHABLE_KEY_HEADER]: 'pk_example' };
-const CUSTOMER = { ...KEY, authorization: 'Bearer example-customer-token' };
+/** The customer the examples ask as: the wishlists they list are theirs (mock-server/listings/openapi.ts picks one of them). */
+export const EXAMPLE_CUSTOMER_AUTHORIZATION = 'Bearer example-customer-token';
+const CUSTOMER = { ...KEY, authorization: EXAMPLE_CUSTOMER_AUTHORIZATION };
 
 const refusedBeforeAnything: Record<string, ExampleRequest> = { missingKey: { summary: 'no publishable key', headers: {} } };
 

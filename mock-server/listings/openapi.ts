@@ -6,7 +6,9 @@
 import type { Request, Response } from 'express';
 import { DEFAULT_MAX_PAGE_SIZE } from '../../lib/api-rules.ts';
 import { createDialect, type DialectName } from '../../lib/dialects/index.ts';
-import { openApiDocument, type ExampleSource, type OpenApiDocument } from '../../lib/openapi/index.ts';
+import { EXAMPLE_CUSTOMER_AUTHORIZATION, openApiDocument, type ExampleSource, type OpenApiDocument } from '../../lib/openapi/index.ts';
+import { customerOf } from '../../lib/customers.ts';
+import { seedOf } from '../writes/seed.ts';
 import { generateDataset } from '../../fixtures/dataset.ts';
 import { answerListing, PageBodies } from './page-bodies.ts';
 
@@ -20,9 +22,11 @@ export function seededExamples(dialect: DialectName, maxPageSize = DEFAULT_MAX_P
   const wishlists = dataset.wishlists;
   let wishlist = 0;
   while (wishlist < wishlists.count - 1 && wishlists.source.itemCount(wishlist) < 4) wishlist++;
+  // Where each customer has their own wishlists, the examples' customer's (docs/writes.md).
+  const own = bodies.dialect.wishlistsPerCustomer ? seedOf(dataset, bodies.dialect).of(customerOf({ authorization: EXAMPLE_CUSTOMER_AUTHORIZATION })?.id ?? '') : undefined;
   return {
     productId: dataset.reviews.source.review(0).product_id,
-    wishlistId: wishlists.source.wishlist(wishlist).id,
+    wishlistId: own && own.count > 0 ? own.row(0).id : wishlists.source.wishlist(wishlist).id,
     answer: (request) => answerListing(bodies, request),
   };
 }

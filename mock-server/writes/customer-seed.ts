@@ -19,7 +19,7 @@
  */
 import { decodeBase32, encodeBase32 } from '../../fixtures/ids.ts';
 import { fnvHalves } from '../../lib/customers.ts';
-import type { SeedWishlists } from './seed.ts';
+import type { Dataset } from '../../fixtures/dataset.ts';
 import type { VariantJson, WishlistRow } from './types.ts';
 
 /** How many of the dataset's wishlists a customer the dataset does not name starts with. */
@@ -49,6 +49,12 @@ export interface SeedView {
 
 export type Ownership = 'named' | 'asker' | 'derived';
 
+/** The whole dataset's seeded wishlists, as a customer's view reads them (seed.ts's SeedWishlists). */
+export interface SeedPool extends SeedView {
+  readonly dataset: Dataset;
+  itemId(w: number, k: number): string;
+}
+
 /** A customer's tag in derived ids: 10 Crockford base-32 characters (50 bits) of a hash of their id. */
 export function customerTag(customer: string): string {
   const [h1, h2] = fnvHalves(`customer:${customer}`);
@@ -68,7 +74,7 @@ function derivedId(prefix: string, sourceId: string, index: number, tag: string)
 }
 
 /** The dataset wishlist a derived wishlist id was made from, and the tag of whose it is; undefined for any other id. */
-export function derivedIndex(id: string, pool: SeedWishlists): { index: number; tag: string } | undefined {
+export function derivedIndex(id: string, pool: SeedPool): { index: number; tag: string } | undefined {
   if (!/^wl_[0-9A-HJKMNP-TV-Z]{26}$/.test(id)) return undefined;
   const index = decodeBase32(id.slice(13, 19));
   if (!(index < pool.count)) return undefined;
@@ -77,7 +83,7 @@ export function derivedIndex(id: string, pool: SeedWishlists): { index: number; 
 }
 
 /** The dataset wishlists a customer the dataset does not name starts with (positions in the dataset, ascending). */
-function pick(customer: string, pool: SeedWishlists): number[] {
+function pick(customer: string, pool: SeedPool): number[] {
   if (pool.count === 0) return [];
   const [h1] = fnvHalves(`wishlists:${customer}`);
   const start = h1 % pool.count;
@@ -112,7 +118,7 @@ export class CustomerSeed implements SeedView {
    */
   constructor(
     readonly customer: string,
-    readonly pool: SeedWishlists,
+    readonly pool: SeedPool,
     derivedFrom?: { index: number; tag: string },
   ) {
     this.#tag = derivedFrom?.tag ?? customerTag(customer);

@@ -8,7 +8,7 @@ import type { Dataset } from '../../fixtures/dataset.ts';
 import type { Dialect } from '../../lib/dialects/index.ts';
 import type { ProductVariant } from '../../fixtures/records.ts';
 import type { VariantJson, WishlistRow } from './types.ts';
-import { CustomerSeed, type SeedView } from './customer-seed.ts';
+import { CustomerSeed, type SeedPool } from './customer-seed.ts';
 
 /** Customers whose views (CustomerSeed) a dataset keeps made; past it, the oldest is made again when asked. */
 const KEPT_VIEWS = 4096;
@@ -16,7 +16,7 @@ const KEPT_VIEWS = 4096;
 /** The largest dataset whose wishlists are scanned for their customers (`indexesOfCustomer`). */
 export const SCANNED_WISHLISTS = 100_000;
 
-export class SeedWishlists implements SeedView {
+export class SeedWishlists implements SeedPool {
   readonly #views = new Map<string, CustomerSeed>();
   #variants: Map<string, VariantJson> | undefined;
   #items: Map<string, [number, number]> | undefined;
