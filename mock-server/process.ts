@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_MAX_PAGE_SIZE } from '../lib/api-rules.ts';
 import { DEFAULT_DIALECT, type DialectName } from '../lib/dialects/index.ts';
@@ -8,6 +8,7 @@ import { DEFAULT_SEED } from '../fixtures/generate.ts';
 import { BackendCatalogue, backendCatalogueReader } from './backend/catalogue.ts';
 import { withCatalogueGate, withReadFirst } from './backend/catalogue-gate.ts';
 import { wishlistSettings } from './writes/routes.ts';
+import { seedOf } from './writes/seed.ts';
 import { backendLabel } from './backend/label.ts';
 import { createApp, listingAnswers } from './front/app.ts';
 import { corsPolicy } from './helpers/cors-policy.ts';
@@ -68,7 +69,7 @@ export async function startInProcess(options: MockServerOptions, coordinate?: Co
   const settings = wishlistSettings(options.allowMultipleWishlists);
   // In front of a backend with the plugins, each customer's own data is read on their first request to the plugins' routes.
   // Loaded only with a backend, as the overlay.
-  const { BackendCustomerData, customerDataGate } = readsBackendCatalogue(options) ? await import('./backend/customer-data.ts') : ({} as Partial<typeof import('./backend/customer-data.ts')>);
+  const { BackendCustomerData, customerDataGate, withBackendAnswers } = readsBackendCatalogue(options) ? await import('./backend/customer-data.ts') : ({} as Partial<typeof import('./backend/customer-data.ts')>);
   const customerData = BackendCustomerData && readsBackendCatalogue(options)
     ? new BackendCustomerData({ backend: options.backend!, writes: holder.writes, settings, ...(options.backendTimeoutMs !== undefined ? { timeoutMs: options.backendTimeoutMs } : {}), ...(options.pluginData ? { source: options.pluginData } : {}) })
     : undefined;
@@ -89,7 +90,16 @@ export async function startInProcess(options: MockServerOptions, coordinate?: Co
   const fast = options.fastPath === false || pacts ? app : withFastPath(app, { answers, cors: corsPolicy(options.corsOrigin), ops });
   // Until a backend's catalogue is read, requests to the plugins' routes wait for it (read with their key).
   const gated = backendCatalogue && !backendCatalogue.loaded ? withCatalogueGate(fast, backendCatalogue, { journal: ops.journal, logger: ops.logger }) : fast;
-  const mine = customerData?.active && customerDataGate ? withReadFirst(gated, customerDataGate(customerData, backendLabel(options.backend!)), { journal: ops.journal, logger: ops.logger }) : gated;
+  // Bound once the overlay is made (below): a customer's 4.4 of a wishlist the mock does not know for them is the backend's to answer.
+  let passThrough: (req: IncomingMessage, res: ServerResponse) => void = () => undefined;
+  const knows = (customer: string, id: string) => {
+    const view = seedOf(holder.datasetOf(customer), answers.dialect).of(customer);
+    return view.indexOf(id) >= 0 || (holder.writes.of(customer)?.created.some((row) => row.id === id) ?? false);
+  };
+  const mine =
+    customerData?.active && customerDataGate && withBackendAnswers
+      ? withReadFirst(withBackendAnswers(gated, customerData, { knows, passThrough: (req, res) => passThrough(req, res) }), customerDataGate(customerData, backendLabel(options.backend!)), { journal: ops.journal, logger: ops.logger })
+      : gated;
   // Loaded only with a backend: the proxy library is not on the start-up path of a mock on its own.
   const overlay = options.backend
     ? (await import('./backend/overlay.ts')).createOverlay({
@@ -101,6 +111,7 @@ export async function startInProcess(options: MockServerOptions, coordinate?: Co
         faults: ops.faults,
       })
     : undefined;
+  if (overlay) passThrough = overlay.passThrough;
   // requireHostHeader off: guardRequests answers a missing Host with JSON instead of Node's empty 400.
   // Requests and responses made on the app's prototypes: Express then moves none (front/app-messages.ts).
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false, ...appMessages(app) }, frontListener(mine, overlay && { mode: options.mode ?? 'serve', passThrough: overlay.passThrough }));

@@ -17,6 +17,7 @@
  *   are none is let go (read again when they come back); with every one of them holding writes, the
  *   502 says to reset.
  */
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Dataset } from '../../fixtures/dataset.ts';
 import { recordBackend, RecordError, RECORD_DEFAULTS } from '../../fixtures/recorder.ts';
 import { datasetOfRecording, RecordingProblem } from '../../fixtures/recording.ts';
@@ -74,6 +75,8 @@ export class BackendCustomerData {
   /** Customers read since the start or the last reset. */
   #read = 0;
   #settingsRead = false;
+  /** Customers the backend refused on the wishlist routes, held with the guest's data (`needsRead`). */
+  readonly #refused = new Map<string, CustomerRefusedError>();
 
   constructor(options: CustomerDataOptions) {
     this.#options = options;
@@ -94,6 +97,11 @@ export class BackendCustomerData {
     return this.#options.source !== 'generated' && this.#plugins !== false;
   }
 
+  /** Whether the backend refused this customer on the wishlist routes (their reviews are the guest's). */
+  isRefused(customer: string): boolean {
+    return this.#refused.has(customer);
+  }
+
   /** The customer's (or with '' the guest's) data, once read; undefined before (or when generated data is in use). */
   datasetOf(customer: string): Dataset | undefined {
     return this.#datasets.get(customer);
@@ -104,9 +112,14 @@ export class BackendCustomerData {
     return customerOf(headers)?.id ?? GUEST;
   }
 
-  /** Whether the request's data must be read before it is answered. */
-  needsRead(customer: string): boolean {
+  /**
+   * Whether the request's data must be read before it is answered. A customer the backend refused
+   * is answered the reviews as a guest is (public routes), and read again on each wishlist route.
+   */
+  needsRead(customer: string, wishlistRoute = true, write = true): boolean {
     if (!this.active) return false;
+    // A read of a refused customer's wishlist route is the backend's to answer (withBackendAnswers); a write reads again.
+    if (this.#refused.has(customer) && wishlistRoute && write) return true;
     const held = this.#datasets.get(customer);
     if (held) {
       // Asked again: the last to be let go.
@@ -149,6 +162,7 @@ export class BackendCustomerData {
         maxRecordingBytes: MAX_CUSTOMER_BYTES,
         timeoutMs: this.#options.timeoutMs ?? RECORD_DEFAULTS.timeoutMs,
       });
+      this.#refused.delete(customer);
       if (truncated) throw new Error(`the backend holds more than the ${MAX_CUSTOMER_RECORDS} records the mock reads for one customer`);
       // All of it the customer's own, as read (mock-server/writes/customer-seed.ts).
       const own = mine && datasetOfRecording({ ...recording, reviews: mine, wishlists: [], wishlist_items: [] });
@@ -162,7 +176,12 @@ export class BackendCustomerData {
           return;
         }
         // A customer (or key) the backend refuses: its own answer.
-        if (status >= 400 && status < 500 && status !== 404) throw new CustomerRefusedError(`the backend refused this customer at ${url} (${status})`, { status, body: text, contentType });
+        if (status >= 400 && status < 500 && status !== 404) {
+          const refused = new CustomerRefusedError(`the backend refused this customer at ${url} (${status})`, { status, body: text, contentType });
+          // A refused token (or a session, which the wishlist listing does not take): the reviews as a guest reads them.
+          if (customer !== GUEST && error.answer.url.includes('/store/wishlists')) await this.#asGuest(customer, headers, refused);
+          throw refused;
+        }
       }
       if (error instanceof RecordError || error instanceof RecordingProblem) throw new Error(`reading this customer's wishlists and reviews from the backend failed: ${error.message}`);
       throw error;
@@ -172,6 +191,16 @@ export class BackendCustomerData {
     if (!this.#make(customer)) throw new Error(`the mock holds the data of ${MAX_CUSTOMERS} customers read from the backend, each with writes: POST /__admin/reset to start again`);
     this.#datasets.set(customer, dataset);
     this.#read++;
+  }
+
+  /** Holds the guest's data (read now if need be, with the key alone) for a customer the backend refused, and their refusal. */
+  async #asGuest(customer: string, headers: Record<string, string | string[] | undefined>, refused: CustomerRefusedError): Promise<void> {
+    const key = headers[PUBLISHABLE_KEY_HEADER];
+    if (this.needsRead(GUEST)) await this.read(GUEST, typeof key === 'string' ? { [PUBLISHABLE_KEY_HEADER]: key } : {});
+    const guest = this.#datasets.get(GUEST);
+    if (!guest || !this.#make(customer)) return;
+    this.#datasets.set(customer, guest);
+    this.#refused.set(customer, refused);
   }
 
   /**
@@ -209,6 +238,7 @@ export class BackendCustomerData {
   /** Drops every customer's data (a reset): the next request of each reads it again. */
   forget(): void {
     this.#datasets.clear();
+    this.#refused.clear();
     this.#read = 0;
   }
 }
@@ -223,10 +253,50 @@ export function customerDataGate(data: BackendCustomerData, backendLabel: string
     readFor: (req) => {
       if (!data.active || typeof req.headers[PUBLISHABLE_KEY_HEADER] !== 'string' || !ownedNotAdmin(req)) return undefined;
       const customer = data.customerOf(req.headers);
-      return data.needsRead(customer) ? data.read(customer, req.headers) : undefined;
+      const wishlistRoute = /^\/store\/wishlists(\/|\?|$)/i.test(req.url as string);
+      const write = req.method !== 'GET' && req.method !== 'HEAD';
+      if (!data.needsRead(customer, wishlistRoute, write)) return undefined;
+      // Refused on the wishlist routes: a review route is answered from the guest's reviews all the same.
+      return data.read(customer, req.headers).catch((error: unknown) => {
+        if (error instanceof CustomerRefusedError && !wishlistRoute && data.isRefused(customer)) return;
+        throw error;
+      });
     },
     refusalOf: (error) => (error instanceof CustomerRefusedError ? error.refusal : undefined),
     failureBody: (reason) =>
       JSON.stringify({ type: 'unknown_error', message: `Bad gateway: the backend ${backendLabel} could not be read (${reason.length > 400 ? `${reason.slice(0, 400)}...` : reason.replace(/\.$/, '')}); the mock answers each customer from their own data read there, and the next request reads it again` }),
+  };
+}
+
+/** 4.4's path, its wishlist id (percent-encoded as sent). */
+const ITEMS_PATH = /^\/store\/wishlists\/([^/?]+)\/items\/?(?:\?|$)/i;
+
+/**
+ * In front of the mock's own listener, once a customer's data is read, the reads the mock cannot answer
+ * from it are the backend's, with the customer's own credentials (passed through, nothing written):
+ * - a GET of 4.4 for a wishlist the mock does not know for this customer (neither in their data read from
+ *   the backend, nor made or taken over by their writes): another customer's wishlist is the plugin's
+ *   empty 500 when it holds items, an unknown one an empty page;
+ * - a GET on the wishlist routes by a customer the backend refused (a token it does not take, a session
+ *   where the listing wants a bearer token): its own answer to them.
+ * Everything else goes to `listener`.
+ */
+export function withBackendAnswers(listener: RequestListener, data: BackendCustomerData, options: { knows(customer: string, wishlistId: string): boolean; passThrough: RequestListener }): RequestListener {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const method = req.method;
+    const match = (method === 'GET' || method === 'HEAD') && data.active ? ITEMS_PATH.exec(req.url as string) : null;
+    const read = (method === 'GET' || method === 'HEAD') && data.active && typeof req.headers[PUBLISHABLE_KEY_HEADER] === 'string';
+    if (read && /^\/store\/wishlists(\/|\?|$)/i.test(req.url as string) && data.isRefused(data.customerOf(req.headers))) return options.passThrough(req, res);
+    if (match && typeof req.headers[PUBLISHABLE_KEY_HEADER] === 'string') {
+      const customer = data.customerOf(req.headers);
+      let id: string | undefined;
+      try {
+        id = decodeURIComponent(match[1]!);
+      } catch {
+        id = undefined;
+      }
+      if (id !== undefined && customer !== GUEST && data.datasetOf(customer) && !data.isRefused(customer) && !options.knows(customer, id)) return options.passThrough(req, res);
+    }
+    listener(req, res);
   };
 }
