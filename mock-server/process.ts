@@ -98,7 +98,7 @@ export async function startInProcess(options: MockServerOptions, coordinate?: Co
   };
   const mine =
     customerData?.active && customerDataGate && withBackendAnswers
-      ? withReadFirst(withBackendAnswers(gated, customerData, { knows, passThrough: (req, res) => passThrough(req, res) }), customerDataGate(customerData, backendLabel(options.backend!)), { journal: ops.journal, logger: ops.logger })
+      ? withReadFirst(withBackendAnswers(gated, customerData, { knows, hasReviewWrites: (customer) => (holder.writes.of(customer)?.reviews.length ?? 0) > 0, passThrough: (req, res) => passThrough(req, res) }), customerDataGate(customerData, backendLabel(options.backend!)), { journal: ops.journal, logger: ops.logger })
       : gated;
   // Loaded only with a backend: the proxy library is not on the start-up path of a mock on its own.
   const overlay = options.backend

@@ -268,6 +268,24 @@ export function customerDataGate(data: BackendCustomerData, backendLabel: string
   };
 }
 
+/** A product's rating aggregate: counted by the backend over approved reviews (the mock's own reviews are pending, and never count). */
+const AGGREGATE_PATH = /^\/store\/reviews\/product\/[^/?]+\/aggregate-counts\/?(?:\?|$)/i;
+/** The review listings (4.1, 4.2). */
+const REVIEWS_PATH = /^\/store\/(?:products\/reviews|reviews\/product\/[^/?]+)\/?(?:\?|$)/i;
+
+/**
+ * Review reads the backend answers better than the mock's emulation can (docs/dialects.md, "Not
+ * emulated": the product `include_product` embeds, the aggregate over approved reviews only), so they
+ * are the backend's own answer: the aggregate always, and a listing asking for either while the
+ * customer has written no review in the mock (theirs would be missing from the backend's answer).
+ */
+function reviewsReadOfBackend(url: string, reviewWrites: boolean): boolean {
+  if (AGGREGATE_PATH.test(url)) return true;
+  if (reviewWrites || !REVIEWS_PATH.test(url)) return false;
+  const query = new URLSearchParams(url.includes('?') ? url.slice(url.indexOf('?') + 1) : '');
+  return query.has('include_product') || query.has('include_aggregated_counts');
+}
+
 /** 4.4's path, its wishlist id (percent-encoded as sent). */
 const ITEMS_PATH = /^\/store\/wishlists\/([^/?]+)\/items\/?(?:\?|$)/i;
 
@@ -281,12 +299,13 @@ const ITEMS_PATH = /^\/store\/wishlists\/([^/?]+)\/items\/?(?:\?|$)/i;
  *   where the listing wants a bearer token): its own answer to them.
  * Everything else goes to `listener`.
  */
-export function withBackendAnswers(listener: RequestListener, data: BackendCustomerData, options: { knows(customer: string, wishlistId: string): boolean; passThrough: RequestListener }): RequestListener {
+export function withBackendAnswers(listener: RequestListener, data: BackendCustomerData, options: { knows(customer: string, wishlistId: string): boolean; hasReviewWrites(customer: string): boolean; passThrough: RequestListener }): RequestListener {
   return (req: IncomingMessage, res: ServerResponse) => {
     const method = req.method;
     const match = (method === 'GET' || method === 'HEAD') && data.active ? ITEMS_PATH.exec(req.url as string) : null;
     const read = (method === 'GET' || method === 'HEAD') && data.active && typeof req.headers[PUBLISHABLE_KEY_HEADER] === 'string';
     if (read && /^\/store\/wishlists(\/|\?|$)/i.test(req.url as string) && data.isRefused(data.customerOf(req.headers))) return options.passThrough(req, res);
+    if (read && reviewsReadOfBackend(req.url as string, options.hasReviewWrites(data.customerOf(req.headers)))) return options.passThrough(req, res);
     if (match && typeof req.headers[PUBLISHABLE_KEY_HEADER] === 'string') {
       const customer = data.customerOf(req.headers);
       let id: string | undefined;
