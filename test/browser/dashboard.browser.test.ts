@@ -609,6 +609,9 @@ describe('the dashboard of serve --backend (issue 28): a storefront through the 
       mkdirSync(fileURLToPath(new URL('.', `file://${SCREENSHOT}`)), { recursive: true });
       // The dataset panel (refreshed every 5 s) shows the data over the backend's catalogue, read by the first keyed request.
       await tab.waitForFunction((url) => document.querySelector('#dataset-facts')?.textContent?.includes(`4 products, 8 variants from ${url}`), backend.url, { timeout: 15_000 });
+      // ...and whose data it is: this backend has no plugin routes (404), so generated over its catalogue (issue 36).
+      const facts = await tab.$$eval('#dataset-facts dt', (terms) => terms.map((dt) => [dt.textContent, dt.nextElementSibling?.textContent ?? ''] as [string | null, string]));
+      expect(facts.find(([term]) => term === 'customers\u2019 data')?.[1]).toMatch(/^generated \(the backend has no plugin routes\): each customer sees their own wishlists/);
       await tab.screenshot({ path: SCREENSHOT, fullPage: true });
       expect(errors).toEqual([]);
     } finally {
