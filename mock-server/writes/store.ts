@@ -14,7 +14,7 @@
  */
 import { encodeBase32 } from '../../fixtures/ids.ts';
 import { json } from './medusa-body.ts';
-import { empty500, REASONS, withReason } from './reasons.ts';
+import { empty500, REASONS, withReason, type Reason } from './reasons.ts';
 import type { SeedWishlists } from './seed.ts';
 import { CustomerSeed, customerTag, derivedIndex, type SeedView } from './customer-seed.ts';
 import type { Dialect } from '../../lib/dialects/index.ts';
@@ -408,7 +408,8 @@ export class WriteStore {
       case 'addItem': {
         const seen = writes.wishlist(command.wishlist, seed);
         // Unknown wishlist, a guest's (customer_id null), another customer's, unknown variant, or the variant already there: the plugin's 500.
-        if (!seen) return empty500(REASONS.wishlistUnknown);
+        // A wishlist the customer does not see may still be someone else's (their view holds only their own): the reason says whose.
+        if (!seen) return empty500(this.#notYours(command.wishlist, customer, pool) ?? REASONS.wishlistUnknown);
         if (seen.row.customer_id === null) return empty500(REASONS.guestWishlist);
         if (seen.row.customer_id !== customer) return empty500(REASONS.wishlistOfAnother);
         if (!command.variant) return empty500(REASONS.variantUnknown);
@@ -423,7 +424,9 @@ export class WriteStore {
       }
       case 'removeItem': {
         const path = writes.wishlist(command.wishlist, seed);
-        if (path && path.row.customer_id && path.row.customer_id !== customer) return empty500(REASONS.wishlistOfAnother);
+        // Another customer's wishlist in the path, one in the customer's view or one only another has: the plugin's 500 (notes/alphabite-writes.md 1.8).
+        const owner = path ? path.row.customer_id : this.foreignWishlist(command.wishlist, customer, pool)?.row.customer_id;
+        if (owner && owner !== customer) return empty500(REASONS.wishlistOfAnother);
         // Deleted by item id alone, whatever wishlist holds it (of those this customer sees).
         const at = writes.added.findIndex((item) => item.id === command.item);
         if (at >= 0) {
@@ -571,6 +574,12 @@ export class WriteStore {
     writes.added.push(...items);
     this.#count(writes, chars);
     return undefined;
+  }
+
+  /** Why a wishlist `customer` does not see is refused to them when someone else has it (a guest's, another customer's); undefined when nobody has it. */
+  #notYours(id: string, customer: string, pool: SeedWishlists): Reason | undefined {
+    const other = this.foreignWishlist(id, customer, pool);
+    return other && (other.row.customer_id === null ? REASONS.guestWishlist : REASONS.wishlistOfAnother);
   }
 
   /**
