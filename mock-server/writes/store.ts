@@ -153,16 +153,35 @@ export class CustomerWrites {
     return out;
   }
 
-  /** Listing 4.3 as this customer sees it: the seeded wishlists they kept, then their own. */
+  /**
+   * Listing 4.3 as this customer sees it, in id order (the listings' default order, which their page
+   * arithmetic assumes): the seeded wishlists they kept, and their own among them by id. Ids made here
+   * come after the seed's, so their own follow the seeded ones, but for a copy a transfer took from
+   * another customer (`#adopt`), which keeps its older id, as the plugin's transfer keeps the row's.
+   */
   wishlists(seed: SeedView): VirtualList {
     const deleted: number[] = [];
     for (const [id, change] of this.seedChanges) if (change.deleted) deleted.push(seed.indexOf(id));
     const kept = keptIndexes(seed.count, deleted.filter((w) => w >= 0).sort((a, b) => a - b));
+    const own = [...this.created].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    // Where each of their own goes: after the kept seeded wishlists of smaller ids (a binary search), and their own before it.
+    const places = own.map((row, i) => {
+      let [lo, hi] = [0, kept.count];
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (seed.row(kept.at(mid)).id < row.id) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo + i;
+    });
     return {
-      count: kept.count + this.created.length,
+      count: kept.count + own.length,
       json: (p) => {
-        if (p >= kept.count) return JSON.stringify(shownRow(this.created[p - kept.count]!));
-        const w = kept.at(p);
+        const mine = places.indexOf(p);
+        if (mine >= 0) return JSON.stringify(shownRow(own[mine]!));
+        let before = 0;
+        while (before < places.length && places[before]! < p) before++;
+        const w = kept.at(p - before);
         const change = this.seedChanges.get(seed.row(w).id);
         return change && hasRowChange(change) ? JSON.stringify({ ...(JSON.parse(seed.rowJson(w)) as object), ...pick(change) }) : seed.rowJson(w);
       },
