@@ -444,8 +444,9 @@ export class WriteStore {
       case 'removeItem': {
         const path = writes.wishlist(command.wishlist, seed);
         // Another customer's wishlist in the path, one in the customer's view or one only another has: the plugin's 500 (notes/alphabite-writes.md 1.8).
-        const owner = path ? path.row.customer_id : this.foreignWishlist(command.wishlist, customer, pool)?.row.customer_id;
-        if (owner && owner !== customer) return empty500(REASONS.wishlistOfAnother);
+        // (A guest's is not refused. Another's derived wishlist, while they have no writes, shows customer_id '': whose it is is not known, only that it is not the caller's.)
+        const foreign = path ? undefined : this.foreignWishlist(command.wishlist, customer, pool);
+        if (path ? path.row.customer_id && path.row.customer_id !== customer : foreign && foreign.row.customer_id !== null) return empty500(REASONS.wishlistOfAnother);
         // Deleted by item id alone, whatever wishlist holds it (of those this customer sees).
         const at = writes.added.findIndex((item) => item.id === command.item);
         if (at >= 0) {
