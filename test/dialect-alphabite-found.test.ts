@@ -9,10 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDialect } from '../lib/dialects/index.ts';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
 import { startServe } from './support/cli-process.ts';
+import { namedCustomer } from './support/customer-token.ts';
 import { get } from './support/http.ts';
 
 const KEYS = ['pk_store', 'pk_other_channel'];
-const AS = (key: string | null, token = true) => ({ ...(key === null ? {} : { 'x-publishable-api-key': key }), ...(token ? { authorization: 'Bearer token' } : {}) });
+/** The customer asking: the one the dataset names as the owner of the wishlist read here (each customer sees their own). */
+let authorization: string;
+const AS = (key: string | null, token = true) => ({ ...(key === null ? {} : { 'x-publishable-api-key': key }), ...(token ? { authorization } : {}) });
 const UNKNOWN_KEY = { type: 'not_allowed', message: 'A valid publishable key is required to proceed with the request' };
 
 let keyed: MockServer;
@@ -25,9 +28,10 @@ beforeAll(async () => {
   [keyed, open] = await Promise.all([startMockServer({ seed: 1, dialect: 'alphabite', publishableKeys: KEYS }), startMockServer({ seed: 1, dialect: 'alphabite' })]);
   const { reviews, wishlists } = keyed.dataset.current;
   productId = reviews.source.productId(0);
-  const w = [...Array(wishlists.count).keys()].find((i) => wishlists.source.itemCount(i) >= 3)!;
-  wishlistId = wishlists.source.wishlist(w).id;
-  itemCount = wishlists.source.itemCount(w);
+  const owner = namedCustomer(keyed.dataset.current, (i) => wishlists.source.itemCount(i) >= 3);
+  authorization = owner.authorization;
+  wishlistId = owner.wishlistIds[0]!;
+  itemCount = wishlists.source.itemCount(owner.wishlists[0]!);
   paths = ['/store/products/reviews', `/store/reviews/product/${productId}`, '/store/wishlists', `/store/wishlists/${wishlistId}/items`];
 });
 afterAll(async () => {

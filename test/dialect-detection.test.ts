@@ -144,6 +144,10 @@ describe('a server of the other dialect is named (exit 2), both ways', () => {
     const lenientSpec = await startReferenceServer({ bug: 'lenient-query' });
     try {
       const plugins = lenientPlugins.url;
+      // Only a customer with several wishlists shows a page size ignored (one asked, several answered); each customer sees
+      // their own, one each here, but under a provider state every wishlist of the state is the asker's.
+      const state = await fetch(`${plugins}${PROVIDER_STATES_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ state: 'wishlists exist', params: { count: 5 } }) });
+      expect(state.status, await state.text()).toBe(200);
       expect(await checkProbe({ baseUrl: plugins, headers: HEADERS, endpoints: ['wishlists'] })).toMatch(
         new RegExp(`^${plugins} answers in the alphabite dialect, not spec: GET ${plugins}/store/wishlists\\?take=1 answered \\d+ records where 1 was asked for and GET ${plugins}/store/wishlists\\?limit=1 answered 1: it pages with the plugins' limit, not take \\(add --dialect alphabite, or point at a server that speaks the spec\\)$`),
       );

@@ -23,6 +23,8 @@ import type { BackendAnswerHook } from '../mock-server/backend/hooks.ts';
 import { exactRequest, get } from './support/http.ts';
 import { requestBytes, sendRaw } from './support/raw-http.ts';
 import { generateDataset } from '../fixtures/dataset.ts';
+import { SEEDED_WISHLISTS_PER_CUSTOMER } from '../mock-server/writes/customer-seed.ts';
+import { customerToken } from './support/customer-token.ts';
 
 const TOKEN = 'admin-token-for-journal-test';
 const ADMIN = { authorization: `Bearer ${TOKEN}` };
@@ -36,9 +38,6 @@ const journal = async (mock: MockServer, query = '') => {
 
 /** Names that are JavaScript's own (Object.prototype's): a plain object used as a map loses them, or reads its own. */
 const OWN_NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__', 'isPrototypeOf'] as const;
-
-/** A Medusa-like customer token naming `actor_id` (customers.ts reads it unverified). */
-const customerJwt = (actorId: string) => `eyJhbGciOiJIUzI1NiJ9.${Buffer.from(JSON.stringify({ actor_id: actorId, actor_type: 'customer' })).toString('base64url')}.c2lnbmF0dXJl`;
 
 const portOf = (mock: MockServer) => Number(new URL(mock.url).port);
 
@@ -205,7 +204,7 @@ describe('journal entries', () => {
   it("keeps and filters a customer whose id is JavaScript's own (a JWT's actor_id)", async () => {
     await clear(mock);
     for (const actor of ['constructor', '__proto__', 'toString']) {
-      expect((await exactRequest(mock.url, '/store/products/reviews?limit=1', { authorization: `Bearer ${customerJwt(actor)}` })).status).toBe(200);
+      expect((await exactRequest(mock.url, '/store/products/reviews?limit=1', { authorization: `Bearer ${customerToken(actor)}` })).status).toBe(200);
     }
     await exactRequest(mock.url, '/store/products/reviews?limit=2');
     const all = (await journal(mock)).entries;
@@ -542,18 +541,20 @@ describe('journal entries of writes (alphabite dialect)', () => {
     const headers = { 'content-type': 'application/json', 'x-publishable-api-key': 'pk_test', authorization: 'Bearer journal-writer' };
     const created = await exactRequest(mock.url, '/store/wishlists', headers, 'POST', JSON.stringify({ name: 'Journaled', sales_channel_id: 'sc_1' }));
     expect(created.status, created.text).toBe(201);
-    expect((await exactRequest(mock.url, '/store/wishlists?limit=1&offset=2', headers)).status).toBe(200);
+    // Their own listing: the seeded wishlist a customer the dataset does not name starts with, then the new one.
+    const theirs = SEEDED_WISHLISTS_PER_CUSTOMER + 1;
+    expect((await exactRequest(mock.url, `/store/wishlists?limit=1&offset=${theirs - 1}`, headers)).status).toBe(200);
     const customer = customerOf({ authorization: 'Bearer journal-writer' })!.id;
     const { entries } = await get(mock.url, `/__admin/journal?customer=${customer}`).then((a) => a.json as { entries: Array<Record<string, any>> });
     expect(entries.map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual(['POST /store/wishlists 201', 'GET /store/wishlists 200']);
     expect(JSON.parse(entries[0]!.request.body.text)).toEqual({ name: 'Journaled', sales_channel_id: 'sc_1' });
     expect(JSON.parse(entries[0]!.response.body.text)).toMatchObject({ name: 'Journaled', customer_id: customer });
     expect(entries[0]!.request.headers.authorization).toBe(REDACTED);
-    expect(entries[1]!.page).toMatchObject({ matching: 3, size: 1, start: 2, count: 3 });
+    expect(entries[1]!.page).toMatchObject({ matching: theirs, size: 1, start: theirs - 1, count: theirs });
   });
 
   it("keep the writes of a customer whose id is JavaScript's own (a JWT whose actor_id is 'constructor')", async () => {
-    const headers = { 'content-type': 'application/json', 'x-publishable-api-key': 'pk_test', authorization: `Bearer ${customerJwt('constructor')}` };
+    const headers = { 'content-type': 'application/json', 'x-publishable-api-key': 'pk_test', authorization: `Bearer ${customerToken('constructor')}` };
     const created = await exactRequest(mock.url, '/store/wishlists', headers, 'POST', JSON.stringify({ name: 'Mine', sales_channel_id: 'sc_1' }));
     expect(created.status, created.text).toBe(201);
     expect(JSON.parse(created.text)).toMatchObject({ customer_id: 'constructor' });

@@ -1,7 +1,7 @@
 /**
  * What a frontend developer reads (issue 27, deliverable 8, the listings): the alphabite dialect's own
- * empty 500s on the wishlist listings (a negative limit or offset, an `order` that names no column, and
- * 4.4's `fields` without the wishlist on a page with items) stay empty, as the plugins answer them, but
+ * empty 500s on the wishlist listings (a negative limit or offset, an `order` that names no column, 4.4's
+ * `fields` without the wishlist on a page with items, and 4.4's page of another customer's items) stay empty, as the plugins answer them, but
  * say why in `x-store-listing-kit-reason` (ALPHABITE_LISTING_REASONS), from the HTTP mock and the MSW
  * handlers alike, also for a customer with writes; the journal records it. The spec dialect's answers
  * carry no such header.
@@ -62,10 +62,12 @@ function pair(dialect: DialectName, origin: string) {
 
 const dataset = generateDataset(DATA);
 const { source } = dataset.wishlists;
-const seeded = Array.from({ length: dataset.wishlists.count }, (_, w) => ({ id: source.wishlist(w, false).id, items: source.itemCount(w), w }));
-const withItems = seeded.find((s) => s.items > 2)!;
+const seeded = Array.from({ length: dataset.wishlists.count }, (_, w) => ({ id: source.wishlist(w, false).id, owner: source.wishlist(w, false).customer_id, items: source.itemCount(w), w }));
+/** Another customer's wishlist, to everyone asking here (each customer sees their own). */
+const withItems = seeded.find((s) => s.items > 2 && s.owner !== null)!;
 const empty = seeded.find((s) => s.items === 0)!;
-const variant = source.item(withItems.w, 0).product_variant.id;
+/** Every variant the dataset's items show (the catalogue add-item knows). */
+const variants = [...new Set(seeded.flatMap(({ w, items }) => Array.from({ length: items }, (_, k) => source.item(w, k).product_variant.id)))];
 const as = (who: string) => ({ 'x-publishable-api-key': 'pk_listing_reasons', authorization: `Bearer ${who}` });
 const empty500 = (reason: string) => ({ status: 500, contentType: null, body: '', reason });
 
@@ -85,18 +87,26 @@ describe('x-store-listing-kit-reason on the listings, alphabite dialect', () => 
       [`/store/wishlists/wl_unknown/items?order=-rating`, R.unknownColumn],
       [`/store/wishlists/${withItems.id}/items?fields=id`, R.recordsWithoutWishlist],
       [`/store/wishlists/${withItems.id}/items?fields=id,product_variant.title&limit=2`, R.recordsWithoutWishlist],
+      // a page of another customer's items: the route reads the owner from the first item and refuses it
+      [`/store/wishlists/${withItems.id}/items?limit=2`, R.wishlistOfAnother],
+      [`/store/wishlists/${withItems.id}/items`, R.wishlistOfAnother],
     ];
     for (const [target, reason] of cases) expect(await both('GET', target, as('listing-reader')), target).toEqual(empty500(reason));
   });
 
   it('sends no reason with an answer that is not an empty 500', async () => {
+    const own = (JSON.parse((await both('GET', '/store/wishlists?limit=1', as('listing-reader'))).body) as { data: Array<{ id: string }> }).data[0]!.id;
+    const ownItems = (JSON.parse((await both('GET', `/store/wishlists/${own}/items?limit=0`, as('listing-reader'))).body) as { count: number }).count;
     for (const target of [
       '/store/wishlists?limit=2',
       '/store/wishlists?order=-created_at',
-      `/store/wishlists/${withItems.id}/items?limit=2`,
+      `/store/wishlists/${own}/items?limit=2`,
       // fields without the wishlist on an empty page: the route reads no item, and answers it.
       `/store/wishlists/${empty.id}/items?fields=id`,
-      `/store/wishlists/${withItems.id}/items?fields=id&offset=${withItems.items}`,
+      `/store/wishlists/${own}/items?fields=id&offset=${ownItems}`,
+      // an empty page of another customer's wishlist: their count, no item read
+      `/store/wishlists/${withItems.id}/items?offset=${withItems.items}`,
+      `/store/wishlists/${withItems.id}/items?limit=0`,
       '/store/wishlists?limit=abc',
       '/store/products/reviews?limit=1',
     ]) {
@@ -111,9 +121,12 @@ describe('x-store-listing-kit-reason on the listings, alphabite dialect', () => 
 
   it('says it for a customer with writes, whose listings are made for each request', async () => {
     const who = 'listing-writer';
-    const created = await both('POST', '/store/wishlists', as(who), { sales_channel_id: 'sc_x' });
-    expect(created.status).toBe(201);
-    const mine = (JSON.parse(created.body) as { id: string }).id;
+    // Their seeded wishlist (allow_multiple_wishlists is off: POST answers it), and a variant it does not hold yet.
+    const answered = await both('POST', '/store/wishlists', as(who), { sales_channel_id: 'sc_x' });
+    expect(answered).toMatchObject({ status: 200, reason: REASONS.existingWishlistAnswered });
+    const mine = (JSON.parse(answered.body) as { id: string }).id;
+    const held = (JSON.parse((await both('GET', `/store/wishlists/${mine}/items?limit=1000`, as(who))).body) as { data: Array<{ product_variant_id: string }> }).data.map((i) => i.product_variant_id);
+    const variant = variants.find((v) => !held.includes(v))!;
     expect((await both('POST', `/store/wishlists/${mine}/add-item`, as(who), { product_variant_id: variant })).status).toBe(201);
     expect(await both('GET', `/store/wishlists/${mine}/items?fields=id`, as(who))).toEqual(empty500(ALPHABITE_LISTING_REASONS.recordsWithoutWishlist));
     expect(await both('GET', `/store/wishlists/${mine}/items?offset=-1`, as(who))).toEqual(empty500(ALPHABITE_LISTING_REASONS.negativeWindow));

@@ -162,7 +162,8 @@ describe('the store handlers over a fetched catalogue, in front of its backend',
     msw = setupServer();
     msw.listen(BYPASS);
     const catalogue = await fetchCatalogue({ baseUrl: backend.url, publishableKey: backend.key });
-    msw.use(...createStoreHandlers({ seed: 5, dialect: 'alphabite', catalogue, baseUrl: backend.url }));
+    // No seeded wishlists: the shopper starts with none (docs/writes.md, "Whose wishlists"), so their first POST makes one.
+    msw.use(...createStoreHandlers({ seed: 5, wishlists: 0, dialect: 'alphabite', catalogue, baseUrl: backend.url }));
   });
   afterAll(async () => {
     msw?.close();

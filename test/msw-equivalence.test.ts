@@ -220,8 +220,21 @@ describe('MSW store handlers vs the HTTP mock: the write routes', () => {
     const seededItem = source.item(w, 0).id;
     const variant = source.item((w + 1) % dataset.wishlists.count, 0).product_variant.id;
     const json = (body: unknown) => ({ 'content-type': 'application/json', body: JSON.stringify(body) });
+    // Carol's own seeded wishlist (each customer sees their own; the other one above is another customer's to her).
+    const mine = (JSON.parse((await fetchWrite(`${seeded.url}/store/wishlists?limit=1`, { headers: carol })).raw) as { data: Array<{ id: string }> }).data[0]!.id;
+    const mineItem = (JSON.parse((await fetchWrite(`${seeded.url}/store/wishlists/${mine}/items?limit=1`, { headers: carol })).raw) as { data: Array<{ id: string }> }).data[0]!.id;
     let token = '';
     const steps: Array<[string, string, Record<string, string>, (() => Record<string, string>)?]> = [
+      ['GET', '/store/wishlists', carol],
+      ['GET', `/store/wishlists/${mine}/items?limit=2`, carol],
+      ['GET', `/store/wishlists/${mine}/items?limit=2`, dave],
+      ['GET', `/store/wishlists/${mine}/items?limit=0`, dave],
+      ['GET', `/store/wishlists/${mine}`, dave],
+      ['DELETE', `/store/wishlists/${mine}/items/${mineItem}`, carol],
+      ['POST', `/store/wishlists/${mine}/add-item`, carol, () => json({ product_variant_id: variant })],
+      ['PUT', `/store/wishlists/${mine}`, carol, () => json({ name: 'Carol\'s own' })],
+      ['GET', `/store/wishlists/${mine}`, carol],
+      ['GET', `/store/wishlists/${mine}/items?limit=3&offset=1`, carol],
       ['POST', `/store/wishlists/${wishlist}/add-item`, carol, () => json({ product_variant_id: variant })],
       ['POST', `/store/wishlists/${wishlist}/transfer`, carol],
       ['POST', `/store/wishlists/${wishlist}/add-item`, carol, () => json({ product_variant_id: variant })],
@@ -308,11 +321,13 @@ describe('MSW store handlers vs the HTTP mock over a given catalogue (alphabite)
       expect(mocked.seen, `${method} ${path}`).toEqual(http.seen);
       return { status: http.seen.status, json: (http.raw ? JSON.parse(http.raw) : {}) as Record<string, unknown> };
     };
+    // Carol's wishlist: with allow_multiple_wishlists off, the seeded one she starts with (docs/writes.md, "Whose wishlists").
     const created = await both('POST', '/store/wishlists', { name: 'Real things', sales_channel_id: 'sc_shop' });
     const wishlist = created.json.id as string;
+    const held = ((await both('GET', `/store/wishlists/${wishlist}/items?limit=1000`)).json.data as Array<{ product_variant_id: string }>).map((item) => item.product_variant_id);
     const seeded = new Set(Array.from({ length: dataset.wishlists.count }, (_, w) => Array.from({ length: dataset.wishlists.source.itemCount(w) }, (_, k) => dataset.wishlists.source.item(w, k).product_variant.id)).flat());
-    // Every product's variants but the socks', and three socks no seeded item holds.
-    const variants = [...shopVariants().filter((v) => v.handle !== 'socks'), ...shopVariants().filter((v) => v.handle === 'socks' && !seeded.has(v.id)).slice(0, 3)];
+    // Every product's variants but the socks', and three socks no seeded item holds; none she holds already.
+    const variants = [...shopVariants().filter((v) => v.handle !== 'socks'), ...shopVariants().filter((v) => v.handle === 'socks' && !seeded.has(v.id)).slice(0, 3)].filter((v) => !held.includes(v.id));
     expect(variants.filter((v) => !seeded.has(v.id)).length).toBeGreaterThanOrEqual(3);
     for (const variant of variants) {
       const added = await both('POST', `/store/wishlists/${wishlist}/add-item`, { product_variant_id: variant.id });
@@ -321,7 +336,8 @@ describe('MSW store handlers vs the HTTP mock over a given catalogue (alphabite)
     expect((await both('POST', `/store/wishlists/${wishlist}/add-item`, { product_variant_id: 'variant_01NOTINTHESHOP' })).status).toBeGreaterThanOrEqual(400);
     const items = await both('GET', `/store/wishlists/${wishlist}/items?limit=50`);
     const shown = (items.json.data as Array<{ product_variant: { id: string; product: { handle: string; thumbnail: string | null } } }>).map((item) => [item.product_variant.id, item.product_variant.product.handle]);
-    expect(shown.sort()).toEqual(variants.map((v) => [v.id, v.handle]).sort());
+    expect(shown.filter(([id]) => !held.includes(id!)).sort()).toEqual(variants.map((v) => [v.id, v.handle]).sort());
+    expect(shown).toHaveLength(held.length + variants.length);
     const cap = (items.json.data as Array<{ product_variant: { id: string; product: { thumbnail: string | null } } }>).find((item) => item.product_variant.id === 'variant_01SHOPCAPA');
     expect(cap?.product_variant.product.thumbnail).toBe('https://cdn.shop.test/cap.png');
   });

@@ -19,9 +19,13 @@ import { ALPHABITE_ANSWER_RULE_ROWS } from './support/alphabite-verdicts.ts';
 import { runCli, startCommand, startServe, type ServeProcess } from './support/cli-process.ts';
 import { junitProblems, xpathString } from './support/junit-reader.ts';
 import { sdkFor, type ListingBackend } from './support/real-client-flows.ts';
+import { namedCustomer } from './support/customer-token.ts';
+import { generateDataset } from '../fixtures/dataset.ts';
 
 const KEY = 'pk_test_proxy';
-const TOKEN = 'Bearer customer-token';
+/** `serve`'s dataset (seed 1, as test/real-clients.test.ts): the customer it names as the first wishlist's owner, who sees it (each customer sees their own wishlists). */
+const OWNER = namedCustomer(generateDataset({ seed: 1 }), (w) => w === 0);
+const TOKEN = OWNER.authorization;
 
 /** `store-listing-kit proxy --port 0 <args>`, once its banner says where it listens (the shared start-up of test/support/cli-process.ts). */
 const startProxy = (args: string[], timeoutMs?: number): Promise<ServeProcess> => startCommand('proxy', args, timeoutMs);
@@ -64,7 +68,7 @@ describe('in front of serve --dialect alphabite (4.1 as the published plugin ans
   let serve: ServeProcess;
   // seed 1, as test/real-clients.test.ts
   const productId = 'prod_0000000000DG0Z6FHNZDXQTW3V';
-  const wishlistId = 'wl_0000000000CQN6QG3QXJQ55NPW';
+  const wishlistId = OWNER.wishlistIds[0]!;
   beforeAll(async () => {
     serve = await startServe(['--dialect', 'alphabite']);
   });

@@ -21,9 +21,15 @@ import {
   walksVisitEveryRecordOnce,
   type ListingBackend,
 } from './support/real-client-flows.ts';
+import { namedCustomer } from './support/customer-token.ts';
+import { generateDataset } from '../fixtures/dataset.ts';
 
 const KEY = 'pk_test_storefront';
-const TOKEN = 'Bearer customer-token';
+/** The customer seed 1's dataset names as its first wishlist's owner: they see it (each customer sees their own wishlists). */
+const OWNER = namedCustomer(generateDataset({ seed: 1 }), (w) => w === 0);
+const TOKEN = OWNER.authorization;
+/** How many wishlists the owner makes in beforeAll, besides the seeded one: a 4.3 of several pages. */
+const MADE = 11;
 
 /** The SDK against the spec dialect (which speaks none of the plugins' paging). */
 function specSdk() {
@@ -32,8 +38,17 @@ function specSdk() {
 
 let spec: MockServer;
 let alphabite: MockServer;
+/** The owner's wishlists, in id order: the seeded one, then those they made. */
+let ownWishlistIds: string[];
 beforeAll(async () => {
-  [spec, alphabite] = await Promise.all([startMockServer({ seed: 1 }), startMockServer({ seed: 1, dialect: 'alphabite' })]);
+  [spec, alphabite] = await Promise.all([startMockServer({ seed: 1 }), startMockServer({ seed: 1, dialect: 'alphabite', allowMultipleWishlists: true })]);
+  const made: string[] = [];
+  for (let k = 0; k < MADE; k++) {
+    const res = await fetch(`${alphabite.url}/store/wishlists`, { method: 'POST', headers: { [PUBLISHABLE_KEY_HEADER]: KEY, authorization: TOKEN, 'content-type': 'application/json' }, body: JSON.stringify({ name: `List ${k}`, sales_channel_id: 'sc_storefront' }) });
+    expect(res.status).toBe(201);
+    made.push(((await res.json()) as { id: string }).id);
+  }
+  ownWishlistIds = byId([...OWNER.wishlistIds, ...made]);
 });
 afterAll(async () => {
   await Promise.all([spec?.close(), alphabite?.close()]);
@@ -45,10 +60,13 @@ async function referenceIds(path: string, sizeParam: 'limit' | 'take'): Promise<
   return ids(body.reviews ?? body.data ?? []);
 }
 
-const wishlistId = 'wl_0000000000CQN6QG3QXJQ55NPW';
+const wishlistId = OWNER.wishlistIds[0]!;
 const productId = 'prod_0000000000DG0Z6FHNZDXQTW3V';
 
-/** The alphabite mock as a backend for the shared flows; what it holds comes from the spec dialect (same seed), in id order. */
+/**
+ * The alphabite mock as a backend for the shared flows; what it holds comes from the spec dialect (same seed), in id
+ * order, but for the wishlists: the owner's own (4.3 lists the caller's only).
+ */
 function mockBackend(): ListingBackend {
   return {
     baseUrl: alphabite.url,
@@ -60,7 +78,7 @@ function mockBackend(): ListingBackend {
     productReviewIds: async (id) => byId(await referenceIds(`/store/reviews/product/${id}`, 'limit')),
     // the mock's reviews are all approved
     approvedReviewCount: async (id) => (await referenceIds(`/store/reviews/product/${id}`, 'limit')).length,
-    wishlistIds: async () => byId(await referenceIds('/store/wishlists', 'take')),
+    wishlistIds: async () => ownWishlistIds,
     itemIds: async (id) => byId(await referenceIds(`/store/wishlists/${id}/items`, 'take')),
   };
 }
@@ -70,8 +88,8 @@ describe('@alphabite/medusa-sdk against the alphabite dialect', () => {
   it('every list method answers 200 with the plugins\' envelope', async () => {
     const backend = mockBackend();
     await everyListMethodAnswers(backend);
-    // the seeded mock: 45 wishlists, 5 pages of 10
-    expect(await sdkFor(backend).alphabite.wishlist.list({})).toMatchObject({ count: 45, totalPages: 5, nextPage: 2 });
+    // the owner's wishlists: the seeded one and the 11 they made, 2 pages of 10
+    expect(await sdkFor(backend).alphabite.wishlist.list({})).toMatchObject({ count: OWNER.wishlistIds.length + MADE, totalPages: 2, nextPage: 2 });
   });
 
   it('4.1 ignores paging, as the plugin does: one call lists every review once, whatever limit/offset say', async () => {

@@ -57,7 +57,8 @@ describe('x-store-listing-kit-reason', () => {
   const others = seeded.find((s) => s.owner !== null && s.items > 2)!;
   const guestWithItem = seeded.find((s) => s.owner === null && s.items > 0)!;
   const emptyGuest = seeded.find((s) => s.owner === null && s.items === 0)!;
-  const variant = source.item(others.w, 0).product_variant.id;
+  /** Every variant the dataset's items show (the catalogue add-item knows). */
+  const variants = [...new Set(seeded.flatMap(({ w, items }) => Array.from({ length: items }, (_, k) => source.item(w, k).product_variant.id)))];
 
   beforeAll(async () => {
     [mock, noSecret] = await Promise.all([startMockServer({ ...DATA, dialect: 'alphabite', adminToken: ADMIN_TOKEN }), startMockServer({ ...DATA, dialect: 'alphabite', shareTokenSecret: '' })]);
@@ -81,10 +82,13 @@ describe('x-store-listing-kit-reason', () => {
     const ok = (reason: string) => ({ status: 200, reason });
     expect(await both('GET', '/store/wishlists/wl_unknown', 'alice')).toEqual(empty(REASONS.wishlistUnknown));
     expect(await both('GET', `/store/wishlists/${others.id}`, 'alice')).toEqual(empty(REASONS.wishlistOfAnother));
-    const created = await both('POST', '/store/wishlists', 'alice', { sales_channel_id: 'sc_x' });
-    expect(created).toMatchObject({ status: 201, reason: null });
-    const mine = (JSON.parse(created.body) as { id: string }).id;
-    expect(await both('POST', '/store/wishlists', 'alice', { sales_channel_id: 'sc_x' })).toMatchObject(ok(REASONS.existingWishlistAnswered));
+    // Alice starts with one seeded wishlist of her own (docs/writes.md, "Whose wishlists"): with allow_multiple_wishlists off, a create answers it.
+    const answered = await both('POST', '/store/wishlists', 'alice', { sales_channel_id: 'sc_x' });
+    expect(answered).toMatchObject(ok(REASONS.existingWishlistAnswered));
+    const mine = (JSON.parse(answered.body) as { id: string }).id;
+    const held = (JSON.parse((await both('GET', `/store/wishlists/${mine}/items?limit=1000`, 'alice')).body) as { data: Array<{ product_variant_id: string }> }).data.map((i) => i.product_variant_id);
+    expect(held.length).toBeGreaterThan(0);
+    const variant = variants.find((v) => !held.includes(v))!;
     expect(await both('PUT', '/store/wishlists/wl_unknown', 'alice', { name: 'x' })).toEqual(empty(REASONS.wishlistUnknown));
     expect(await both('POST', `/store/wishlists/${mine}/add-item`, 'alice', { product_variant_id: 'variant_unknown' })).toEqual(empty(REASONS.variantUnknown));
     expect(await both('POST', `/store/wishlists/${mine}/add-item`, 'alice', { product_variant_id: variant })).toMatchObject({ status: 201, reason: null });
@@ -99,6 +103,12 @@ describe('x-store-listing-kit-reason', () => {
     expect(await both('POST', `/store/wishlists/${emptyGuest.id}/transfer`, 'alice')).toMatchObject(ok(REASONS.mergedIntoFirst));
     expect(await both('POST', '/store/wishlists/wl_unknown/transfer', 'alice')).toMatchObject(ok(REASONS.nothingTransferred));
     expect(await both('POST', `/store/wishlists/${others.id}/transfer`, 'alice')).toEqual(empty(REASONS.transferLeftCopies));
+    // Bob, once he has no wishlist (his seeded one emptied, then deleted), imports an unknown one: the 500 (with one, it is emptied).
+    const bobs = (JSON.parse((await both('GET', '/store/wishlists', 'bob')).body) as { data: Array<{ id: string }> }).data[0]!.id;
+    for (const item of (JSON.parse((await both('GET', `/store/wishlists/${bobs}/items?limit=1000`, 'bob')).body) as { data: Array<{ id: string }> }).data) {
+      expect((await both('DELETE', `/store/wishlists/${bobs}/items/${item.id}`, 'bob')).status).toBe(200);
+    }
+    expect(await both('DELETE', `/store/wishlists/${bobs}`, 'bob')).toMatchObject({ status: 200, reason: null });
     expect(await both('POST', '/store/wishlists/import', 'bob', { share_token: shareToken('wl_unknown') })).toEqual(empty(REASONS.sharedWishlistUnknown));
     expect(await both('POST', '/store/wishlists/import', 'alice', { share_token: shareToken(others.id) })).toMatchObject(ok(REASONS.itemsReplaced));
     expect(await both('POST', '/store/wishlists/import', 'alice', { share_token: shareToken('wl_unknown') })).toMatchObject(ok(REASONS.itemsRemovedUnknownSource));

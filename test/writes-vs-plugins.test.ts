@@ -45,11 +45,8 @@ const ACCEPTED: Record<string, Reason> = {
   'a bogus token renames it': 'bogus',
   'a bogus token writes a review': 'bogus',
   'a bogus token deletes a review': 'bogus',
-  // alice's wishlist, to bob, is an unknown id (the real plugins read, rename, take and empty others' lists)
-  "bob lists alice's items": 'isolation',
+  // alice's wishlist, to bob, is an unknown id to rename (the real plugin renames others' lists)
   "bob renames alice's other wishlist (no ownership check)": 'isolation',
-  "bob removes an item of alice's wishlist": 'isolation',
-  "bob transfers alice's other wishlist to himself (no ownership check)": 'isolation',
   // alice could not remove bob's item, bob could not take alice's other wishlist: later answers show them still there
   "bob's wishlist has lost its item": 'consequence',
   "alice imports bob's empty wishlist with the token she made": 'consequence',

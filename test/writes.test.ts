@@ -13,6 +13,8 @@ import { WRITE_LIMITS } from '../mock-server/writes/store.ts';
 import { MOCK_SHARE_TOKEN_SECRET } from '../mock-server/writes/share-token.ts';
 import { createHmac } from 'node:crypto';
 import { runCli, startServe } from './support/cli-process.ts';
+import { customerToken, namedCustomer } from './support/customer-token.ts';
+import { generateDataset } from '../fixtures/dataset.ts';
 
 interface Answer {
   status: number;
@@ -62,13 +64,31 @@ const admin = (base: string, path: string, body?: unknown) =>
 
 const EMPTY_500 = { status: 500, text: '' };
 
-/** Variants of the seed (the first seeded wishlist's items): the catalogue add-item knows. */
+/**
+ * The reader: the customer the default dataset (every server here serves it) names as the owner of a wishlist
+ * holding three variants or more, which they see; to anyone else it is another customer's (each customer sees
+ * their own wishlists). A bearer token naming them (lib/customers.ts reads a JWT's actor_id).
+ */
+const READER = (() => {
+  const dataset = generateDataset();
+  const { source } = dataset.wishlists;
+  const variantsOf = (w: number) => new Set(Array.from({ length: source.itemCount(w) }, (_, k) => source.item(w, k).product_variant.id));
+  return customerToken(namedCustomer(dataset, (w) => variantsOf(w).size >= 3).id);
+})();
+
+/** The reader's wishlist, its items, and their variants (the catalogue add-item knows). */
 async function seedFacts(base: string) {
-  const wishlists = (await send(base, 'GET', '/store/wishlists?limit=3', { token: 'reader' })).json.data as Array<{ id: string }>;
-  const items = (await send(base, 'GET', `/store/wishlists/${wishlists[0]!.id}/items?limit=10`, { token: 'reader' })).json.data as Array<{ id: string; product_variant_id: string }>;
+  const wishlists = (await send(base, 'GET', '/store/wishlists?limit=3', { token: READER })).json.data as Array<{ id: string }>;
+  const items = (await send(base, 'GET', `/store/wishlists/${wishlists[0]!.id}/items?limit=100`, { token: READER })).json.data as Array<{ id: string; product_variant_id: string }>;
   const review = (await send(base, 'GET', '/store/products/reviews')).json.data[0] as { product_id: string };
-  return { wishlistIds: wishlists.map((w) => w.id), items, variants: [...new Set(items.map((i) => i.product_variant_id))], productId: review.product_id };
+  const variants = [...new Set(items.map((i) => i.product_variant_id))];
+  // The flows below add three distinct variants.
+  expect(variants.length).toBeGreaterThanOrEqual(3);
+  return { wishlistIds: wishlists.map((w) => w.id), items, variants, productId: review.product_id };
 }
+
+/** How many wishlists a customer lists (4.3's count). */
+const wishlistCount = async (base: string, token: string) => (await send(base, 'GET', '/store/wishlists?limit=1', { token })).json.count as number;
 
 /** What another customer's listings look like: compared before and after someone else writes. */
 async function listingsOf(base: string, token: string, facts: Awaited<ReturnType<typeof seedFacts>>): Promise<string[]> {
@@ -96,6 +116,7 @@ describe('the write routes (alphabite dialect)', () => {
 
   it('a storefront flow: create, add three items, list, remove one, retrieve, count, rename, share, and a review', async () => {
     const base = mock.url;
+    const seededWishlists = await wishlistCount(base, 'flow');
     const created = await send(base, 'POST', '/store/wishlists', { token: 'flow', body: { name: 'Favourites', sales_channel_id: 'sc_test' } });
     expect(created.status).toBe(201);
     expect(Object.keys(created.json)).toEqual(['id', 'name', 'customer_id', 'sales_channel_id', 'created_at', 'updated_at', 'deleted_at', 'items', 'items_count']);
@@ -121,7 +142,10 @@ describe('the write routes (alphabite dialect)', () => {
     const retrieved = await send(base, 'GET', `/store/wishlists/${id}`, { token: 'flow' });
     expect(Object.keys(retrieved.json)).toEqual(['id', 'name', 'customer_id', 'sales_channel_id', 'items_count', 'items']);
     expect(retrieved.json.items.map((i: { id: string }) => i.id)).toEqual([added[0], added[2]]);
-    expect((await send(base, 'GET', '/store/wishlists/total-items-count', { token: 'flow' })).json).toEqual({ total_items_count: 2 });
+    // over all their wishlists: their seeded one's items and the two left here
+    const seededItems = (await send(base, 'GET', `/store/wishlists/${(await send(base, 'GET', '/store/wishlists?limit=1', { token: 'flow' })).json.data[0].id}/items?limit=0`, { token: 'flow' })).json.count as number;
+    expect((await send(base, 'GET', '/store/wishlists/total-items-count', { token: 'flow' })).json).toEqual({ total_items_count: seededItems + 2 });
+    expect((await send(base, 'GET', `/store/wishlists/total-items-count?wishlist_id=${id}`, { token: 'flow' })).json).toEqual({ total_items_count: 2 });
     expect((await send(base, 'GET', `/store/wishlists/total-items-count?wishlist_id=${id}`, { token: 'other' })).json).toEqual({ total_items_count: 0 });
     const renamed = await send(base, 'PUT', `/store/wishlists/${id}`, { token: 'flow', body: { name: 'Birthday' } });
     expect(renamed.status).toBe(200);
@@ -129,7 +153,7 @@ describe('the write routes (alphabite dialect)', () => {
     // the new wishlist is the last of the customer's listing 4.3 (ids and times after the seed's)
     const all = await send(base, 'GET', '/store/wishlists?limit=100', { token: 'flow' });
     expect(all.json.data.at(-1)).toEqual(renamed.json);
-    expect(all.json.count).toBe(mock.dataset.current.wishlists.count + 1);
+    expect(all.json.count).toBe(seededWishlists + 1);
     // share signs a token (the mock's secret); a token that is none is the plugin's 401 (more in 'share and import')
     expect(await send(base, 'POST', `/store/wishlists/${id}/share`, { token: 'flow' })).toMatchObject({ status: 200, json: { share_token: expect.stringMatching(/^eyJ/) } });
     expect(await send(base, 'POST', '/store/wishlists/import', { token: 'flow', body: { share_token: 'anything' } })).toMatchObject({ status: 401, json: { type: 'unauthorized', message: 'Invalid share token' } });
@@ -137,7 +161,7 @@ describe('the write routes (alphabite dialect)', () => {
     expect(await send(base, 'DELETE', `/store/wishlists/${id}`, { token: 'flow' })).toMatchObject(EMPTY_500);
     for (const item of [added[0], added[2]]) await send(base, 'DELETE', `/store/wishlists/${id}/items/${item}`, { token: 'flow' });
     expect(await send(base, 'DELETE', `/store/wishlists/${id}`, { token: 'flow' })).toMatchObject({ status: 200, json: { id } });
-    expect((await send(base, 'GET', '/store/wishlists?limit=100', { token: 'flow' })).json.count).toBe(mock.dataset.current.wishlists.count);
+    expect((await send(base, 'GET', '/store/wishlists?limit=100', { token: 'flow' })).json.count).toBe(seededWishlists);
 
     // a review: pending, listed for its author (4.1 with my_reviews_only, 4.2), deleted by its author only
     const review = await send(base, 'POST', '/store/reviews', { token: 'flow', body: { product_id: facts.productId, rating: '2.6', content: 'Good cap.', image_urls: ['https://example.test/a.png'] } });
@@ -231,23 +255,30 @@ describe('the write routes (alphabite dialect)', () => {
     expect(tooHuge).toMatchObject({ status: 413, json: { message: 'request entity too large', type: 'unknown_error' } });
   });
 
-  it('a seeded wishlist belongs to the customer in its customer_id: another adds to it only after a transfer, in their own view', async () => {
+  it("another customer's seeded wishlist: refused until a transfer gives the taker a copy, in their own view; its owner keeps theirs unchanged", async () => {
     const base = mock.url;
     const seeded = facts.wishlistIds[0]!;
-    expect(await send(base, 'POST', `/store/wishlists/${seeded}/transfer`, { token: 'taker' })).toMatchObject({ status: 200, json: { id: seeded } });
     const known = facts.variants[0]!;
-    // the variant is already in the seeded wishlist: the unique index's 500
+    const ownerBefore = [(await send(base, 'GET', `/store/wishlists/${seeded}`, { token: READER })).text, (await send(base, 'GET', `/store/wishlists/${seeded}/items?limit=100`, { token: READER })).text];
+    // the reader's, to the taker: the plugin's 500s
+    expect(await send(base, 'GET', `/store/wishlists/${seeded}`, { token: 'taker' })).toMatchObject(EMPTY_500);
+    expect(await send(base, 'GET', `/store/wishlists/${seeded}/items`, { token: 'taker' })).toMatchObject(EMPTY_500);
+    expect(await send(base, 'POST', `/store/wishlists/${seeded}/transfer`, { token: 'taker' })).toMatchObject({ status: 200, json: { id: seeded } });
+    // the variant is already in the (copied) wishlist: the unique index's 500
     expect(await send(base, 'POST', `/store/wishlists/${seeded}/add-item`, { token: 'taker', body: { product_variant_id: known } })).toMatchObject(EMPTY_500);
-    // the taker removes a seeded item: gone for them, there for everyone else
+    // the taker removes an item of the copy: gone for them, there for the reader
     const item = facts.items[0]!.id;
     expect(await send(base, 'DELETE', `/store/wishlists/${seeded}/items/${item}`, { token: 'taker' })).toMatchObject({ status: 200, json: { id: item } });
     const theirs = await send(base, 'GET', `/store/wishlists/${seeded}/items?limit=100`, { token: 'taker' });
-    const others = await send(base, 'GET', `/store/wishlists/${seeded}/items?limit=100`, { token: 'reader' });
-    expect(theirs.json.count).toBe(others.json.count - 1);
-    expect(theirs.json.data.map((i: { id: string }) => i.id)).toEqual(others.json.data.map((i: { id: string }) => i.id).filter((id: string) => id !== item));
+    const owners = await send(base, 'GET', `/store/wishlists/${seeded}/items?limit=100`, { token: READER });
+    expect(theirs.json.count).toBe(owners.json.count - 1);
+    expect(theirs.json.data.map((i: { id: string }) => i.id)).toEqual(owners.json.data.map((i: { id: string }) => i.id).filter((id: string) => id !== item));
     const retrieved = await send(base, 'GET', `/store/wishlists/${seeded}`, { token: 'taker' });
     expect(retrieved.json.customer_id).toMatch(/^cus_mock_/);
-    expect(await send(base, 'GET', `/store/wishlists/${seeded}`, { token: 'reader' })).toMatchObject(EMPTY_500);
+    const readers = await send(base, 'GET', `/store/wishlists/${seeded}`, { token: READER });
+    expect(retrieved.json.customer_id).not.toBe(readers.json.customer_id);
+    // the owner's wishlist is as it was, byte for byte
+    expect([readers.text, owners.text]).toEqual(ownerBefore);
   });
 
   it('two customers writing at once, interleaved, never see each other; a third without writes gets the bytes of before', async () => {
@@ -283,10 +314,12 @@ describe('the write routes (alphabite dialect)', () => {
 
   it('POST /__admin/reset forgets one customer ({ "customer": id }) or all (no body); a reseed forgets all', async () => {
     const base = mock.url;
+    const count = (token: string) => wishlistCount(base, token);
+    // each customer's own seeded wishlists (one each, for customers the dataset does not name)
+    const seeded = await count('one');
+    expect(await count('two')).toBe(seeded);
     await send(base, 'POST', '/store/wishlists', { token: 'one', body: { sales_channel_id: 'sc' } });
     await send(base, 'POST', '/store/wishlists', { token: 'two', body: { sales_channel_id: 'sc' } });
-    const count = async (token: string) => (await send(base, 'GET', '/store/wishlists?limit=1', { token })).json.count as number;
-    const seeded = mock.dataset.current.wishlists.count;
     expect([await count('one'), await count('two')]).toEqual([seeded + 1, seeded + 1]);
     const one = (await send(base, 'GET', '/store/wishlists?limit=1&order=-created_at', { token: 'one' })).json.data[0].customer_id as string;
     const forgot = await admin(base, '/__admin/reset', { customer: one });
@@ -313,7 +346,8 @@ describe('the write routes (alphabite dialect)', () => {
   });
 
   it('one wishlist per customer unless the settings say otherwise: a second create answers the first', async () => {
-    const single = await startMockServer({ dialect: 'alphabite' });
+    // No seeded wishlists: a fresh customer has none, so their first create makes one.
+    const single = await startMockServer({ dialect: 'alphabite', wishlists: 0 });
     try {
       expect((await send(single.url, 'GET', '/store/wishlists/settings')).json).toEqual({ allow_guest_wishlist: false, allow_multiple_wishlists: false });
       const first = await send(single.url, 'POST', '/store/wishlists', { token: 's', body: { name: 'First', sales_channel_id: 'sc' } });
@@ -355,6 +389,7 @@ describe('--workers 2', () => {
   it('writes land on every worker in one order: the same answers whichever worker answers', async () => {
     const base = cluster.url;
     const facts = await seedFacts(base);
+    const seeded = await wishlistCount(base, 'w0');
     const ids: string[] = [];
     for (let k = 0; k < 4; k++) {
       const res = await send(base, 'POST', '/store/wishlists', { token: `w${k % 2}`, body: { name: `list ${k}`, sales_channel_id: 'sc' } });
@@ -365,12 +400,14 @@ describe('--workers 2', () => {
     expect(item.status).toBe(201);
     for (let round = 0; round < 4; round++) {
       const answers = await Promise.all([
-        send(base, 'GET', '/store/wishlists?limit=3&offset=44', { token: 'w0' }),
+        send(base, 'GET', `/store/wishlists?limit=3&offset=${seeded - 1}`, { token: 'w0' }),
         send(base, 'GET', `/store/wishlists/${ids[0]}/items`, { token: 'w0' }),
         send(base, 'GET', `/store/wishlists/${ids[0]}`, { token: 'w0' }),
         send(base, 'GET', `/store/wishlists/${ids[1]}`, { token: 'w1' }),
       ]);
-      expect(answers[0]!.json.data.map((w: { id: string }) => w.id)).toEqual([facts.wishlistIds.length ? answers[0]!.json.data[0].id : '', ids[0], ids[2]]);
+      // their last seeded wishlist, then the two they made
+      expect(answers[0]!.json.data.map((w: { id: string }) => w.id).slice(1)).toEqual([ids[0], ids[2]]);
+      expect(answers[0]!.json.count).toBe(seeded + 2);
       expect(answers[1]!.json.data.map((i: { id: string }) => i.id)).toEqual([item.json.id]);
       expect(answers[2]!.json.items_count).toBe(1);
       expect(answers[3]!.status).toBe(200);
@@ -484,6 +521,7 @@ describe('share and import (alphabite dialect; notes/alphabite-writes.md 1.9, 1.
     expect(await send(base, 'POST', `/store/wishlists/${list.id}/share`)).toMatchObject({ status: 401, json: { message: 'Guest wishlists are now allowed' } });
 
     // another customer imports: a new wishlist of theirs, the live items copied (new ids), 200
+    const importerItems = (await send(base, 'GET', '/store/wishlists/total-items-count', { token: 'importer' })).json.total_items_count as number;
     const copy = await send(base, 'POST', '/store/wishlists/import', { token: 'importer', body: { share_token: token } });
     expect(copy.status).toBe(200);
     expect(Object.keys(copy.json)).toEqual(['id', 'name', 'customer_id', 'sales_channel_id', 'created_at', 'updated_at', 'deleted_at', 'items', 'items_count']);
@@ -497,7 +535,7 @@ describe('share and import (alphabite dialect; notes/alphabite-writes.md 1.9, 1.
     const theirs = await send(base, 'GET', '/store/wishlists?limit=200', { token: 'importer' });
     expect(theirs.json.data.at(-1).id).toBe(copy.json.id);
     expect((await send(base, 'GET', `/store/wishlists/${copy.json.id}/items`, { token: 'importer' })).json.count).toBe(2);
-    expect((await send(base, 'GET', '/store/wishlists/total-items-count', { token: 'importer' })).json).toEqual({ total_items_count: 2 });
+    expect((await send(base, 'GET', '/store/wishlists/total-items-count', { token: 'importer' })).json).toEqual({ total_items_count: importerItems + 2 });
     expect((await send(base, 'GET', `/store/wishlists/${list.id}/items`, { token: 'sharer' })).text).toBe(before);
     expect(await send(base, 'GET', `/store/wishlists/${copy.json.id}`, { token: 'sharer' })).toMatchObject(EMPTY_500);
     // every import makes another copy, the sharer's own import too
@@ -534,7 +572,7 @@ describe('share and import (alphabite dialect; notes/alphabite-writes.md 1.9, 1.
 
   it('a seeded wishlist is copied as its seeded owner sees it', async () => {
     const base = mock.url;
-    const seeded = (await send(base, 'GET', `/store/wishlists/${facts.wishlistIds[0]}/items?limit=100`, { token: 'reader' })).json;
+    const seeded = (await send(base, 'GET', `/store/wishlists/${facts.wishlistIds[0]}/items?limit=100`, { token: READER })).json;
     const token = (await send(base, 'POST', `/store/wishlists/${facts.wishlistIds[0]}/share`, { token: 'someone' })).json.share_token;
     const copy = await send(base, 'POST', '/store/wishlists/import', { token: 'seed-importer', body: { share_token: token } });
     expect(copy.status).toBe(200);
@@ -543,7 +581,8 @@ describe('share and import (alphabite dialect; notes/alphabite-writes.md 1.9, 1.
   });
 
   it('single mode (allow_multiple_wishlists off): an importer who has a wishlist gets its items replaced by the source\'s', async () => {
-    const single = await startMockServer({ dialect: 'alphabite' });
+    // No seeded wishlists: each customer here has only what they make.
+    const single = await startMockServer({ dialect: 'alphabite', wishlists: 0 });
     try {
       const base = single.url;
       const source = (await send(base, 'POST', '/store/wishlists', { token: 'src', body: { name: 'Source', sales_channel_id: 'sc_1' } })).json;
@@ -562,7 +601,8 @@ describe('share and import (alphabite dialect; notes/alphabite-writes.md 1.9, 1.
       expect(replaced.json.items.map((i: { product_variant_id: string }) => i.product_variant_id)).toEqual(facts.variants.slice(0, 2));
       const listed = await send(base, 'GET', `/store/wishlists/${own.id}/items`, { token: 'has-one' });
       expect(listed.json.data.map((i: { product_variant_id: string }) => i.product_variant_id)).toEqual(facts.variants.slice(0, 2));
-      expect((await send(base, 'GET', '/store/wishlists?limit=200', { token: 'has-one' })).json.count).toBe(single.dataset.current.wishlists.count + 1);
+      // still their one wishlist
+      expect((await send(base, 'GET', '/store/wishlists?limit=200', { token: 'has-one' })).json.count).toBe(1);
     } finally {
       await single.close();
     }

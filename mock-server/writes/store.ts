@@ -14,7 +14,7 @@
  */
 import { encodeBase32 } from '../../fixtures/ids.ts';
 import { json } from './medusa-body.ts';
-import { empty500, REASONS, withReason } from './reasons.ts';
+import { empty500, REASONS, withReason, type Reason } from './reasons.ts';
 import type { SeedWishlists } from './seed.ts';
 import { CustomerSeed, customerTag, derivedIndex, type SeedView } from './customer-seed.ts';
 import type { Dialect } from '../../lib/dialects/index.ts';
@@ -153,16 +153,35 @@ export class CustomerWrites {
     return out;
   }
 
-  /** Listing 4.3 as this customer sees it: the seeded wishlists they kept, then their own. */
+  /**
+   * Listing 4.3 as this customer sees it, in id order (the listings' default order, which their page
+   * arithmetic assumes): the seeded wishlists they kept, and their own among them by id. Ids made here
+   * come after the seed's, so their own follow the seeded ones, but for a copy a transfer took from
+   * another customer (`#adopt`), which keeps its older id, as the plugin's transfer keeps the row's.
+   */
   wishlists(seed: SeedView): VirtualList {
     const deleted: number[] = [];
     for (const [id, change] of this.seedChanges) if (change.deleted) deleted.push(seed.indexOf(id));
     const kept = keptIndexes(seed.count, deleted.filter((w) => w >= 0).sort((a, b) => a - b));
+    const own = [...this.created].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    // Where each of their own goes: after the kept seeded wishlists of smaller ids (a binary search), and their own before it.
+    const places = own.map((row, i) => {
+      let [lo, hi] = [0, kept.count];
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (seed.row(kept.at(mid)).id < row.id) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo + i;
+    });
     return {
-      count: kept.count + this.created.length,
+      count: kept.count + own.length,
       json: (p) => {
-        if (p >= kept.count) return JSON.stringify(shownRow(this.created[p - kept.count]!));
-        const w = kept.at(p);
+        const mine = places.indexOf(p);
+        if (mine >= 0) return JSON.stringify(shownRow(own[mine]!));
+        let before = 0;
+        while (before < places.length && places[before]! < p) before++;
+        const w = kept.at(p - before);
         const change = this.seedChanges.get(seed.row(w).id);
         return change && hasRowChange(change) ? JSON.stringify({ ...(JSON.parse(seed.rowJson(w)) as object), ...pick(change) }) : seed.rowJson(w);
       },
@@ -408,7 +427,8 @@ export class WriteStore {
       case 'addItem': {
         const seen = writes.wishlist(command.wishlist, seed);
         // Unknown wishlist, a guest's (customer_id null), another customer's, unknown variant, or the variant already there: the plugin's 500.
-        if (!seen) return empty500(REASONS.wishlistUnknown);
+        // A wishlist the customer does not see may still be someone else's (their view holds only their own): the reason says whose.
+        if (!seen) return empty500(this.#notYours(command.wishlist, customer, pool) ?? REASONS.wishlistUnknown);
         if (seen.row.customer_id === null) return empty500(REASONS.guestWishlist);
         if (seen.row.customer_id !== customer) return empty500(REASONS.wishlistOfAnother);
         if (!command.variant) return empty500(REASONS.variantUnknown);
@@ -423,7 +443,10 @@ export class WriteStore {
       }
       case 'removeItem': {
         const path = writes.wishlist(command.wishlist, seed);
-        if (path && path.row.customer_id && path.row.customer_id !== customer) return empty500(REASONS.wishlistOfAnother);
+        // Another customer's wishlist in the path, one in the customer's view or one only another has: the plugin's 500 (notes/alphabite-writes.md 1.8).
+        // (A guest's is not refused. Another's derived wishlist, while they have no writes, shows customer_id '': whose it is is not known, only that it is not the caller's.)
+        const foreign = path ? undefined : this.foreignWishlist(command.wishlist, customer, pool);
+        if (path ? path.row.customer_id && path.row.customer_id !== customer : foreign && foreign.row.customer_id !== null) return empty500(REASONS.wishlistOfAnother);
         // Deleted by item id alone, whatever wishlist holds it (of those this customer sees).
         const at = writes.added.findIndex((item) => item.id === command.item);
         if (at >= 0) {
@@ -571,6 +594,12 @@ export class WriteStore {
     writes.added.push(...items);
     this.#count(writes, chars);
     return undefined;
+  }
+
+  /** Why a wishlist `customer` does not see is refused to them when someone else has it (a guest's, another customer's); undefined when nobody has it. */
+  #notYours(id: string, customer: string, pool: SeedWishlists): Reason | undefined {
+    const other = this.foreignWishlist(id, customer, pool);
+    return other && (other.row.customer_id === null ? REASONS.guestWishlist : REASONS.wishlistOfAnother);
   }
 
   /**

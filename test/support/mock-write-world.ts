@@ -4,19 +4,16 @@
  * three variants of one product of the catalogue, a product nobody reviewed, two customers (bearer
  * tokens that are JWTs naming their `actor_id`, as Medusa's are; the mock verifies none), the mock's
  * share token secret. The dataset has no seeded wishlists: the real customers are fresh and own none,
- * while the mock lists its seeded wishlists to every customer (docs/dialects.md, "Not emulated").
+ * as every customer of a dataset without wishlists (docs/writes.md, "Whose wishlists").
  */
 import { generateDataset, type Dataset } from '../../fixtures/dataset.ts';
 import { MOCK_SHARE_TOKEN_SECRET } from '../../mock-server/writes/share-token.ts';
 import type { WriteWorld } from './write-cases.ts';
+import { customerToken } from './customer-token.ts';
 
 /** The mock's dataset for the comparison: seed 1's catalogue and reviews, no wishlists. */
 export const WRITE_WORLD_DATA = { seed: 1, wishlists: 0 } as const;
 export const WRITE_WORLD_KEY = 'pk_store_listing_kit_writes';
-
-const base64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-/** A bearer token shaped as Medusa's customer tokens (HS256 JWT with `actor_id`); the signature is not checked by the mock. */
-export const customerToken = (id: string) => `${base64url({ alg: 'HS256', typ: 'JWT' })}.${base64url({ actor_id: id, actor_type: 'customer', auth_identity_id: `authid_${id.slice(4)}`, iat: 1795000000, exp: 1795086400 })}.c2lnbmF0dXJl`;
 
 /** Three variants of one product, in title order, and a product without reviews, from the catalogue of `WRITE_WORLD_DATA`'s seed. */
 export function mockCatalogueChoice(): { variantIds: [string, string, string]; productId: string; dataset: Dataset } {
