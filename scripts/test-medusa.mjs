@@ -56,6 +56,8 @@ const say = (line, version) => process.stdout.write(`::: test:medusa${version ? 
 
 /** Raised by a step that cannot go on: its message is the one sentence the user reads. */
 class SetupError extends Error {}
+/** Raised for options the script cannot take: its message is the one sentence the user reads. */
+class UsageError extends Error {}
 
 // ---- what was started, stopped in reverse order ----
 const cleanups = [];
@@ -426,7 +428,7 @@ function parseArgs(argv) {
     const arg = argv[i];
     const value = () => {
       const v = argv[++i];
-      if (v === undefined || v.startsWith('--')) throw new SetupError(`${arg} needs a Medusa version (x.y.z)`);
+      if (v === undefined || v.startsWith('--')) throw new UsageError(`${arg} needs a Medusa version (x.y.z)`);
       return v;
     };
     if (arg === '--medusa-version') options.versions.push(value());
@@ -447,12 +449,12 @@ async function main() {
     throw new SetupError(error.message);
   }
   if (options.writeLockfile) {
-    if (!/^\d+\.\d+\.\d+$/.test(options.writeLockfile)) throw new SetupError(`--write-lockfile takes a Medusa version (x.y.z), got '${options.writeLockfile}'`);
+    if (!/^\d+\.\d+\.\d+$/.test(options.writeLockfile)) throw new UsageError(`--write-lockfile takes a Medusa version (x.y.z), got '${options.writeLockfile}'`);
     await step(`write the lockfile of Medusa ${options.writeLockfile}`, () => writeLockfile(options.writeLockfile));
     return 0;
   }
   const unknown = options.versions.filter((v) => !listed.includes(v));
-  if (unknown.length > 0) throw new SetupError(`--medusa-version ${unknown.join(', ')} is not in TESTED_MEDUSA_VERSIONS (lib/dialects/medusa-versions.ts: ${listed.join(', ')})`);
+  if (unknown.length > 0) throw new UsageError(`--medusa-version ${unknown.join(', ')} is not in TESTED_MEDUSA_VERSIONS (lib/dialects/medusa-versions.ts: ${listed.join(', ')})`);
   const versions = options.versions.length > 0 ? listed.filter((v) => options.versions.includes(v)) : listed;
   say(`Medusa ${versions.join(' and ')}`);
 
@@ -519,7 +521,7 @@ try {
 } catch (error) {
   if (interrupted) await new Promise(() => {}); // the signal handler cleans up and exits
   const reason = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`test:medusa: could not set up the backends: ${reason}\n`);
+  process.stderr.write(error instanceof UsageError ? `test:medusa: ${reason}\n` : `test:medusa: could not set up the backends: ${reason}\n`);
   exitCode = 2;
 } finally {
   await step('stop and clean up', cleanup);
