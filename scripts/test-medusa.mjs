@@ -61,14 +61,14 @@ class UsageError extends Error {}
 
 // ---- what was started, stopped in reverse order ----
 const cleanups = [];
-/** Commands under way (run()), ended first when the run is cut short. */
+/** How to stop each command under way (run(), the tests), ended first when the run is cut short. */
 const running = new Set();
 let cleaning;
 /** Set by Ctrl-C (or SIGTERM): the steps cut short then are not failures to report. */
 let interrupted = false;
 function cleanup() {
   cleaning ??= (async () => {
-    for (const child of running) child.kill('SIGTERM');
+    await Promise.all([...running].map((stop) => stop()));
     while (cleanups.length > 0) {
       const { name, fn } = cleanups.pop();
       try {
@@ -81,6 +81,8 @@ function cleanup() {
   })();
   return cleaning;
 }
+/** What a step awaits once a signal came: nothing more is started, the signal handler cleans up and exits. */
+const halted = () => new Promise(() => {});
 for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
   process.on(signal, () => {
     interrupted = true;
@@ -111,19 +113,24 @@ const step = async (name, fn) => {
   }
 };
 
-/** Runs a command to its end, its output in a log file; a failure names the command and shows the log's end. */
-function run(command, args, { cwd = root, env = process.env, uid, gid, detached = false, log = join(work, 'commands.log') } = {}) {
+/**
+ * Runs a command to its end, its output in a log file; a failure names the command and shows the log's end.
+ * Once a signal came, only the clean-up's commands (`stopping`) still start.
+ */
+function run(command, args, { cwd = root, env = process.env, uid, gid, detached = false, log = join(work, 'commands.log'), stopping = false } = {}) {
+  if (interrupted && !stopping) return halted();
   return new Promise((resolve, reject) => {
     const fd = openSync(log, 'a');
     const child = spawn(command, args, { cwd, env, uid, gid, detached, stdio: ['ignore', fd, fd] });
-    running.add(child);
+    const stop = () => child.kill('SIGTERM');
+    running.add(stop);
     child.on('error', (error) => {
-      running.delete(child);
+      running.delete(stop);
       closeSync(fd);
       reject(new SetupError(`${command} could not start: ${error.message}`));
     });
     child.on('exit', (code, signal) => {
-      running.delete(child);
+      running.delete(stop);
       closeSync(fd);
       if (code === 0) resolve();
       else reject(new SetupError(`\`${[command, ...args].join(' ')}\` failed (${signal ?? `exit ${code}`}); its output ends:\n${tail(log, 40)}`));
@@ -255,7 +262,7 @@ async function startPrivateCluster() {
   // detached: the server gets its own session, so a Ctrl-C at the terminal reaches this script, which
   // stops it in order (the databases first), and not the server behind its back
   await run(join(bin, 'pg_ctl'), ['-D', data, '-l', log, '-w', '-t', '60', '-o', options, 'start'], { env, ...user, detached: true, log: join(dir, 'pg_ctl.log') });
-  cleanups.push({ name: 'stop PostgreSQL', fn: () => run(join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', '-t', '30', 'stop'], { env, ...user, log: join(dir, 'pg_ctl.log') }) });
+  cleanups.push({ name: 'stop PostgreSQL', fn: () => run(join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', '-t', '30', 'stop'], { env, ...user, log: join(dir, 'pg_ctl.log'), stopping: true }) });
   say(`PostgreSQL ${bin.split('/').at(-2) ?? ''} on 127.0.0.1:${port}, data in ${data}`);
   return `postgres://postgres@127.0.0.1:${port}/postgres`;
 }
@@ -291,6 +298,7 @@ const medusaBinOf = (appDir) => join(appDir, 'node_modules', '.bin', 'medusa');
 
 async function startMedusa(appDir, env, log) {
   const port = await freePort();
+  if (interrupted) return halted();
   const fd = openSync(log, 'a');
   // its own process group, so stopping it stops what it spawned
   const child = spawn(medusaBinOf(appDir), ['start', '--host', '127.0.0.1', '--port', String(port)], { cwd: appDir, env, stdio: ['ignore', fd, fd], detached: true });
@@ -380,20 +388,40 @@ async function bringUp(version, install, serverUrl) {
 
 // ---- 4. the tests ----
 function runTests(version, fixture, extraArgs) {
+  if (interrupted) return halted();
   const vitest = join(dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs');
   return new Promise((resolve) => {
+    // a process group of its own, ended whole with the rest on SIGINT/SIGTERM (cleanup()): vitest's
+    // workers and the CLI runs they started too, not left to run against a stopped Medusa
     const child = spawn(process.execPath, [vitest, 'run', '--config', 'test/vitest.medusa.config.ts', ...extraArgs], {
       cwd: root,
       stdio: 'inherit',
+      detached: true,
       env: { ...process.env, MEDUSA_FIXTURE: fixture, PACT_DO_NOT_TRACK: 'true' },
     });
-    // ended with the rest on SIGINT/SIGTERM (cleanup()), not left to run against a stopped Medusa
-    running.add(child);
+    const stop = () => stopGroup(child.pid);
+    running.add(stop);
     child.on('exit', (code) => {
-      running.delete(child);
+      running.delete(stop);
       resolve(code ?? 1);
     });
   });
+}
+
+/** SIGTERM to a process group, then SIGKILL to what is left of it after 10 s. */
+async function stopGroup(pgid) {
+  const alive = () => {
+    try {
+      process.kill(-pgid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (!alive()) return;
+  process.kill(-pgid, 'SIGTERM');
+  for (let waited = 0; waited < 10_000 && alive(); waited += 200) await new Promise((r) => setTimeout(r, 200));
+  if (alive()) process.kill(-pgid, 'SIGKILL');
 }
 
 // ---- --write-lockfile <version> ----
@@ -487,6 +515,7 @@ async function main() {
       }),
     ),
   );
+  if (interrupted) await halted();
   const fixtures = new Map([...up.keys()].map((version) => [version, join(work, `fixture-${version}.json`)]));
   for (const [version, { facts, log }] of up) {
     const otherVersions = Object.fromEntries([...fixtures].filter(([v]) => v !== version));
@@ -500,6 +529,7 @@ async function main() {
   let code = 0;
   for (const [version, fixture] of fixtures) {
     const tests = await stepOf(version)('tests', () => runTests(version, fixture, options.vitest));
+    if (interrupted) await halted();
     if (tests !== 0) {
       say(`the tests on Medusa ${version} failed; Medusa's output ends:\n${tail(up.get(version).log, 30)}`, version);
       code = Math.max(code, tests === 1 ? 1 : 2);
