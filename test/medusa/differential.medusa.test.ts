@@ -17,7 +17,7 @@ import { PUBLISHABLE_KEY_HEADER } from '../../lib/dialects/index.ts';
 import { recordBackend, type RecordResult } from '../../fixtures/recorder.ts';
 import { writeRecording } from '../../fixtures/recording-file.ts';
 import { startMockServer, type MockServer } from '../../mock-server/server.ts';
-import { medusaFacts } from '../support/medusa-backend.ts';
+import { medusaFacts, medusaVersionOption } from '../support/medusa-backend.ts';
 
 const facts = medusaFacts();
 const [shopper, ada] = facts.customers as [(typeof facts.customers)[0], (typeof facts.customers)[0]];
@@ -416,7 +416,8 @@ beforeAll(async () => {
   await writeRecording(recorded.recording, out);
   out.end();
   await finished(out);
-  mock = await startMockServer({ dialect: 'alphabite', fixtures: file, publishableKeys: [facts.publishableKey, facts.otherPublishableKey] });
+  // the mock answers as the backend's Medusa version does (validation wording, the relations limit)
+  mock = await startMockServer({ dialect: 'alphabite', fixtures: file, publishableKeys: [facts.publishableKey, facts.otherPublishableKey], ...medusaVersionOption(facts) });
 }, 120_000);
 
 afterAll(async () => {
@@ -432,7 +433,7 @@ describe('docs/dialects.md', () => {
   });
 });
 
-describe('the real backend and serve --dialect alphabite --fixtures <its recording>', () => {
+describe(`the real backend (Medusa ${facts.medusaVersion}) and serve --dialect alphabite --medusa-version ${facts.medusaVersion} --fixtures <its recording>`, () => {
   it('the recording holds the shopper\'s wishlists and every review, and the recorder noticed nothing', () => {
     expect(recorded.truncated).toBe(false);
     expect(recorded.notes).toEqual([]);

@@ -4,10 +4,15 @@
  * flows (real-client-flows.ts).
  */
 import { readFileSync } from 'node:fs';
+import type { TestedMedusaVersion } from '../../lib/dialects/medusa-versions.ts';
 import { byId, type ListingBackend } from './real-client-flows.ts';
 import type { WriteWorld } from './write-cases.ts';
 
 export interface MedusaFacts {
+  /** The Medusa version of this backend (one of TESTED_MEDUSA_VERSIONS). */
+  medusaVersion: TestedMedusaVersion;
+  /** The other versions' backends of the same run, up at the same time: their fixture files, by version. */
+  otherVersions: Partial<Record<TestedMedusaVersion, string>>;
   baseUrl: string;
   publishableKey: string;
   /** A key of another sales channel (with no wishlists of its own). */
@@ -30,10 +35,30 @@ export interface MedusaFacts {
   states: { salesChannel: string; salesChannelId: string; publishableKey: string; products: Array<{ id: string; handle: string; variantIds: string[] }> };
 }
 
-export function medusaFacts(): MedusaFacts {
-  const file = process.env.MEDUSA_FIXTURE;
+export function medusaFacts(file = process.env.MEDUSA_FIXTURE): MedusaFacts {
   if (!file) throw new Error('MEDUSA_FIXTURE is not set: run these tests with `npm run test:medusa`, which sets up the backend');
   return JSON.parse(readFileSync(file, 'utf8')) as MedusaFacts;
+}
+
+/** The other Medusa versions' backends of this run (none when it was narrowed to one with --medusa-version). */
+export function otherMedusaFacts(facts: MedusaFacts): MedusaFacts[] {
+  return Object.values(facts.otherVersions ?? {}).map((file) => medusaFacts(file));
+}
+
+/** Whether the backend's Medusa is `version` or newer (x.y.z, compared part by part). */
+export function medusaAtLeast(facts: Pick<MedusaFacts, 'medusaVersion'>, version: string): boolean {
+  const parts = (v: string) => v.split('.').map(Number);
+  const [have, want] = [parts(facts.medusaVersion), parts(version)];
+  for (let i = 0; i < 3; i++) if (have[i] !== want[i]) return have[i]! > want[i]!;
+  return true;
+}
+
+/**
+ * What makes the mock answer as this backend's Medusa version does (`startMockServer({ medusaVersion })`,
+ * `serve --medusa-version`), spread into the mock's options.
+ */
+export function medusaVersionOption(facts: Pick<MedusaFacts, 'medusaVersion'>): { medusaVersion: TestedMedusaVersion } {
+  return { medusaVersion: facts.medusaVersion };
 }
 
 /** The first customer (the shopper), the product with the most reviews, the shopper's fullest wishlist. */
