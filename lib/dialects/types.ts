@@ -6,6 +6,7 @@
  */
 import type { EndpointName } from '../api-rules.ts';
 import type { QueryPairs } from '../query.ts';
+import type { MedusaBehaviour } from './medusa-behaviour.ts';
 
 export type { EndpointName };
 
@@ -131,6 +132,8 @@ export interface Dialect {
   recordsAsIs: boolean;
   /** True when 4.3 shows each wishlist with all its items: each item is then one more record of the answer. */
   embedsWishlistItems: boolean;
+  /** The alphabite dialect: the Medusa version it answers as, and what that version does (lib/dialects/medusa-behaviour.ts). */
+  medusa?: MedusaBehaviour;
 }
 
 export const DIALECT_NAMES = ['spec', 'alphabite'] as const;
