@@ -83,8 +83,11 @@ function compare(a: readonly number[], b: readonly number[]): number {
   return 0;
 }
 
+/** Orders two valid versions (x.y.z): negative, 0 or positive. */
+export const compareVersions = (a: string, b: string): number => compare(numbersOf(a)!, numbersOf(b)!);
+
 /** Whether `version` (valid) is `since` or later. */
-const atLeast = (version: string, since: string) => compare(numbersOf(version)!, numbersOf(since)!) >= 0;
+const atLeast = (version: string, since: string) => compareVersions(version, since) >= 0;
 
 /** The accepted versions, as every refusal names them. */
 export const MEDUSA_VERSION_RANGE = `a Medusa version x.y.z from ${OLDEST_MEDUSA_VERSION} (the oldest the published plugins accept) to ${NEWEST_MEDUSA_VERSION} (the newest the kit is tested on)`;
@@ -113,12 +116,4 @@ export function medusaBehaviour(version: string = NEWEST_MEDUSA_VERSION): Medusa
     modifierStripping: since('modifierStripping') ? 'all' : 'one character',
     stripsRestrictedFields: since('restrictedFieldsStripped'),
   });
-}
-
-/** The Medusa versions (as `x.y.z` or a range) a set of facts fits, for the sentence of `fixtures --from` and `check`. */
-export function versionsBetween(from: string | undefined, before: string | undefined): string {
-  if (from && before) return `Medusa ${from} to before ${before}`;
-  if (from) return `Medusa ${from} or later`;
-  if (before) return `Medusa before ${before}`;
-  return 'any Medusa 2';
 }
