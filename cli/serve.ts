@@ -145,7 +145,7 @@ export function registerServeCommand(program: Command): void {
     .addOption(
       new Option(
         '--medusa-version <version>',
-        `with --dialect alphabite: the Medusa version the plugins run on, ${MEDUSA_VERSION_RANGE}, such as 2.15.0; the answers that differ between Medusa versions (validation wording, the relations limit in fields, fields through unknown relations, body-parser errors) follow it (default ${NEWEST_MEDUSA_VERSION}; docs/dialects.md)`,
+        `with --dialect alphabite: which Medusa the plugins run on, ${MEDUSA_VERSION_RANGE}, such as 2.15.0 (default ${NEWEST_MEDUSA_VERSION}); the answers that differ between Medusa versions follow it: validation wording, the relations limit in fields, fields through relations the records lack, body-parser errors (docs/dialects.md)`,
       ).argParser(medusaVersionArg),
     )
     .addOption(new Option('--allow-multiple-wishlists', "with --dialect alphabite: the wishlist plugin's setting allow_multiple_wishlists (default off, a fresh install's: POST /store/wishlists answers a customer's first wishlist instead of a second; docs/writes.md)"))
