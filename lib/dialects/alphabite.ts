@@ -66,7 +66,7 @@ export const ALPHABITE_SORTABLE = {
 } as const;
 
 /**
- * Why a wishlist listing answered its empty 500, which does not say (the mock's header
+ * Why a listing answered its empty 500 (the wishlist listings', and 4.1's before Medusa 2.16), which does not say (the mock's header
  * `x-store-listing-kit-reason`, docs/writes.md): one short plain-ASCII sentence per cause, never the
  * request's own text. The one place these sentences live (the write routes' are
  * mock-server/writes/reasons.ts).
@@ -81,7 +81,7 @@ export const ALPHABITE_LISTING_REASONS = {
   dotInFields: 'fields holds a dot; the route passes its characters on as fields, and Medusa before 2.16 fails on "."',
 } as const;
 
-/** The wishlist routes catch every error themselves and answer `res.status(500).end()`: the mock says why. */
+/** The wishlist routes and 4.1 catch every error themselves and answer `res.status(500).end()`: the mock says why. */
 const EMPTY_500 = {
   negativeWindow: refusal(500, null, ALPHABITE_LISTING_REASONS.negativeWindow),
   unknownColumn: refusal(500, null, ALPHABITE_LISTING_REASONS.unknownColumn),
