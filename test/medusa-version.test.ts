@@ -7,6 +7,7 @@
  * relations-limit.js, run on the plugins' schemas with the zod it pins) and, for 2.13.6 and
  * 2.21.2, what a real Medusa with both plugins answered.
  */
+import { request } from 'node:http';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEDUSA_CHANGES } from '../lib/dialects/medusa-behaviour.ts';
@@ -298,6 +299,23 @@ describe('serve --medusa-version answers as startMockServer({ medusaVersion }), 
   });
 });
 
+describe('with workers, every worker answers as the version', () => {
+  it('startMockServer({ workers: 2, medusaVersion }): the same bytes as one process, and a refused value before any worker starts', async () => {
+    const cluster = await startMockServer({ ...DATA, dialect: 'alphabite', medusaVersion: OLDEST_MEDUSA_VERSION, workers: 2 });
+    try {
+      const target = `${paths().reviews}?limit=abc`;
+      const one = await answers(OLDEST_MEDUSA_VERSION, target);
+      // each request on a connection of its own: consecutive connections go to the workers in turn
+      for (let i = 0; i < 4; i++) expect(await onNewConnection(`${cluster.url}${target}`), `request ${i}`).toEqual(one);
+      const config = JSON.parse((await onNewConnection(`${cluster.url}/__admin/config`)).body) as { server: { medusaVersion?: string; workers: number } };
+      expect(config.server).toMatchObject({ medusaVersion: OLDEST_MEDUSA_VERSION, workers: 2 });
+    } finally {
+      await cluster.close();
+    }
+    await expect(startMockServer({ ...DATA, dialect: 'alphabite', medusaVersion: '2.13', workers: 2 })).rejects.toThrow(RangeError);
+  }, 60_000);
+});
+
 describe('docs/dialects.md', () => {
   it('lists every change with its version and the Medusa files it comes from', async () => {
     const { readFile } = await import('node:fs/promises');
@@ -311,6 +329,20 @@ describe('docs/dialects.md', () => {
     }
   });
 });
+
+/** A GET on a connection of its own (no keep-alive pool, so that a cluster gives it to the next worker). */
+function onNewConnection(url: string): Promise<Seen> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent: false, headers: CUSTOMER }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType: res.headers['content-type'] ?? null, reason: (res.headers[REASON_HEADER] as string | undefined) ?? null, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 /** The version after `version` (its patch plus one): past the newest the kit is tested on. */
 function bumped(version: string): string {
