@@ -1,5 +1,6 @@
 import { Option } from 'commander';
 import { DEFAULT_DIALECT, DIALECT_NAMES, type DialectName } from '../lib/dialects/index.ts';
+import { medusaVersionLine, shownRange } from '../lib/dialects/medusa-version-signs.ts';
 import { MAX_RECORD_PAGE_SIZE, RECORD_DEFAULTS, RecordError, recordBackend, type RecordProgress, type RecordResult } from '../fixtures/recorder.ts';
 import { writeRecording } from '../fixtures/recording-file.ts';
 import { sizeText } from '../client/http.ts';
@@ -127,6 +128,7 @@ function summaryLines(result: RecordResult, flags: RecordFlags & { from: string 
   ];
   if (result.truncated) lines.push(`note: stopped at ${flags.maxRecords ?? RECORD_DEFAULTS.maxRecords} records (--max-records): the recording holds part of the backend's records`);
   for (const note of result.notes) lines.push(`note: ${note}`);
+  if (result.medusa) lines.push(`medusa: ${medusaVersionLine(result.medusa)}${shownRange(result.medusa) ? '; serve the recording with --dialect alphabite --medusa-version <its version>' : ''}`);
   return lines;
 }
 

@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_MAX_PAGE_SIZE, MAX_MAX_PAGE_SIZE, MIN_MAX_PAGE_SIZE, PATHS } from '../lib/api-rules.ts';
-import { createDialect, DEFAULT_DIALECT, DIALECT_NAMES, type DialectName } from '../lib/dialects/index.ts';
+import { createDialect, DEFAULT_DIALECT, DIALECT_NAMES, MEDUSA_VERSION_RANGE, medusaVersionProblem, type DialectName } from '../lib/dialects/index.ts';
+import { NEWEST_MEDUSA_VERSION } from '../lib/dialects/medusa-versions.ts';
 import { describeDataset, type DatasetSummary } from '../fixtures/dataset.ts';
 import { corsOriginProblem, corsPolicy, describeCors } from '../mock-server/helpers/cors-policy.ts';
 import { DEFAULT_SHUTDOWN_GRACE_MS, MAX_BACKEND_TIMEOUT_MS, startMockServer } from '../mock-server/server.ts';
@@ -31,6 +32,7 @@ interface ServeFlags extends DatasetFlags {
   corsOrigin?: string[];
   dialect: DialectName;
   publishableKey?: string[];
+  medusaVersion?: string;
   allowMultipleWishlists?: boolean;
   pluginData?: 'backend' | 'generated';
   shareTokenSecret?: string;
@@ -85,6 +87,13 @@ function publishableKeyArg(value: string, previous: string[] | undefined): strin
   return [...(previous ?? []), value];
 }
 
+/** `--medusa-version <x.y.z>`: a Medusa version the alphabite dialect can answer as (lib/dialects/medusa-behaviour.ts). */
+export function medusaVersionArg(value: string): string {
+  const problem = medusaVersionProblem(value);
+  if (problem) throw new InvalidArgumentError(`${problem}.`);
+  return value;
+}
+
 /** `--backend <url>`: an http(s) URL without credentials (startMockServer checks it again, for the API). */
 export function backendArg(value: string): string {
   let url: URL;
@@ -134,6 +143,12 @@ export function registerServeCommand(program: Command): void {
         .default(DEFAULT_DIALECT),
     )
     .addOption(new Option('--publishable-key <key>', "with --dialect alphabite: a publishable key the backend has (repeatable); a request with another key gets Medusa's 400 (default: any key is taken)").argParser(publishableKeyArg))
+    .addOption(
+      new Option(
+        '--medusa-version <version>',
+        `with --dialect alphabite: which Medusa the plugins run on, ${MEDUSA_VERSION_RANGE}, such as 2.15.0 (default ${NEWEST_MEDUSA_VERSION}); the answers that differ between Medusa versions follow it: validation wording, the relations limit in fields, fields through relations the records lack, body-parser errors (docs/dialects.md)`,
+      ).argParser(medusaVersionArg),
+    )
     .addOption(new Option('--allow-multiple-wishlists', "with --dialect alphabite: the wishlist plugin's setting allow_multiple_wishlists (default off, a fresh install's: POST /store/wishlists answers a customer's first wishlist instead of a second; docs/writes.md)"))
     .addOption(
       new Option(
@@ -182,6 +197,7 @@ export function registerServeCommand(program: Command): void {
     if (flags.pactConsumer !== undefined && flags.workers > 1) cannotRun('--pact-consumer records from one process, which sees the provider state and the answers together: leave out --workers');
     if (flags.pactConsumer === undefined && cmd.getOptionValueSource('pactDir') === 'cli') cannotRun('--pact-dir is where the pacts of --pact-consumer go: give --pact-consumer <name> too');
     if (flags.backend && flags.workers > 1) cannotRun('--backend cannot be served from several worker processes yet: leave out --workers');
+    if (flags.medusaVersion !== undefined && flags.dialect !== 'alphabite') cannotRun('--medusa-version is the Medusa the published plugins run on, read by the alphabite dialect only (the spec dialect has none): add --dialect alphabite');
     if (flags.publishableKey && flags.dialect !== 'alphabite') cannotRun(`--publishable-key is read by the alphabite dialect only (the ${flags.dialect} dialect takes no key): add --dialect alphabite`);
     // In the alphabite dialect a backend's catalogue gives the products (mock-server/backend/catalogue.ts).
     const backendCatalogue = flags.backend !== undefined && flags.dialect === 'alphabite' && !flags.fixtures;
@@ -207,6 +223,7 @@ export function registerServeCommand(program: Command): void {
       shutdownGraceMs: flags.shutdownGrace,
       dialect: flags.dialect,
       ...(flags.publishableKey ? { publishableKeys: flags.publishableKey } : {}),
+      ...(flags.medusaVersion !== undefined ? { medusaVersion: flags.medusaVersion } : {}),
       ...(flags.allowMultipleWishlists ? { allowMultipleWishlists: true } : {}),
       ...(flags.shareTokenSecret !== undefined ? { shareTokenSecret: flags.shareTokenSecret } : {}),
       ...(flags.backend ? { backend: flags.backend, backendTimeoutMs: flags.backendTimeout ?? DEFAULT_BACKEND_TIMEOUT_MS } : {}),
@@ -228,6 +245,7 @@ export function registerServeCommand(program: Command): void {
       summary: mock.dataset.current.summary,
       catalogue: catalogueBanner(mock.dataset.current.summary, mock.dataset.awaitedCatalogue, flags.backend, flags.dialect),
       dialect: flags.dialect,
+      medusaVersion: flags.medusaVersion,
       publishableKeys: flags.publishableKey,
       cors: serverOptions.corsOrigin,
       admin: adminBanner(adminAccessMode(mock.ops.access), mock.url),
@@ -303,13 +321,14 @@ export function wishlistsBanner(dialect: DialectName, backend: string | undefine
 }
 
 /** The start-up banner: where, what data, which dialect, the endpoints, CORS, admin and faults. */
-function banner(facts: { heading: string; url: string; summary: DatasetSummary; catalogue?: string | undefined; dialect: DialectName; publishableKeys: string[] | undefined; cors: string | string[] | undefined; admin: string; faults: string; backend?: string | undefined; wishlists?: string | undefined }): string[] {
+function banner(facts: { heading: string; url: string; summary: DatasetSummary; catalogue?: string | undefined; dialect: DialectName; medusaVersion: string | undefined; publishableKeys: string[] | undefined; cors: string | string[] | undefined; admin: string; faults: string; backend?: string | undefined; wishlists?: string | undefined }): string[] {
   const keys = facts.publishableKeys;
+  const dialect = createDialect(facts.dialect, { maxPageSize: DEFAULT_MAX_PAGE_SIZE, ...(facts.medusaVersion !== undefined ? { medusaVersion: facts.medusaVersion } : {}) });
   return [
     facts.heading,
     `dataset: ${describeDataset(facts.summary)}`,
     ...(facts.catalogue !== undefined ? [`catalogue: ${facts.catalogue}`] : []),
-    `dialect: ${facts.dialect}: ${createDialect(facts.dialect, { maxPageSize: DEFAULT_MAX_PAGE_SIZE }).summary}`,
+    `dialect: ${facts.dialect}: ${dialect.summary}`,
     ...(keys ? [`publishable keys: ${keys.length} known (${keys.join(', ')}); any other key is refused`] : []),
     ...(facts.wishlists !== undefined ? [`wishlists: ${facts.wishlists}`] : []),
     ...Object.values(PATHS).map((path) => `  GET ${facts.url}${path}`),
@@ -333,6 +352,7 @@ async function serveWorkers(options: MockClusterOptions, cmd: Command, wrapper: 
     url: mock.url,
     summary: mock.summary,
     dialect: options.dialect ?? DEFAULT_DIALECT,
+    medusaVersion: options.medusaVersion,
     publishableKeys: options.publishableKeys,
     cors: options.corsOrigin,
     admin: `${adminBanner(mock.status.adminMode as ReturnType<typeof adminAccessMode>, mock.url)}; every worker applies a change before it answers`,

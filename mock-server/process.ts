@@ -60,6 +60,7 @@ export async function startInProcess(options: MockServerOptions, coordinate?: Co
     dialect: options.dialect ?? DEFAULT_DIALECT,
     maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE,
     ...(options.publishableKeys ? { publishableKeys: options.publishableKeys } : {}),
+    ...(options.medusaVersion !== undefined ? { medusaVersion: options.medusaVersion } : {}),
   });
   // Loaded only with a consumer: recording pacts is not on the start-up path of a mock.
   const pacts = options.pactConsumer !== undefined
@@ -123,6 +124,7 @@ export async function startInProcess(options: MockServerOptions, coordinate?: Co
   const port = (server.address() as AddressInfo).port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   Object.assign(ops.info, { url, host, port, maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE, corsOrigin: options.corsOrigin ?? '*', dialect: options.dialect ?? DEFAULT_DIALECT });
+  if (answers.dialect.medusa) ops.info.medusaVersion = answers.dialect.medusa.version;
   if (overlay) Object.assign(ops.info, { backend: overlay.label, mode: options.mode ?? 'serve' });
   return {
     url,

@@ -43,6 +43,13 @@ export interface MockServerOptions extends GenerateOptions {
    */
   publishableKeys?: string[];
   /**
+   * The alphabite dialect only: the Medusa version the plugins run on, x.y.z from 2.13.6 (the oldest they
+   * accept) to the newest the kit is tested on (the default; lib/dialects/medusa-versions.ts). The
+   * answers that differ between Medusa versions follow it (docs/dialects.md, "Which Medusa version");
+   * any other value throws a RangeError naming the range.
+   */
+  medusaVersion?: string;
+  /**
    * The alphabite dialect only: the wishlist plugin's setting `allow_multiple_wishlists` (default
    * false, a fresh install's: `POST /store/wishlists` answers a customer's first wishlist instead of
    * creating a second). docs/writes.md.

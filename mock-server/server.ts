@@ -1,5 +1,5 @@
 import { assertMaxPageSize, DEFAULT_MAX_PAGE_SIZE } from '../lib/api-rules.ts';
-import { DEFAULT_DIALECT } from '../lib/dialects/index.ts';
+import { assertMedusaVersion, DEFAULT_DIALECT } from '../lib/dialects/index.ts';
 import { sizesProblem } from '../fixtures/generate.ts';
 import { catalogueMaxBytesProblem, catalogueMaxVariantsProblem } from '../fixtures/catalogue-limits.ts';
 import { corsPolicy } from './helpers/cors-policy.ts';
@@ -29,6 +29,7 @@ export async function startMockServer(options: MockServerOptions | MockClusterOp
   // Refuses an origin a browser never sends (`http://localhost:3000/`), before any worker starts.
   corsPolicy(options.corsOrigin);
   assertPublishableKeys(options.publishableKeys, options.dialect ?? DEFAULT_DIALECT);
+  assertMedusaVersion(options.medusaVersion, options.dialect ?? DEFAULT_DIALECT);
   if (options.allowMultipleWishlists !== undefined && (options.dialect ?? DEFAULT_DIALECT) !== 'alphabite') {
     throw new TypeError('allowMultipleWishlists is a setting of the wishlist plugin, read by the alphabite dialect only (use --dialect alphabite)');
   }

@@ -16,7 +16,7 @@
  */
 import { delay, http, HttpResponse, type HttpHandler } from 'msw';
 import { DEFAULT_MAX_PAGE_SIZE, ENDPOINT_NAMES, PATHS, assertMaxPageSize, type EndpointName } from '../lib/api-rules.ts';
-import { createDialect, DEFAULT_DIALECT, type DialectName, type ListingRequest } from '../lib/dialects/index.ts';
+import { assertMedusaVersion, createDialect, DEFAULT_DIALECT, type DialectName, type ListingRequest } from '../lib/dialects/index.ts';
 import { invalidData } from '../lib/dialects/spec.ts';
 import { faultBody, readFaultHeaders, retryAfter, UNKNOWN_ERROR_BODY } from '../lib/fault-headers.ts';
 import { QueryError, queryPairs } from '../lib/query.ts';
@@ -50,6 +50,11 @@ export interface ListingHandlersOptions extends Partial<DatasetSizes> {
   dialect?: DialectName;
   /** The alphabite dialect only: the backend's publishable keys; another key is refused as Medusa does (default: any key). */
   publishableKeys?: string[];
+  /**
+   * The alphabite dialect only: the Medusa version the plugins run on, x.y.z from 2.13.6 to the newest the
+   * kit is tested on (the default), as `serve --medusa-version`; any other value throws a RangeError naming the range.
+   */
+  medusaVersion?: string;
   /** The origin (and any path prefix) the storefront calls, e.g. `http://localhost:9000`; default any origin. */
   baseUrl?: string;
   /** The largest `limit`/`take` the spec dialect accepts (default 1000). */
@@ -119,6 +124,7 @@ export function createStoreHandlers(options: StoreHandlersOptions = {}): HttpHan
 function handlers(options: StoreHandlersOptions, store: WriteStore | undefined): HttpHandler[] {
   const maxPageSize = options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE;
   assertMaxPageSize(maxPageSize);
+  assertMedusaVersion(options.medusaVersion, options.dialect ?? DEFAULT_DIALECT);
   const { catalogue } = options;
   // The same rule, in the same words, as startMockServer's (mock-server/server.ts).
   const other = catalogue === undefined ? undefined : options.dataset !== undefined ? 'dataset' : options.products !== undefined ? 'products' : undefined;
@@ -128,8 +134,8 @@ function handlers(options: StoreHandlersOptions, store: WriteStore | undefined):
   const dataset = options.dataset ?? generateDataset(options, catalogue);
   const problem = options.dataset ? servingProblem(options.dataset) : undefined;
   if (problem) throw new RangeError(`Cannot serve the dataset given: ${problem}`);
-  const { publishableKeys } = options;
-  const bodies = new PageBodies(dataset, createDialect(options.dialect ?? DEFAULT_DIALECT, { maxPageSize, ...(publishableKeys ? { publishableKeys } : {}) }));
+  const { publishableKeys, medusaVersion } = options;
+  const bodies = new PageBodies(dataset, createDialect(options.dialect ?? DEFAULT_DIALECT, { maxPageSize, ...(publishableKeys ? { publishableKeys } : {}), ...(medusaVersion !== undefined ? { medusaVersion } : {}) }));
   const base = (options.baseUrl ?? '*').replace(/\/+$/, '');
   // The path prefix of the base URL (`http://host/api` serves `/api/store/...`), which the routes do not see.
   const pathPrefix = options.baseUrl ? new URL(base.includes('://') ? base : `http://x${base.startsWith('/') ? '' : '/'}${base}`).pathname.replace(/\/+$/, '') : '';

@@ -62,6 +62,7 @@ export function summaryText(report: CheckReport): string {
   const failures = report.results.filter((r) => r.status === 'failed');
   if (failures.length) lines.push('', ...failures.flatMap((f) => [failureText(f), '']));
   if (report.notes.length) lines.push('notes:', ...report.notes.map((x) => `  - ${boundedText(x, MAX_TEXT)}`));
+  if (report.medusa) lines.push(`medusa: ${report.medusa}`);
   lines.push(
     `${verdict(report)}: ${n('passed')} passed, ${n('failed')} failed, ${n('skipped')} skipped · ${count(report.requests, 'request')} in ${(report.durationMs / 1000).toFixed(1)}s · seed ${report.seed}`,
     `replay this run: ${report.replay}`,

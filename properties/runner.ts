@@ -5,6 +5,7 @@
  */
 import { PATHS } from '../lib/api-rules.ts';
 import { detectOtherDialect } from '../lib/dialects/detect.ts';
+import { medusaVersionLine, probeMedusaVersions } from '../lib/dialects/medusa-version-signs.ts';
 import { ALPHABITE_ENDPOINTS, AlphabiteContext } from './alphabite.ts';
 import { propertiesOf } from './catalog/index.ts';
 import { CheckContext } from './context.ts';
@@ -65,6 +66,8 @@ export interface CheckReport {
   headers: Record<string, string>;
   results: PropertyResult[];
   notes: string[];
+  /** `--dialect alphabite`: which Medusa versions the target answers as, as its answers to a few requests show (lib/dialects/medusa-version-signs.ts), or `not shown`. */
+  medusa?: string;
   requests: number;
   durationMs: number;
   passed: boolean;
@@ -260,6 +263,16 @@ async function probe(ctx: CheckContext): Promise<Map<Family, Blocker>> {
   return blocked;
 }
 
+/** A GET for the Medusa version probe: its answer, or undefined when none came (a probe never stops the check). */
+async function askQuietly(ctx: CheckContext, path: string, query: Query): Promise<Exchange | undefined> {
+  try {
+    return await ctx.client.get(path, query);
+  } catch (error) {
+    if (error instanceof UnreachableError) return undefined;
+    throw error;
+  }
+}
+
 /** What to pass when the target refuses the suite's requests (the plugins want a key, and a token on 4.3). */
 function headersHint(ex: Exchange): string {
   const text = ex.text;
@@ -339,6 +352,7 @@ export async function runListingProperties(input: CheckOptions, hooks: RunHooks 
   const began = Date.now();
   const ctx = contextFor(options);
   const blocked = await probe(ctx);
+  const medusa = options.dialect === 'alphabite' ? medusaVersionLine(await probeMedusaVersions((path, query) => askQuietly(ctx, path, query))) : undefined;
   const results: PropertyResult[] = [];
   const report = (result: PropertyResult) => {
     results.push(result);
@@ -382,6 +396,7 @@ export async function runListingProperties(input: CheckOptions, hooks: RunHooks 
     headers: printableHeaders(options.headers),
     results,
     notes: ctx.notes,
+    ...(medusa ? { medusa } : {}),
     requests,
     durationMs: Date.now() - began,
     passed: results.every((r) => r.status !== 'failed'),

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clampedPageNumbers } from '../lib/paging.ts';
 import { medusaQuery, medusaQueryFields, NESTED, relationsDepth } from '../lib/dialects/alphabite.ts';
+import { medusaBehaviour } from '../lib/dialects/medusa-behaviour.ts';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
 import { namedCustomer, type NamedCustomer } from './support/customer-token.ts';
 import { get } from './support/http.ts';
@@ -114,11 +115,11 @@ describe('Medusa 2.20+: at most 3 relations deep in fields (row 25)', () => {
   });
 
   it('reads fields as Medusa\'s FieldParser: defaults with +/- applied, or the caller\'s list when it has a bare field; id added; star fields last', () => {
-    expect(medusaQueryFields(undefined, ['a', 'b.c'])).toEqual(['a', 'b.c']);
-    expect(medusaQueryFields('+x.y,-b', ['a', 'b.c'])).toEqual(['a', 'x.y', 'id']);
-    expect(medusaQueryFields('x,-b.c.d.e.f,*s', ['a'])).toEqual(['x', 'b.c.d.e.f', 'id', 's.*']);
-    expect(medusaQueryFields('', ['a'])).toEqual(['id']);
-    expect(medusaQueryFields('*w,q.*', ['a'])).toEqual(['a', 'id', 'w.*', 'q.*']);
+    expect(medusaQueryFields(undefined, ['a', 'b.c'], medusaBehaviour())).toEqual(['a', 'b.c']);
+    expect(medusaQueryFields('+x.y,-b', ['a', 'b.c'], medusaBehaviour())).toEqual(['a', 'x.y', 'id']);
+    expect(medusaQueryFields('x,-b.c.d.e.f,*s', ['a'], medusaBehaviour())).toEqual(['x', 'b.c.d.e.f', 'id', 's.*']);
+    expect(medusaQueryFields('', ['a'], medusaBehaviour())).toEqual(['id']);
+    expect(medusaQueryFields('*w,q.*', ['a'], medusaBehaviour())).toEqual(['a', 'id', 'w.*', 'q.*']);
   });
 
   it('on all four listings, 400 invalid_data naming each field past the limit; plain fields before star ones', async () => {

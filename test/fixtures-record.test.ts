@@ -145,10 +145,12 @@ describe.each(['alphabite', 'spec'] as const)('recording serve --dialect %s, the
     await copy?.close();
   });
 
-  it('writes the recording, exit 0, with one summary line and no progress on a pipe', () => {
+  it('writes the recording, exit 0, with one summary line (in the alphabite dialect, and one on Medusa) and no progress on a pipe', () => {
     expect(recorded.code, recorded.stderr).toBe(0);
     expect(recorded.stdout).toBe('');
-    expect(recorded.stderr).toMatch(new RegExp(`^recorded 70 reviews of \\d+ products, ${wishlistCount} wishlists holding ${itemCount} items from ${original.url} \\(${dialect} dialect\\) in \\d+ requests: wrote ${file.replace(/[.\\]/g, '\\$&')}\\n$`));
+    // the mock answers as the newest Medusa tested by default (docs/dialects.md, "Which Medusa version")
+    const medusa = dialect === 'alphabite' ? "medusa: the backend answers as Medusa 2\\.20\\.1 or later does \\(validation wording of zod 4, got: 'abc'; [^\\n]*\\); serve the recording with --dialect alphabite --medusa-version <its version>\\n" : '';
+    expect(recorded.stderr).toMatch(new RegExp(`^recorded 70 reviews of \\d+ products, ${wishlistCount} wishlists holding ${itemCount} items from ${original.url} \\(${dialect} dialect\\) in \\d+ requests: wrote ${file.replace(/[.\\]/g, '\\$&')}\\n${medusa}$`));
     expect(recorded.stderr).not.toMatch(/\r|\x1b/);
     // The file is written beside the output under another name, then renamed: nothing of it is left.
     expect(readdirSync(dir).filter((name) => name.startsWith('.'))).toEqual([]);
@@ -298,7 +300,9 @@ describe('what a recording cannot keep, it says', () => {
     expect(result.code, result.stderr).toBe(0);
     const lines = result.stderr.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^recorded 2 reviews of 3 products, 1 wishlists holding 3 items/);
-    const notes = lines.slice(1);
+    // the last line is the Medusa versions its answers show (docs/dialects.md, "Which Medusa version")
+    expect(lines.at(-1)).toMatch(/^medusa: /);
+    const notes = lines.slice(1, -1);
     expect(notes).toHaveLength(3);
     expect(notes).toContain(
       `note: ${url}/store/wishlists?limit=100&offset=0 answered the envelope {"data":[],"skip":0,"take":100,"count":1,"nextPage":1,"currentPage":1,"prevPage":1,"totalPages":1}, where serve --dialect alphabite answers {"data":[],"take":100,"skip":0,"count":1,"nextPage":1,"currentPage":1,"prevPage":1,"totalPages":1}`,

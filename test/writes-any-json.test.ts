@@ -177,7 +177,8 @@ describe('any JSON in any field of any write route', () => {
     ['createReview', 'rating', '{"valueOf":1,"toString":1}', "Expected type: 'number' for field 'rating', got: '[object Object]'"],
     ['createReview', 'rating', '{"toString":1}', "Expected type: 'number' for field 'rating', got: '[object Object]'"],
     ['createReview', 'rating', '[{"toString":1}]', "Expected type: 'number' for field 'rating', got: '[object Object]'"],
-    ['createReview', 'image_urls', '[{"toString":1}]', "Expected type: 'string' for field 'image_urls, 0', got: '[object Object]'"],
+    // zod 4's helper does not look into arrays for the value: an item that is not a string reads as missing (@medusajs/framework 2.21.2, dist/zod/zod-helpers.js, getValueFromBody)
+    ['createReview', 'image_urls', '[{"toString":1}]', "Field 'image_urls, 0' is required"],
     ['createReview', 'image_urls', '{"toString":1}', "Expected type: 'array' for field 'image_urls', got: '[object Object]'"],
     ['createReview', 'content', '[1,{"valueOf":1,"toString":1}]', "Expected type: 'string' for field 'content', got: '1,[object Object]'"],
     ['createReview', 'title', '{"toString":1}', "Expected type: 'string' for field 'title', got: '[object Object]'"],
@@ -239,7 +240,11 @@ describe('any JSON in any field of any write route', () => {
         else if (kind === 'array' && !Array.isArray(value)) expected('array', field, value);
         else if (kind === 'array' && Array.isArray(value)) {
           const bad = value.findIndex((item) => typeof item !== 'string');
-          if (bad >= 0) expected('string', `${field}, ${bad}`, value[bad]);
+          // an item that is not a string: zod 4's helper reads no value at its path (docs/dialects.md, zod 4)
+          if (bad >= 0) {
+            expect(status, what).toBe(400);
+            expect((JSON.parse(body) as { message: string }).message, what).toContain(`Field '${field}, ${bad}' is required`);
+          }
         } else if (kind === 'number' && typeof value === 'object' && value !== null && !Array.isArray(value)) expected('number', field, value);
       }),
       { numRuns: 250 },

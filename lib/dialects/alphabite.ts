@@ -8,30 +8,21 @@
 import { clampedPageNumbers, PAGE_RULES } from '../paging.ts';
 import type { QueryPairs } from '../query.ts';
 import { refusal, type Dialect, type EndpointName, type EndpointRules, type ListingOrder, type ListingQuery, type ListingRequest, type Refusal } from './types.ts';
+import { medusaBehaviour, type MedusaBehaviour } from './medusa-behaviour.ts';
+import { validateQuery, type FieldType } from './medusa-validation.ts';
+import { medusaQueryFields, relationsLimitRefusal, throughUnknownRelation, type PluginEntity } from './medusa-fields.ts';
+
+export type { FieldType } from './medusa-validation.ts';
+export { medusaQuery, NESTED } from './medusa-query.ts';
+export { medusaQueryFields, relationsDepth } from './medusa-fields.ts';
+
+/** The Medusa the dialect answers as when not told another: the newest the kit is tested on. */
+const NEWEST_MEDUSA = medusaBehaviour();
 
 /** Medusa's `createFindParams()` defaults (@medusajs/medusa 2.x, api/utils/validators.js). */
 export const ALPHABITE_DEFAULT_LIMIT = 20;
 export const ALPHABITE_DEFAULT_OFFSET = 0;
 export const PUBLISHABLE_KEY_HEADER = 'x-publishable-api-key';
-
-/** How Medusa's query validation types a parameter (createFindParams plus each plugin's schema). */
-export type FieldType =
-  | 'string'
-  /** `parseInt` of a non-empty string; no bounds. */
-  | 'int'
-  | 'with_deleted'
-  /** `z.coerce.boolean()`: any non-empty value is true, `"false"` and `"0"` included. */
-  | 'flag'
-  /** `Math.round(Number(v))`, 1 to 5. */
-  | 'rating'
-  /** A string split on commas, or an array. */
-  | 'csv-list'
-  /** Must arrive as an array (`name[]=a` or `name[0]=a`). */
-  | 'array';
-
-/** What `qs` makes of a nested name (`limit[a]=1`, `a[b][c]=1`): an object, which no field of the listings accepts. */
-export const NESTED = Object.freeze({ toString: () => '[object Object]' });
-type Value = string | string[] | typeof NESTED;
 
 export const BASE_FIELDS: Array<[string, FieldType]> = [
   ['fields', 'string'],
@@ -56,154 +47,14 @@ export const ALPHABITE_QUERY_FIELDS = {
 } as const satisfies Record<EndpointName, ReadonlyArray<readonly [string, FieldType]>>;
 
 /**
- * The query as Medusa's stack reads it: `qs` (`a[0]=x`, `a[]=x` and a repeated name give an
- * array; any other bracket, `a[b]=x`, an object under `a`), then `normalizeQuery`, which splits a
- * one-element array on commas.
+ * Medusa's strict `validateAndTransformQuery` as the Medusa version `medusa` words it
+ * (medusa-validation.ts), then, on every /store route from 2.20, the relations limit on the fields the
+ * query will ask for (medusa-fields.ts `relationsLimitRefusal`).
  */
-export function medusaQuery(pairs: QueryPairs): Map<string, Value> {
-  const out = new Map<string, Value>();
-  for (const [rawName, value] of pairs) {
-    const bracket = /^([^[\]]+)\[(\d*)\]$/.exec(rawName);
-    const nested = bracket ? undefined : /^([^[\]]+)\[/.exec(rawName);
-    if (nested) {
-      out.set(nested[1]!, NESTED);
-      continue;
-    }
-    const name = bracket ? bracket[1]! : rawName;
-    const previous = out.get(name);
-    if (previous === NESTED) continue;
-    if (bracket || previous !== undefined) out.set(name, [...(previous === undefined ? [] : typeof previous === 'string' ? [previous] : (previous as string[])), value]);
-    else out.set(name, value);
-  }
-  for (const [name, value] of out) {
-    if (Array.isArray(value) && value.length === 1) out.set(name, value[0]!.split(','));
-  }
-  return out;
-}
-
-interface Parsed {
-  values: Map<string, unknown>;
-  issues: string[];
-}
-
-const shown = (value: Value) => (Array.isArray(value) ? value.join(',') : String(value));
-const expected = (type: string, name: string, value: Value) => `Expected type: '${type}' for field '${name}', got: '${shown(value)}'`;
-
-function parseField(name: string, type: FieldType, value: Value, out: Parsed): void {
-  const fail = (issue: string) => void out.issues.push(issue);
-  switch (type) {
-    case 'string':
-      return typeof value === 'string' ? void out.values.set(name, value) : fail(expected('string', name, value));
-    case 'int': {
-      const n = typeof value === 'string' && value !== '' ? parseInt(value) : Number.NaN;
-      return Number.isNaN(n) ? fail(expected('number', name, value)) : void out.values.set(name, n);
-    }
-    case 'with_deleted':
-      return value === 'true' || value === 'false' ? void out.values.set(name, value === 'true') : fail(expected('boolean', name, value));
-    case 'flag':
-      return void out.values.set(name, Array.isArray(value) ? true : Boolean(value));
-    case 'rating': {
-      const n = Math.round(Number(shown(value)));
-      if (Number.isNaN(n)) return fail(expected('number', name, value));
-      if (n < 1) return fail(`Value for field '${name}' too small, expected at least: '1'`);
-      if (n > 5) return fail(`Value for field '${name}' too big, expected at most: '5'`);
-      return void out.values.set(name, n);
-    }
-    case 'csv-list':
-      if (value === NESTED) return fail(expected('array', name, value));
-      return void out.values.set(name, typeof value === 'string' ? value.split(',') : value);
-    case 'array':
-      return Array.isArray(value) ? void out.values.set(name, value) : fail(expected('array', name, value));
-  }
-}
-
-/**
- * Medusa's strict `validateAndTransformQuery`: 400 `invalid_data` naming at most three issues.
- * Before it, `normalizeQuery` reads a dotted name `a.b` as field `a` and refuses a deeper one
- * (`a.b.c`) with a 500 `invalid_argument` (@medusajs/framework 2.x, http/utils/validate-query.js).
- * After it, on every /store route, the fields the query will ask for must not expand more than
- * ALPHABITE_STORE_RELATIONS_LIMIT relations (2.20+: relationsLimitRefusal).
- */
-export function validate(schema: ReadonlyArray<readonly [string, FieldType]>, pairs: QueryPairs): Map<string, unknown> | Refusal {
-  const deep = pairs.find(([name]) => name.split('.').length > 2);
-  if (deep) return refusal(500, { type: 'invalid_argument', message: `Key accessor more than 2 levels deep: ${deep[0]}` });
-  const query = medusaQuery(pairs.map(([name, value]) => [name.includes('.') ? name.slice(0, name.indexOf('.')) : name, value]));
-  const parsed: Parsed = { values: new Map(), issues: [] };
-  for (const [name, type] of schema) {
-    const value = query.get(name);
-    if (value !== undefined) parseField(name, type, value, parsed);
-  }
-  const unknown = [...query.keys()].filter((name) => !schema.some(([known]) => known === name));
-  if (unknown.length) parsed.issues.push(`Unrecognized fields: '${unknown.join(', ')}'`);
-  if (parsed.issues.length) return refusal(400, { type: 'invalid_data', message: `Invalid request: ${parsed.issues.slice(0, 3).join('; ')}` });
-  return relationsLimitRefusal(parsed.values.get('fields') as string | undefined) ?? parsed.values;
-}
-
-/**
- * The fields Medusa's query is asked for, as `prepareListQuery` makes them from the `fields`
- * parameter and the route's defaults (@medusajs/framework 2.x, http/utils/field-filtering/field-parser.js,
- * `FieldParser.parse`, and http/utils/get-query-config.js): a field without a modifier (`+`, ` `,
- * `-`, `*f`, `f.*`), or an empty list, replaces the defaults (modifiers stripped, `-` included);
- * otherwise `+f` adds, `-f` removes f and its subfields, `*f` and `f.*` add; `id` is always added;
- * then each `*f` or `f.*` becomes `f.*`, after the others.
- */
-export function medusaQueryFields(fields: string | undefined, defaults: readonly string[]): string[] {
-  let all = new Set(defaults);
-  if (fields !== undefined) {
-    const custom = fields.split(',').filter(Boolean);
-    const strip = (f: string) => f.replace(/^[+ \t-]+/, '').trim();
-    const modifies = (f: string) => f.startsWith('-') || f.startsWith('+') || f.startsWith(' ') || f.startsWith('*') || f.endsWith('.*');
-    if (custom.length === 0 || custom.some((f) => !modifies(f))) all = new Set(custom.map(strip));
-    else {
-      for (const f of custom) {
-        if (f.startsWith('+') || f.startsWith(' ')) all.add(strip(f));
-        else if (f.startsWith('-')) {
-          const name = strip(f);
-          for (const s of all) {
-            const bare = s.replace(/^\*/, '');
-            if (bare === name || bare.startsWith(`${name}.`)) all.delete(s);
-          }
-        } else all.add(f);
-      }
-    }
-    all.add('id');
-  }
-  const star = new Set<string>();
-  for (const f of all) {
-    if (f.startsWith('*') || f.endsWith('.*')) {
-      star.add(f.replace(/(^\*|\.\*$)/, ''));
-      all.delete(f);
-    }
-  }
-  return [...all, ...[...star].map((f) => `${f}.*`)];
-}
-
-/**
- * Medusa's `http.storeRelationsLimit` (@medusajs/framework 2.20+, config/config.js: 3 unless the
- * app's config says otherwise; medusa-app sets none).
- */
-export const ALPHABITE_STORE_RELATIONS_LIMIT = 3;
-
-/**
- * How many relations a query field expands (@medusajs/framework 2.20+, http/utils/relations-limit.js,
- * `getRelationsDepth`): a star field (`*a.b`, `a.b.*`) its segments (`a.b`: 2), any other its dots
- * (`a.b.c`: 2, the last segment being a column).
- */
-export function relationsDepth(field: string): number {
-  const star = field.startsWith('*') || field.endsWith('.*');
-  const segments = field.replace(/(^\*|\.\*$)/, '').split('.').length;
-  return star ? segments : segments - 1;
-}
-
-/**
- * `validateRelationsLimit` on the query's fields: 400 `invalid_data` naming every field past the
- * limit, in the query's order. The route's defaults do not matter here: none expands more than two
- * relations, and they change neither which of the caller's fields are named nor their order.
- */
-export function relationsLimitRefusal(fields: string | undefined): Refusal | undefined {
-  const invalid = medusaQueryFields(fields, []).filter((f) => relationsDepth(f) > ALPHABITE_STORE_RELATIONS_LIMIT);
-  if (invalid.length === 0) return undefined;
-  return refusal(400, { type: 'invalid_data', message: `The following fields expand more than the maximum of ${ALPHABITE_STORE_RELATIONS_LIMIT} allowed relations: ${invalid.join(', ')}` });
+export function validate(schema: ReadonlyArray<readonly [string, FieldType]>, pairs: QueryPairs, medusa: MedusaBehaviour = NEWEST_MEDUSA): Map<string, unknown> | Refusal {
+  const values = validateQuery(schema, pairs, medusa);
+  if (!(values instanceof Map)) return values;
+  return relationsLimitRefusal(values.get('fields') as string | undefined, medusa) ?? values;
 }
 
 /** Medusa's error handler for anything that is not a MedusaError (a database error, say). */
@@ -215,7 +66,7 @@ export const ALPHABITE_SORTABLE = {
 } as const;
 
 /**
- * Why a wishlist listing answered its empty 500, which does not say (the mock's header
+ * Why a listing answered its empty 500 (the wishlist listings', and 4.1's before Medusa 2.16), which does not say (the mock's header
  * `x-store-listing-kit-reason`, docs/writes.md): one short plain-ASCII sentence per cause, never the
  * request's own text. The one place these sentences live (the write routes' are
  * mock-server/writes/reasons.ts).
@@ -226,15 +77,35 @@ export const ALPHABITE_LISTING_REASONS = {
   unknownColumn: `order names no column the mock sorts by (${ALPHABITE_SORTABLE.wishlists.join(' or ')}, - first for descending)`,
   recordsWithoutWishlist: 'fields leaves out the wishlist, which the route reads from the first item it lists',
   wishlistOfAnother: 'the wishlist belongs to another customer (the route checks the owner of the first item it lists)',
+  // Medusa before 2.16 (MEDUSA_CHANGES.unknownRelationsIgnored)
+  unknownRelation: 'fields names a relation the records lack: the query of Medusa before 2.16 fails on it',
+  dotInFields: 'fields holds a dot; the route passes its characters on as fields, and Medusa before 2.16 fails on "."',
 } as const;
 
-/** The wishlist routes catch every error themselves and answer `res.status(500).end()`: the mock says why. */
+/** The wishlist routes and 4.1 catch every error themselves and answer `res.status(500).end()`: the mock says why. */
 const EMPTY_500 = {
   negativeWindow: refusal(500, null, ALPHABITE_LISTING_REASONS.negativeWindow),
   unknownColumn: refusal(500, null, ALPHABITE_LISTING_REASONS.unknownColumn),
   recordsWithoutWishlist: refusal(500, null, ALPHABITE_LISTING_REASONS.recordsWithoutWishlist),
   wishlistOfAnother: refusal(500, null, ALPHABITE_LISTING_REASONS.wishlistOfAnother),
+  unknownRelation: refusal(500, null, ALPHABITE_LISTING_REASONS.unknownRelation),
+  dotInFields: refusal(500, null, ALPHABITE_LISTING_REASONS.dotInFields),
 };
+
+/** The defaults of each route's fields (its `validateAndTransformQuery` config). */
+const REVIEW_DEFAULT_FIELDS = ['customer.first_name', 'customer.last_name'];
+/** The 4.4 route's default fields (the plugin's `defaultItemsFields` and `wishlist.*`, which the route reads and strips). */
+const ITEM_DEFAULT_FIELDS = ['id', 'wishlist_id', 'product_variant.id', 'product_variant.title', 'product_variant.product.id', 'product_variant.product.handle', 'product_variant.product.thumbnail', 'wishlist.*'];
+
+/**
+ * Before 2.16 (MEDUSA_CHANGES.unknownRelationsIgnored) the query a route makes fails on a field
+ * through a relation its entity does not have. 4.1 and 4.2 pass the characters of `fields` on as
+ * fields (`...(fields || [])` of a string): a `.` is the field `.`, through the relation ''.
+ */
+const dotFails = (medusa: MedusaBehaviour, fields: string | undefined) => medusa.unknownRelationsFail && fields !== undefined && fields.includes('.');
+/** ...and 4.2, 4.3 and 4.4 pass the fields Medusa parsed from it (with the route's defaults). */
+const relationFails = (medusa: MedusaBehaviour, fields: string | undefined, entity: PluginEntity, defaults: readonly string[]) =>
+  medusa.unknownRelationsFail && fields !== undefined && medusaQueryFields(fields, defaults, medusa).some((f) => throughUnknownRelation(f, entity));
 
 function orderOf(raw: unknown, columns: readonly string[]): ListingOrder | 'unknown column' {
   if (raw === undefined) return { field: 'id', descending: false }; // Medusa's default: primary key ascending
@@ -261,8 +132,8 @@ function windowOf(values: Map<string, unknown>): { start: number; size: number; 
  * on every listing, 4.1 included, whose route then ignores it: what a checker of one answer holds
  * the answer to. Undefined when validation refuses the request or the database would (negative).
  */
-export function askedAlphabiteWindow(endpoint: EndpointName, pairs: QueryPairs): { start: number; size: number } | undefined {
-  const values = validate(ALPHABITE_QUERY_FIELDS[endpoint], pairs);
+export function askedAlphabiteWindow(endpoint: EndpointName, pairs: QueryPairs, medusa: MedusaBehaviour = NEWEST_MEDUSA): { start: number; size: number } | undefined {
+  const values = validate(ALPHABITE_QUERY_FIELDS[endpoint], pairs, medusa);
   if (!(values instanceof Map)) return undefined;
   const window = windowOf(values);
   return window === 'negative' ? undefined : { start: window.start, size: window.size };
@@ -300,71 +171,77 @@ const CONSTANT_PAGINATION = {
   formula: 'the route passes getPagination no metadata: count 0, take 5, skip 0 (so totalPages 1, currentPage 1, nextPage 1, prevPage 1), whatever is listed; limit and offset are validated, then ignored',
 };
 
-const reviewsList: EndpointRules = {
-  recordsKey: 'data',
-  paging: LIMIT_OFFSET,
-  pageRule: CONSTANT_PAGINATION,
-  read: (request) => {
-    const values = validate(ALPHABITE_QUERY_FIELDS.reviews, request.query);
-    if (!(values instanceof Map)) return values;
-    // The route spreads `req.queryConfig.fields` and never passes the pagination on:
-    // limit, offset and order are validated, then ignored; every matching review comes back, by id.
-    return { window: 'all', order: { field: 'id', descending: false }, filters: reviewFilters(values), aggregates: false };
-  },
-  // ...and with no query metadata, the envelope is the same constant whatever came back.
-  envelope: () => ({ data: [], ...reviewsPagination(undefined) }),
-};
+function reviewsList(medusa: MedusaBehaviour): EndpointRules {
+  return {
+    recordsKey: 'data',
+    paging: LIMIT_OFFSET,
+    pageRule: CONSTANT_PAGINATION,
+    read: (request) => {
+      const values = validate(ALPHABITE_QUERY_FIELDS.reviews, request.query, medusa);
+      if (!(values instanceof Map)) return values;
+      // The route's query gets the characters of `fields` (and catches its failure: an empty 500).
+      if (dotFails(medusa, values.get('fields') as string | undefined)) return EMPTY_500.dotInFields;
+      // The route spreads `req.queryConfig.fields` and never passes the pagination on:
+      // limit, offset and order are validated, then ignored; every matching review comes back, by id.
+      return { window: 'all', order: { field: 'id', descending: false }, filters: reviewFilters(values), aggregates: false };
+    },
+    // ...and with no query metadata, the envelope is the same constant whatever came back.
+    envelope: () => ({ data: [], ...reviewsPagination(undefined) }),
+  };
+}
 
-const productReviews: EndpointRules = {
-  recordsKey: 'data',
-  paging: LIMIT_OFFSET,
-  pageRule: PAGE_RULES.clampedPageNumbers,
-  read: (request) => {
-    const values = validate(ALPHABITE_QUERY_FIELDS.productReviews, request.query);
-    if (!(values instanceof Map)) return values;
-    const window = windowOf(values);
-    const order = orderOf(values.get('order'), ALPHABITE_SORTABLE.reviews);
-    if (window === 'negative' || order === 'unknown column') return UNKNOWN_ERROR;
-    return { window, order, filters: reviewFilters(values), aggregates: Boolean(values.get('include_aggregated_counts')) };
-  },
-  envelope: ({ count, query, aggregate }) => {
-    const { start, size } = windowOfQuery(query);
-    return { data: [], ...reviewsPagination({ count, take: size, skip: start }), ...(aggregate ?? {}) };
-  },
-};
-
-/** The 4.4 route's default fields (the plugin's `defaultItemsFields` and `wishlist.*`, which the route reads and strips). */
-const ITEM_DEFAULT_FIELDS = ['id', 'wishlist_id', 'product_variant.id', 'product_variant.title', 'product_variant.product.id', 'product_variant.product.handle', 'product_variant.product.thumbnail', 'wishlist.*'];
-
-/** Whether `fields` keeps the wishlist selected in 4.4's query (the route reads it). */
-const selectsWishlist = (fields: string) => medusaQueryFields(fields, ITEM_DEFAULT_FIELDS).some((f) => /^wishlist(\.|$)/.test(f));
-
-/** The wishlist plugin's `getPagination` (no `take`/`skip` keys: the routes write those themselves, `take || 5`). */
-function wishlistRules(schema: ReadonlyArray<readonly [string, FieldType]>, keyOrder: 'take-skip' | 'skip-take', checkGuest: boolean): EndpointRules {
+function productReviews(medusa: MedusaBehaviour): EndpointRules {
   return {
     recordsKey: 'data',
     paging: LIMIT_OFFSET,
     pageRule: PAGE_RULES.clampedPageNumbers,
     read: (request) => {
-      const values = validate(schema, request.query);
+      const values = validate(ALPHABITE_QUERY_FIELDS.productReviews, request.query, medusa);
       if (!(values instanceof Map)) return values;
-      if (checkGuest && !authenticated(request.headers)) {
+      const window = windowOf(values);
+      const order = orderOf(values.get('order'), ALPHABITE_SORTABLE.reviews);
+      // The workflow's query fails (Medusa's error handler answers): a database error, or (before 2.16) a relation the review lacks.
+      if (window === 'negative' || order === 'unknown column') return UNKNOWN_ERROR;
+      const fields = values.get('fields') as string | undefined;
+      if (dotFails(medusa, fields) || relationFails(medusa, fields, 'review', REVIEW_DEFAULT_FIELDS)) return UNKNOWN_ERROR;
+      return { window, order, filters: reviewFilters(values), aggregates: Boolean(values.get('include_aggregated_counts')) };
+    },
+    envelope: ({ count, query, aggregate }) => {
+      const { start, size } = windowOfQuery(query);
+      return { data: [], ...reviewsPagination({ count, take: size, skip: start }), ...(aggregate ?? {}) };
+    },
+  };
+}
+
+/** The wishlist plugin's `getPagination` (no `take`/`skip` keys: the routes write those themselves, `take || 5`). */
+function wishlistRules(medusa: MedusaBehaviour, endpoint: 'wishlists' | 'wishlistItems'): EndpointRules {
+  const items = endpoint === 'wishlistItems';
+  const selectsWishlist = (fields: string) => medusaQueryFields(fields, ITEM_DEFAULT_FIELDS, medusa).some((f) => /^wishlist(\.|$)/.test(f));
+  return {
+    recordsKey: 'data',
+    paging: LIMIT_OFFSET,
+    pageRule: PAGE_RULES.clampedPageNumbers,
+    read: (request) => {
+      const values = validate(ALPHABITE_QUERY_FIELDS[endpoint], request.query, medusa);
+      if (!(values instanceof Map)) return values;
+      if (items && !authenticated(request.headers)) {
         // The route checks the plugin option allowGuestWishlist (off by default) after validation.
         return refusal(401, { type: 'unauthorized', message: 'Guest wishlists are now allowed' });
       }
+      const fields = values.get('fields') as string | undefined;
+      if (relationFails(medusa, fields, items ? 'wishlist_item' : 'wishlist', items ? ITEM_DEFAULT_FIELDS : [])) return EMPTY_500.unknownRelation;
       const window = windowOf(values);
       const order = orderOf(values.get('order'), ALPHABITE_SORTABLE.wishlists);
       if (window === 'negative') return EMPTY_500.negativeWindow;
       if (order === 'unknown column') return EMPTY_500.unknownColumn;
       // 4.4 reads `wishlist_items[0].wishlist.customer_id`: with fields that leave the wishlist out, a
       // page with records fails there (TypeError, caught: an empty 500); an empty page does not.
-      const fields = values.get('fields') as string | undefined;
-      const failsOnRecords = checkGuest && fields !== undefined && !selectsWishlist(fields);
+      const failsOnRecords = items && fields !== undefined && !selectsWishlist(fields);
       return { window, order, filters: {}, aggregates: false, ...(failsOnRecords ? { refuseRecords: EMPTY_500.recordsWithoutWishlist } : {}) };
     },
     envelope: ({ count, query }) => {
       const { start, size } = windowOfQuery(query);
-      const echo = keyOrder === 'take-skip' ? { take: size || 5, skip: start || 0 } : { skip: start || 0, take: size || 5 };
+      const echo = items ? { skip: start || 0, take: size || 5 } : { take: size || 5, skip: start || 0 };
       return { data: [], ...echo, ...clampedPageNumbers(count, start, size) };
     },
   };
@@ -376,6 +253,12 @@ export interface AlphabiteOptions {
    * one. None (the default): any non-empty key is taken.
    */
   publishableKeys?: readonly string[];
+  /**
+   * The Medusa version the plugins run on, x.y.z from the oldest they accept to the newest the kit is
+   * tested on (default the newest, NEWEST_MEDUSA_VERSION): the answers that differ between versions
+   * follow it (lib/dialects/medusa-behaviour.ts). Any other value throws a RangeError naming the range.
+   */
+  medusaVersion?: string;
 }
 
 /** Medusa's answers when the key is missing and when it names no key of the store (`ensurePublishableApiKeyMiddleware`). */
@@ -387,9 +270,11 @@ const UNKNOWN_KEY = refusal(400, { type: 'not_allowed', message: 'A valid publis
 
 export function alphabiteDialect(options: AlphabiteOptions = {}): Dialect {
   const keys = options.publishableKeys?.length ? new Set(options.publishableKeys) : undefined;
+  const medusa = options.medusaVersion === undefined ? NEWEST_MEDUSA : medusaBehaviour(options.medusaVersion);
   return {
     name: 'alphabite',
-    summary: 'the published plugins @alphabite/medusa-reviews 0.7.2 and @alphabite/medusa-wishlist 0.7.4 (limit/offset everywhere, their envelopes and bugs)',
+    summary: `the published plugins @alphabite/medusa-reviews 0.7.2 and @alphabite/medusa-wishlist 0.7.4 on Medusa ${medusa.version} (limit/offset everywhere, their envelopes and bugs)`,
+    medusa,
     guard: (request) => {
       const key = request.headers[PUBLISHABLE_KEY_HEADER];
       if (!key) return MISSING_KEY;
@@ -400,10 +285,10 @@ export function alphabiteDialect(options: AlphabiteOptions = {}): Dialect {
     },
     variant: (headers) => (authenticated(headers) ? '' : 'guest'),
     endpoints: {
-      reviews: reviewsList,
-      productReviews,
-      wishlists: wishlistRules(ALPHABITE_QUERY_FIELDS.wishlists, 'take-skip', false),
-      wishlistItems: wishlistRules(ALPHABITE_QUERY_FIELDS.wishlistItems, 'skip-take', true),
+      reviews: reviewsList(medusa),
+      productReviews: productReviews(medusa),
+      wishlists: wishlistRules(medusa, 'wishlists'),
+      wishlistItems: wishlistRules(medusa, 'wishlistItems'),
     },
     recordsAsIs: false,
     // includeWishlistItems is off by default: 4.3 shows no items (see `project.wishlist`).

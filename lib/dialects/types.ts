@@ -6,6 +6,7 @@
  */
 import type { EndpointName } from '../api-rules.ts';
 import type { QueryPairs } from '../query.ts';
+import type { MedusaBehaviour } from './medusa-behaviour.ts';
 
 export type { EndpointName };
 
@@ -138,6 +139,8 @@ export interface Dialect {
    * False: every wishlist is listed to everyone (the spec, which has no customers).
    */
   wishlistsPerCustomer: { refusedToOthers: Refusal } | false;
+  /** The alphabite dialect: the Medusa version it answers as, and what that version does (lib/dialects/medusa-behaviour.ts). */
+  medusa?: MedusaBehaviour;
 }
 
 export const DIALECT_NAMES = ['spec', 'alphabite'] as const;

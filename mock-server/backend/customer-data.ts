@@ -158,6 +158,7 @@ export class BackendCustomerData {
         headers: sent,
         lists: customer === GUEST ? 'reviews' : 'all',
         mine: customer !== GUEST,
+        versionProbes: false,
         maxRecords: MAX_CUSTOMER_RECORDS,
         maxRecordingBytes: MAX_CUSTOMER_BYTES,
         timeoutMs: this.#options.timeoutMs ?? RECORD_DEFAULTS.timeoutMs,

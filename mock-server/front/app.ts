@@ -34,6 +34,8 @@ export interface AppOptions {
   dialect?: DialectName;
   /** The alphabite dialect's publishable keys: another key is refused (default: any key is taken). */
   publishableKeys?: readonly string[];
+  /** The Medusa version the alphabite dialect answers as (default the newest tested). */
+  medusaVersion?: string;
   /** The kept answers, when a fast path in front of the app shares them (process.ts). */
   answers?: ListingAnswers;
   /** Origins allowed by CORS; default any (`*`, without credentials). Explicit origins may send credentials. */
@@ -59,9 +61,10 @@ export interface AppOptions {
 }
 
 /** The kept answers of a server: its dataset, in its dialect. */
-export function listingAnswers(holder: DatasetHolder, options: Pick<AppOptions, 'dialect' | 'maxPageSize' | 'publishableKeys'>): ListingAnswers {
-  const { publishableKeys } = options;
-  return new ListingAnswers(holder, createDialect(options.dialect ?? DEFAULT_DIALECT, { maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE, ...(publishableKeys ? { publishableKeys } : {}) }));
+export function listingAnswers(holder: DatasetHolder, options: Pick<AppOptions, 'dialect' | 'maxPageSize' | 'publishableKeys' | 'medusaVersion'>): ListingAnswers {
+  const { publishableKeys, medusaVersion } = options;
+  const dialectOptions = { maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE, ...(publishableKeys ? { publishableKeys } : {}), ...(medusaVersion !== undefined ? { medusaVersion } : {}) };
+  return new ListingAnswers(holder, createDialect(options.dialect ?? DEFAULT_DIALECT, dialectOptions));
 }
 
 /** The Express application: the four listings, CORS, and JSON errors for everything else. */

@@ -6,6 +6,8 @@
  * dist/zod/zod-helpers.js; notes/alphabite-writes.md §0.3).
  */
 import type { RawBody, WriteAnswer } from './types.ts';
+import type { MedusaBehaviour } from '../../lib/dialects/medusa-behaviour.ts';
+import { arrayItemIssue, expectedType, invalidRequest, tooBig, tooSmall, type ZodIssueText } from '../../lib/dialects/zod-wording.ts';
 
 export type { RawBody };
 
@@ -18,6 +20,8 @@ export const json = (status: number, body: unknown): WriteAnswer => ({ status, b
 
 /** body-parser's 413, as Medusa's error handler answers it (`message` first). */
 export const TOO_LARGE: WriteAnswer = json(413, { message: 'request entity too large', type: 'unknown_error' });
+/** Before 2.17 Medusa's error handler answered any body-parser error with its 500 (MEDUSA_CHANGES.bodyParserErrors). */
+const PARSER_ERROR_BEFORE_2_17: WriteAnswer = json(500, { code: 'unknown_error', type: 'unknown_error', message: 'An unknown error occurred.' });
 
 const mimeOf = (contentType: string | undefined) => (contentType ?? '').split(';')[0]!.trim().toLowerCase();
 
@@ -26,7 +30,12 @@ const mimeOf = (contentType: string | undefined) => (contentType ?? '').split(';
  * parsed JSON (objects and arrays only: body-parser is strict), the text of a `text/plain` body, the
  * fields of a url-encoded one, `{}` for any other type; or the parser's answer (413, malformed JSON).
  */
-export function readBody(raw: RawBody | undefined, limit: number): { value: unknown } | WriteAnswer {
+export function readBody(raw: RawBody | undefined, limit: number, medusa: MedusaBehaviour): { value: unknown } | WriteAnswer {
+  const read = parserRead(raw, limit);
+  return 'value' in read || medusa.bodyParserErrors ? read : PARSER_ERROR_BEFORE_2_17;
+}
+
+function parserRead(raw: RawBody | undefined, limit: number): { value: unknown } | WriteAnswer {
   if (raw === undefined) return { value: {} };
   const mime = mimeOf(raw.contentType);
   const parsed = mime === 'application/json' || mime === 'text/plain' || mime === 'application/x-www-form-urlencoded';
@@ -87,8 +96,6 @@ export interface FieldRule {
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const expectedType = (type: string, path: string, got: unknown) => `Expected type: '${type}' for field '${path}', got: '${stringOf(got)}'`;
-
 /**
  * What `String(value)` gives for a parsed JSON value, without calling it (so without running
  * anything the value names): `null` is `'null'`, an array its items joined by `,` (a `null` item
@@ -136,42 +143,48 @@ export function numberOf(value: unknown): number {
 
 /**
  * The body checked against a strict schema: the values (a rating rounded, `image_urls` defaulted) or
- * Medusa's 400 `invalid_data` naming at most three issues, in the order zod reports them.
+ * Medusa's 400 `invalid_data` naming at most three issues, worded and ordered as the zod of the
+ * Medusa version does (lib/dialects/zod-wording.ts).
  */
-export function validateBody(body: unknown, rules: readonly FieldRule[]): { values: Record<string, unknown> } | WriteAnswer {
-  const issues: string[] = [];
+export function validateBody(body: unknown, rules: readonly FieldRule[], medusa: MedusaBehaviour): { values: Record<string, unknown> } | WriteAnswer {
+  const zod = medusa.zod;
+  const issues: ZodIssueText[] = [];
   const values: Record<string, unknown> = {};
-  if (!isPlainObject(body)) issues.push(`Field '' is required`);
+  const wrong = (type: string, path: string, value: unknown, received: unknown = value) => expectedType(zod, type, path, stringOf(value), received);
+  let unknown: string[] = [];
+  if (!isPlainObject(body)) issues.push({ text: zod === 3 ? wrong('object', '', body) : `Field '' is required`, late: false });
   else {
     for (const rule of rules) {
       const value = Object.hasOwn(body, rule.name) ? body[rule.name] : undefined;
+      // z.preprocess (the rating) is parsed asynchronously: zod 3 reports it after the rest
+      const issue = (text: string) => issues.push({ text, late: rule.type === 'rating' });
       if (value === undefined) {
         if (rule.type === 'string-array') values[rule.name] = [];
-        else if (!rule.optional) issues.push(`Field '${rule.name}' is required`);
+        else if (!rule.optional) issue(`Field '${rule.name}' is required`);
         continue;
       }
       if (rule.type === 'string') {
-        if (typeof value !== 'string') issues.push(expectedType('string', rule.name, value));
-        else if (rule.min !== undefined && value.length < rule.min) issues.push(`Value for field '${rule.name}' too small, expected at least: '${rule.min}'`);
+        if (typeof value !== 'string') issue(wrong('string', rule.name, value));
+        else if (rule.min !== undefined && value.length < rule.min) issue(tooSmall(rule.name, rule.min));
         else values[rule.name] = value;
       } else if (rule.type === 'rating') {
-        // z.preprocess((v) => Math.round(Number(v)), z.number().min(1).max(5)); zod 4 refuses NaN and infinities as not numbers.
+        // z.preprocess((v) => Math.round(Number(v)), z.number().min(1).max(5)); zod 4 refuses infinities as not numbers, zod 3 as too big or too small.
         const n = Math.round(numberOf(value));
-        if (!Number.isFinite(n)) issues.push(expectedType('number', rule.name, value));
-        else if (n < 1) issues.push(`Value for field '${rule.name}' too small, expected at least: '1'`);
-        else if (n > 5) issues.push(`Value for field '${rule.name}' too big, expected at most: '5'`);
+        if (Number.isNaN(n) || (zod === 4 && !Number.isFinite(n))) issue(wrong('number', rule.name, value, n));
+        else if (n < 1) issue(tooSmall(rule.name, 1));
+        else if (n > 5) issue(tooBig(rule.name, 5));
         else values[rule.name] = n;
-      } else if (!Array.isArray(value)) issues.push(expectedType('array', rule.name, value));
+      } else if (!Array.isArray(value)) issue(wrong('array', rule.name, value));
       else {
         const bad = value.map((v, k) => [v, k] as const).filter(([v]) => typeof v !== 'string');
-        for (const [v, k] of bad) issues.push(expectedType('string', `${rule.name}, ${k}`, v));
+        for (const [v, k] of bad) issue(arrayItemIssue(zod, `${rule.name}, ${k}`, v));
         if (bad.length === 0) values[rule.name] = value;
       }
     }
-    const unknown = Object.keys(body).filter((key) => !rules.some((rule) => rule.name === key));
-    if (unknown.length) issues.push(`Unrecognized fields: '${unknown.join(', ')}'`);
+    unknown = Object.keys(body).filter((key) => !rules.some((rule) => rule.name === key));
   }
-  if (issues.length) return json(400, { type: 'invalid_data', message: `Invalid request: ${issues.slice(0, 3).join('; ')}` });
+  const message = invalidRequest(zod, issues, unknown);
+  if (message !== undefined) return json(400, { type: 'invalid_data', message });
   return { values };
 }
 

@@ -10,6 +10,7 @@ import { customerOf, bearerToken } from '../../lib/customers.ts';
 import type { Dataset } from '../../fixtures/dataset.ts';
 import type { Dialect, RatingAggregate } from '../../lib/dialects/index.ts';
 import { BASE_FIELDS, validate, type FieldType } from '../../lib/dialects/alphabite.ts';
+import { medusaBehaviour, type MedusaBehaviour } from '../../lib/dialects/medusa-behaviour.ts';
 import { DEFAULT_BODY_LIMIT, json, readBody, REVIEW_BODY_LIMIT, validateBody, type FieldRule } from './medusa-body.ts';
 import { empty500, REASONS } from './reasons.ts';
 import { seedOf, type SeedWishlists } from './seed.ts';
@@ -53,6 +54,10 @@ export function wishlistSettings(allowMultipleWishlists = false): WishlistSettin
 
 /** How many items `GET /store/wishlists/:id` shows (the plugin option includeWishlistItemsTake, default 5). */
 export const RETRIEVE_ITEMS_TAKE = 5;
+
+/** The Medusa version the dialect answers as (its validation wording, its body-parser errors): the newest when it names none. */
+const NEWEST_MEDUSA = medusaBehaviour();
+const medusaOf = (ctx: WriteContext): MedusaBehaviour => ctx.dialect.medusa ?? NEWEST_MEDUSA;
 
 const UNAUTHORIZED = json(401, { message: 'Unauthorized' });
 const GUEST_NOT_ALLOWED = json(401, { type: 'unauthorized', message: 'Guest wishlists are not allowed' });
@@ -134,7 +139,7 @@ export function routeWrite(ctx: WriteContext, request: WriteRequest): MaybeAsync
   const method = request.method === 'HEAD' ? 'GET' : request.method;
   const route = matchRoute(method, segments);
   if (!route) return undefined;
-  const body = readBody(request.body, route.name === 'createReview' ? REVIEW_BODY_LIMIT : DEFAULT_BODY_LIMIT);
+  const body = readBody(request.body, route.name === 'createReview' ? REVIEW_BODY_LIMIT : DEFAULT_BODY_LIMIT, medusaOf(ctx));
   if (isAnswer(body)) return answer(body);
   // The publishable key (and nothing else: a product listing's guard checks only the key).
   const refused = ctx.dialect.guard({ endpoint: 'productReviews', query: [], headers: request.headers });
@@ -153,7 +158,7 @@ function matchRoute(method: string, s: string[]): { name: string; run: Run } | u
     if (n === 2 && method === 'GET' && a === 'total-items-count') return { name: 'total', run: totalItemsCount };
     if (n === 2 && method === 'POST' && a === 'import') return { name: 'import', run: importWishlist };
     if (n === 2 && method === 'GET') return { name: 'retrieve', run: (ctx, r, _b, seed) => retrieveWishlist(ctx, r, seed, a!) };
-    if (n === 2 && method === 'PUT') return { name: 'update', run: (ctx, r, body) => updateWishlist(r, body, a!) };
+    if (n === 2 && method === 'PUT') return { name: 'update', run: (ctx, r, body) => updateWishlist(ctx, r, body, a!) };
     if (n === 2 && method === 'DELETE') return { name: 'delete', run: (_ctx, r) => withBearer(r, (customer) => ({ command: { op: 'deleteWishlist', customer, id: a! } })) };
     if (n === 3 && method === 'POST' && b === 'add-item') return { name: 'addItem', run: (ctx, r, body, seed) => addItem(ctx, r, body, seed, a!) };
     if (n === 3 && method === 'POST' && b === 'share') return { name: 'share', run: (ctx, r) => shareWishlist(ctx, r, a!) };
@@ -196,16 +201,16 @@ function withBearer(request: WriteRequest, then: (customer: string) => Outcome):
 
 function createWishlist(ctx: WriteContext, request: WriteRequest, body: unknown): Outcome {
   const customer = optional(request.headers);
-  const checked = validateBody(body, CREATE_WISHLIST);
+  const checked = validateBody(body, CREATE_WISHLIST, medusaOf(ctx));
   if (isAnswer(checked)) return answer(checked);
   if (!customer) return answer(GUEST_NOT_ALLOWED);
   const { name, sales_channel_id } = checked.values as { name?: string; sales_channel_id: string };
   return { command: { op: 'createWishlist', customer, name: name ?? null, salesChannelId: sales_channel_id, multiple: ctx.settings.allow_multiple_wishlists } };
 }
 
-function updateWishlist(request: WriteRequest, body: unknown, id: string): Outcome {
+function updateWishlist(ctx: WriteContext, request: WriteRequest, body: unknown, id: string): Outcome {
   return withBearer(request, (customer) => {
-    const checked = validateBody(body, UPDATE_WISHLIST);
+    const checked = validateBody(body, UPDATE_WISHLIST, medusaOf(ctx));
     if (isAnswer(checked)) return answer(checked);
     return { command: { op: 'updateWishlist', customer, id, name: checked.values.name as string | undefined } };
   });
@@ -213,9 +218,9 @@ function updateWishlist(request: WriteRequest, body: unknown, id: string): Outco
 
 function addItem(ctx: WriteContext, request: WriteRequest, body: unknown, seed: SeedWishlists, wishlist: string): MaybeAsync<Outcome> {
   const customer = optional(request.headers);
-  const checked = validateBody(body, ADD_ITEM);
+  const checked = validateBody(body, ADD_ITEM, medusaOf(ctx));
   if (isAnswer(checked)) return answer(checked);
-  const query = validate(BASE_FIELDS, request.query);
+  const query = validate(BASE_FIELDS, request.query, medusaOf(ctx));
   if (!(query instanceof Map)) return answer({ status: query.status, body: JSON.stringify(query.body) });
   if (!customer) return answer(GUEST_NOT_ALLOWED);
   const id = checked.values.product_variant_id as string;
@@ -234,7 +239,7 @@ async function shareWishlist(ctx: WriteContext, request: WriteRequest, id: strin
 
 async function importWishlist(ctx: WriteContext, request: WriteRequest, body: unknown): Promise<Outcome> {
   const customer = optional(request.headers);
-  const checked = validateBody(body, IMPORT_WISHLIST);
+  const checked = validateBody(body, IMPORT_WISHLIST, medusaOf(ctx));
   if (isAnswer(checked)) return answer(checked);
   if (!customer) return answer(GUEST_NOT_ALLOWED);
   const claims = await verifyShareToken(checked.values.share_token as string, ctx.shareTokenSecret, ctx.now());
@@ -253,10 +258,10 @@ function claimedId(claim: unknown): string {
   return typeof claim === 'number' || typeof claim === 'boolean' ? String(claim) : '';
 }
 
-function createReview(_ctx: WriteContext, request: WriteRequest, body: unknown): Outcome {
+function createReview(ctx: WriteContext, request: WriteRequest, body: unknown): Outcome {
   const customer = customerOf(request.headers)?.id;
   if (!customer) return answer(UNAUTHORIZED);
-  const checked = validateBody(body, CREATE_REVIEW);
+  const checked = validateBody(body, CREATE_REVIEW, medusaOf(ctx));
   if (isAnswer(checked)) return answer(checked);
   const v = checked.values as { content: string; rating: number; product_id: string; image_urls: string[]; title?: string };
   return { command: { op: 'createReview', customer, review: { title: v.title ?? null, content: v.content, rating: v.rating, product_id: v.product_id, image_urls: v.image_urls } } };
@@ -267,7 +272,7 @@ const writesOf = (ctx: WriteContext, customer: string) => ctx.store.of(customer)
 
 function retrieveWishlist(ctx: WriteContext, request: WriteRequest, seed: SeedWishlists, id: string): Outcome {
   const customer = optional(request.headers);
-  const query = validate(RETRIEVE_QUERY, request.query);
+  const query = validate(RETRIEVE_QUERY, request.query, medusaOf(ctx));
   if (!(query instanceof Map)) return answer({ status: query.status, body: JSON.stringify(query.body) });
   if (!customer) return answer(GUEST_NOW_ALLOWED);
   const writes = writesOf(ctx, customer);
@@ -294,7 +299,7 @@ function retrievedItem(json: string): string {
 }
 
 function totalItemsCount(ctx: WriteContext, request: WriteRequest, _body: unknown, seed: SeedWishlists): Outcome {
-  const query = validate(TOTAL_QUERY, request.query);
+  const query = validate(TOTAL_QUERY, request.query, medusaOf(ctx));
   if (!(query instanceof Map)) return answer({ status: query.status, body: JSON.stringify(query.body) });
   const wishlistId = query.get('wishlist_id') as string | undefined;
   const customer = optional(request.headers);
