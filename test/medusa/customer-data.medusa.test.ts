@@ -13,7 +13,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLISHABLE_KEY_HEADER } from '../../lib/dialects/index.ts';
 import { startMockServer, type MockServer } from '../../mock-server/server.ts';
-import { medusaFacts, variantIdsByTitle } from '../support/medusa-backend.ts';
+import { medusaFacts, medusaVersionOption, variantIdsByTitle } from '../support/medusa-backend.ts';
 
 const facts = medusaFacts();
 const customers = facts.customers;
@@ -70,7 +70,7 @@ describe("serve --dialect alphabite --backend <Medusa>: each customer's own data
   let mock: MockServer;
 
   beforeAll(async () => {
-    mock = await startMockServer({ dialect: 'alphabite', backend: facts.baseUrl });
+    mock = await startMockServer({ dialect: 'alphabite', backend: facts.baseUrl, ...medusaVersionOption(facts) });
   }, 60_000);
 
   afterAll(async () => {
@@ -163,7 +163,7 @@ describe('serve --dialect alphabite --backend <Medusa> --plugin-data generated',
   let mock: MockServer;
 
   beforeAll(async () => {
-    mock = await startMockServer({ dialect: 'alphabite', backend: facts.baseUrl, pluginData: 'generated' });
+    mock = await startMockServer({ dialect: 'alphabite', backend: facts.baseUrl, pluginData: 'generated', ...medusaVersionOption(facts) });
   }, 60_000);
 
   afterAll(async () => {

@@ -467,7 +467,7 @@ describe('the real backend and serve --dialect alphabite --backend <it> (each cu
   let front: MockServer;
 
   beforeAll(async () => {
-    front = await startMockServer({ dialect: 'alphabite', backend: facts.baseUrl, publishableKeys: [facts.publishableKey, facts.otherPublishableKey] });
+    front = await startMockServer({ dialect: 'alphabite', backend: facts.baseUrl, publishableKeys: [facts.publishableKey, facts.otherPublishableKey], ...medusaVersionOption(facts) });
   }, 60_000);
 
   afterAll(async () => {
