@@ -19,13 +19,10 @@
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Dataset } from '../../fixtures/dataset.ts';
-import { recordBackend, RecordError, RECORD_DEFAULTS } from '../../fixtures/recorder.ts';
-import { datasetOfRecording, RecordingProblem } from '../../fixtures/recording.ts';
 import { customerOf } from '../../lib/customers.ts';
 import { PUBLISHABLE_KEY_HEADER } from '../../lib/dialects/alphabite.ts';
 import type { WriteStore } from '../writes/store.ts';
 import type { WishlistSettings } from '../writes/types.ts';
-import { exchange } from '../../client/exchange.ts';
 import { ownedNotAdmin, type ReadGate } from './catalogue-gate.ts';
 
 /** Customers whose data is held at once. */
@@ -150,6 +147,8 @@ export class BackendCustomerData {
       const value = headers[name];
       if (typeof value === 'string') sent[name] = value;
     }
+    // The HTTP client and the recording's reader are loaded with the first read, not at start (test/package-entry.test.ts).
+    const [{ recordBackend, RecordError, RECORD_DEFAULTS }, { datasetOfRecording, RecordingProblem }] = await Promise.all([import('../../fixtures/recorder.ts'), import('../../fixtures/recording.ts')]);
     let dataset: Dataset;
     try {
       const { recording, truncated, mine } = await recordBackend({
@@ -213,6 +212,7 @@ export class BackendCustomerData {
   async #readSettings(headers: Record<string, string>): Promise<void> {
     try {
       const key = headers[PUBLISHABLE_KEY_HEADER];
+      const [{ exchange }, { RECORD_DEFAULTS }] = await Promise.all([import('../../client/exchange.ts'), import('../../fixtures/recorder.ts')]);
       const answer = await exchange(`${this.#options.backend.replace(/\/+$/, '')}/store/wishlists/settings`, { timeoutMs: this.#options.timeoutMs ?? RECORD_DEFAULTS.timeoutMs, maxBodyBytes: 64 * 1024 }, undefined, key ? { [PUBLISHABLE_KEY_HEADER]: key } : {});
       const multiple = (answer.json as { allow_multiple_wishlists?: unknown } | null)?.allow_multiple_wishlists;
       if (answer.status === 200 && typeof multiple === 'boolean') {
