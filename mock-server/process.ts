@@ -90,17 +90,18 @@ export async function startInProcess(options: MockServerOptions, coordinate?: Co
   // The pacts need every listing's answer seen by Express (the recorder's tap): no fast path then.
   const fast = options.fastPath === false || pacts ? app : withFastPath(app, { answers, cors: corsPolicy(options.corsOrigin), ops });
   // Until a backend's catalogue is read, requests to the plugins' routes wait for it (read with their key).
-  const gated = backendCatalogue && !backendCatalogue.loaded ? withCatalogueGate(fast, backendCatalogue, { journal: ops.journal, logger: ops.logger }) : fast;
+  // (The catalogue's gate is outside the customers' data's: a backend that cannot be read fails on its catalogue first, as without the plugins.)
   // Bound once the overlay is made (below): a customer's 4.4 of a wishlist the mock does not know for them is the backend's to answer.
   let passThrough: (req: IncomingMessage, res: ServerResponse) => void = () => undefined;
   const knows = (customer: string, id: string) => {
     const view = seedOf(holder.datasetOf(customer), answers.dialect).of(customer);
     return view.indexOf(id) >= 0 || (holder.writes.of(customer)?.created.some((row) => row.id === id) ?? false);
   };
-  const mine =
+  const withCustomers =
     customerData?.active && customerDataGate && withBackendAnswers
-      ? withReadFirst(withBackendAnswers(gated, customerData, { knows, hasReviewWrites: (customer) => (holder.writes.of(customer)?.reviews.length ?? 0) > 0, passThrough: (req, res) => passThrough(req, res) }), customerDataGate(customerData, backendLabel(options.backend!)), { journal: ops.journal, logger: ops.logger })
-      : gated;
+      ? withReadFirst(withBackendAnswers(fast, customerData, { knows, hasReviewWrites: (customer) => (holder.writes.of(customer)?.reviews.length ?? 0) > 0, passThrough: (req, res) => passThrough(req, res) }), customerDataGate(customerData, backendLabel(options.backend!)), { journal: ops.journal, logger: ops.logger })
+      : fast;
+  const mine = backendCatalogue && !backendCatalogue.loaded ? withCatalogueGate(withCustomers, backendCatalogue, { journal: ops.journal, logger: ops.logger }) : withCustomers;
   // Loaded only with a backend: the proxy library is not on the start-up path of a mock on its own.
   const overlay = options.backend
     ? (await import('./backend/overlay.ts')).createOverlay({

@@ -72,6 +72,8 @@ export class BackendCustomerData {
   /** Customers read since the start or the last reset. */
   #read = 0;
   #settingsRead = false;
+  /** Settled when a read finds that the backend has no plugins. */
+  readonly #noPlugins = deferred();
   /** Customers the backend refused on the wishlist routes, held with the guest's data (`needsRead`). */
   readonly #refused = new Map<string, CustomerRefusedError>();
 
@@ -133,12 +135,15 @@ export class BackendCustomerData {
    * (the backend's refusal) or an Error whose message is the reason of the 502.
    */
   read(customer: string, headers: Record<string, string | string[] | undefined>): Promise<void> {
-    let reading = this.#reading.get(customer);
+    // Shared by the requests of one customer with one key (another key may be refused, or held, where this one is not).
+    const key = `${customer}\u0000${String(headers[PUBLISHABLE_KEY_HEADER])}`;
+    let reading = this.#reading.get(key);
     if (!reading) {
-      reading = this.#readOnce(customer, headers).finally(() => this.#reading.delete(customer));
-      this.#reading.set(customer, reading);
+      reading = this.#readOnce(customer, headers).finally(() => this.#reading.delete(key));
+      this.#reading.set(key, reading);
     }
-    return reading;
+    // Once any read finds no plugins there, every request waiting on another read goes on (to generated data).
+    return Promise.race([reading, this.#noPlugins.promise]);
   }
 
   async #readOnce(customer: string, headers: Record<string, string | string[] | undefined>): Promise<void> {
@@ -170,9 +175,11 @@ export class BackendCustomerData {
     } catch (error) {
       if (error instanceof RecordError && error.answer) {
         const { status, text, contentType, url } = error.answer;
-        // No plugin routes there: generated data over the catalogue, as without the plugins.
-        if (status === 404 && this.#plugins === undefined) {
+        // No plugin routes there (a 404, or an answer that is not the plugins' envelope, before any read
+        // found them; reads under way at once all fall back): generated data over the catalogue.
+        if ((status === 404 || status === 200) && this.#plugins !== true) {
           this.#plugins = false;
+          this.#noPlugins.resolve();
           return;
         }
         // A customer (or key) the backend refuses: its own answer.
@@ -319,4 +326,11 @@ export function withBackendAnswers(listener: RequestListener, data: BackendCusto
     }
     listener(req, res);
   };
+}
+
+/** A promise and its resolve (Promise.withResolvers, which Node 20 lacks). */
+function deferred(): { promise: Promise<void>; resolve(): void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
 }

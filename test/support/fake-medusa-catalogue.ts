@@ -52,6 +52,9 @@ export async function startFakeCatalogueBackend(products: CatalogueProductInput[
     const url = new URL(req.url ?? '/', 'http://backend.test');
     // A customer's login, as Medusa's emailpass answers it (kept out of `requests`): a token for `cus_fake`.
     if (url.pathname === '/auth/customer/emailpass' && req.method === 'POST') return send(res, 200, { token: FAKE_CUSTOMER_TOKEN });
+    // The plugins' routes: this backend has none (a 404, as Medusa answers a route it lacks), so the mock
+    // falls back to data over the catalogue; kept out of `requests`, which count the catalogue's reads.
+    if (/^\/store\/(wishlists|reviews|products\/reviews)(\/|$)/.test(url.pathname)) return send(res, 404, { type: 'not_found', message: `Cannot ${req.method} ${url.pathname}` });
     const sent = req.headers['x-publishable-api-key'];
     const offset = Number(url.searchParams.get('offset') ?? 0);
     const limit = Number(url.searchParams.get('limit') ?? 50);
