@@ -442,26 +442,34 @@ describe(`the real backend (Medusa ${facts.medusaVersion}) and serve --dialect a
   });
 
   it('answer every request of the matrix alike, or differ only as docs/dialects.md says', async () => {
-    const undocumented: string[] = [];
-    const explained = new Map<string, number>();
-    for (const c of cases) {
-      const [real, mocked] = [await ask(facts.baseUrl, c), await ask(mock.url, c)];
-      if (same(real, mocked)) continue;
-      const why = ACCEPTED.find((a) => a.explains(c, real, mocked));
-      if (why) explained.set(why.name, (explained.get(why.name) ?? 0) + 1);
-      else undocumented.push(`GET ${c.path} (as ${c.as})\n  real: ${shown(real)}\n  mock: ${shown(mocked)}`);
-    }
-    console.log(`differential: ${cases.length} requests; accepted differences: ${JSON.stringify(Object.fromEntries(explained))}`);
+    const explained = await compareMatrix(mock.url, 'differential');
     // each difference that is always there is met (else the backend changed, or the list holds one too many)
     expect(ACCEPTED.filter((a) => a.always && !explained.has(a.name)).map((a) => a.name)).toEqual([]);
-    if (undocumented.length > 0) expect.fail(`${undocumented.length} of ${cases.length} answers differ in a way docs/dialects.md does not list:\n${undocumented.join('\n')}`);
   }, 600_000);
 });
+
+/**
+ * Every request of the matrix to the real backend and to `base`: fails on a difference ACCEPTED does not
+ * explain (both answers side by side); answers how many of each accepted difference were met.
+ */
+async function compareMatrix(base: string, label: string): Promise<Map<string, number>> {
+  const undocumented: string[] = [];
+  const explained = new Map<string, number>();
+  for (const c of cases) {
+    const [real, mocked] = [await ask(facts.baseUrl, c), await ask(base, c)];
+    if (same(real, mocked)) continue;
+    const why = ACCEPTED.find((a) => a.explains(c, real, mocked));
+    if (why) explained.set(why.name, (explained.get(why.name) ?? 0) + 1);
+    else undocumented.push(`GET ${c.path} (as ${c.as})\n  real: ${shown(real)}\n  mock: ${shown(mocked)}`);
+  }
+  console.log(`${label}: ${cases.length} requests; accepted differences: ${JSON.stringify(Object.fromEntries(explained))}`);
+  if (undocumented.length > 0) expect.fail(`${undocumented.length} of ${cases.length} answers differ in a way docs/dialects.md does not list:\n${undocumented.join('\n')}`);
+  return explained;
+}
 
 function shown(a: Answer) {
   return `${a.status} ${a.type ?? '(no content-type)'} ${a.body.length > 400 ? `${a.body.slice(0, 400)}...` : a.body || '(empty)'}`;
 }
-
 
 describe('the real backend and serve --dialect alphabite --backend <it> (each customer\'s data read from it; issue 36)', () => {
   let front: MockServer;
@@ -475,19 +483,9 @@ describe('the real backend and serve --dialect alphabite --backend <it> (each cu
   });
 
   it('answer every request of the matrix alike, before any write, or differ only as docs/dialects.md says', async () => {
-    const undocumented: string[] = [];
-    const explained = new Map<string, number>();
-    for (const c of cases) {
-      const [real, mocked] = [await ask(facts.baseUrl, c), await ask(front.url, c)];
-      if (same(real, mocked)) continue;
-      const why = ACCEPTED.find((a) => a.explains(c, real, mocked));
-      if (why) explained.set(why.name, (explained.get(why.name) ?? 0) + 1);
-      else undocumented.push(`GET ${c.path} (as ${c.as})\n  real: ${shown(real)}\n  mock: ${shown(mocked)}`);
-    }
-    console.log(`differential through --backend: ${cases.length} requests; accepted differences: ${JSON.stringify(Object.fromEntries(explained))}`);
+    const explained = await compareMatrix(front.url, 'differential through --backend');
     // read from the backend as each customer: ownership and my_reviews_only are the backend's own now
     expect([...explained.keys()].filter((name) => ['tokens and ownership', 'my_reviews_only'].includes(name))).toEqual([]);
-    if (undocumented.length > 0) expect.fail(`${undocumented.length} of ${cases.length} answers differ in a way docs/dialects.md does not list:\n${undocumented.join('\n')}`);
   }, 600_000);
 });
 
