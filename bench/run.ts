@@ -21,7 +21,7 @@ import { writePeerConfigs, REVIEWS_PATH, type PeerConfigFiles } from './lib/peer
 import { PEERS, ensurePeersInstalled, installedVersion, PEER_PACKAGES, type PeerDefinition } from './lib/peers.ts';
 import { median } from './lib/stats.ts';
 import { machineFacts } from './lib/machine.ts';
-import { PASSTHROUGH_SECTION, passthroughTargets, renderPassedThrough, renderResults, renderStartup, renderSvg, spliceSection, startupTargets, type Measured, type StartMeasured, type TargetInfo } from './lib/report.ts';
+import { AT_ONCE_GROUPS, AT_ONCE_PAIRS, PASSTHROUGH_SECTION, passthroughTargets, renderPassedThrough, renderResults, renderStartup, renderSvg, spliceSection, startupTargets, type AtOnce, type Measured, type StartMeasured, type TargetInfo } from './lib/report.ts';
 import { compareStartup, type StartupComparison } from './lib/startup.ts';
 import { endChildren, runChild, stopOnSignals, stoppingSignal } from './lib/children.ts';
 import { renderCheck, spliceCheckSection, timeCheck } from './lib/check-timing.ts';
@@ -44,6 +44,11 @@ const PASSED_THROUGH_PATH = '/store/carts/cart_01BENCH';
 const BENCH_PUBLISHABLE_KEY = 'pk_bench';
 /** The targets of item 7 of issue 28 (the overlay's cost); `--only passthrough` selects them all. */
 const PASSTHROUGH_IDS = ['proxy-lib', 'passthrough', 'passthrough-nojournal', 'ours', 'ours-backend'];
+/**
+ * Rounds of `--only passthrough` without `--rounds` (issue 36, item 5): its ratios are judged as the
+ * median of the rounds, and a machine shared with other work moves single rounds by a quarter.
+ */
+const PASSTHROUGH_ROUNDS = 9;
 
 interface Target extends TargetInfo {
   start(port: number): Promise<RunningServer>;
@@ -211,6 +216,9 @@ async function main(): Promise<void> {
   // alone in front of it (the ceiling), and `serve --backend` in front of it.
   const only = options.only.includes('passthrough') ? [...options.only, ...PASSTHROUGH_IDS] : options.only;
   const wants = (id: string) => only.length === 0 || only.includes(id);
+  // `--only passthrough` (its targets alone): no Express ceiling, which its section does not use, and more rounds.
+  const passthroughAlone = only.length > 0 && only.every((id) => id === 'passthrough' || PASSTHROUGH_IDS.includes(id));
+  const rounds = passthroughAlone && !options.roundsGiven ? PASSTHROUGH_ROUNDS : options.rounds;
   let origin: RunningServer | undefined;
   const originUrl = () => (origin ? `http://127.0.0.1:${origin.port}` : '');
   let originBody = '';
@@ -339,7 +347,7 @@ async function main(): Promise<void> {
       check: pageCheck,
     });
   }
-  const selected = targets.filter((t) => wants(t.id) || t.id === 'express');
+  const selected = targets.filter((t) => wants(t.id) || (t.id === 'express' && !passthroughAlone));
 
   // 3. Start every server once (pinned), check that each answers the equivalent page.
   const running = new Map<string, RunningServer>();
@@ -387,7 +395,12 @@ async function main(): Promise<void> {
       await runOnce(target, options.warmupSec * 2);
     }
     const samples = new Map<string, { load: LoadResult; rss: number; cpuUs: number }[]>();
-    for (let round = 0; round < options.rounds; round++) {
+    /** Per target, round by round, measured while the rest of its group was driven at the same time. */
+    const atOnceSamples = new Map<string, { cpuUs: number; rps: number }[]>();
+    /** The machine's 1-minute load average as each round began: other work on it shows there. */
+    const roundLoads: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      roundLoads.push(loadavg()[0] as number);
       // rotate the order every round so that no target always runs first or last
       const rotated = selected.map((_, i) => selected[(i + round) % selected.length] as Target);
       // Our page and the random uncached page each run right beside the Express ceiling (on
@@ -396,7 +409,8 @@ async function main(): Promise<void> {
       const express = rotated.find((t) => t.id === 'express');
       const beside = rotated.filter((t) => t.id === 'ours' || t.id === randomId);
       const group = (round % 2 === 0 ? [beside[0], express, beside[1]] : [beside[1], express, beside[0]]).filter((t): t is Target => t !== undefined);
-      let order = besideEachOther(rotated.flatMap((t) => (t === express ? group : group.includes(t) ? [] : [t])), [randomId, ...olderIds.map((o) => o.id)], round);
+      // (Without the Express ceiling, `--only passthrough`, the order is the rotated one.)
+      let order = besideEachOther(express ? rotated.flatMap((t) => (t === express ? group : group.includes(t) ? [] : [t])) : rotated, [randomId, ...olderIds.map((o) => o.id)], round);
       // The passed-through request right beside the proxy library alone (the ratio item 7 of issue 28
       // quotes) and without its journal, and our page with an overlay present right beside our page without one.
       order = besideEachOther(order, ['passthrough', 'proxy-lib', 'passthrough-nojournal'], round);
@@ -412,7 +426,27 @@ async function main(): Promise<void> {
         const list = samples.get(target.id) ?? [];
         list.push({ load, rss, cpuUs });
         samples.set(target.id, list);
-        log(`round ${round + 1}/${options.rounds} ${target.id}: ${Math.round(load.requestsPerSec)} req/s, p50 ${load.p50Ms.toFixed(3)} ms, p99 ${load.p99Ms.toFixed(3)} ms, ${cpuUs.toFixed(0)} µs CPU/request, ${rss.toFixed(0)} MiB, generator at ${Math.round(load.generatorCpuShare * 100)} % of a core`);
+        log(`round ${round + 1}/${rounds} ${target.id}: ${Math.round(load.requestsPerSec)} req/s, p50 ${load.p50Ms.toFixed(3)} ms, p99 ${load.p99Ms.toFixed(3)} ms, ${cpuUs.toFixed(0)} µs CPU/request, ${rss.toFixed(0)} MiB, generator at ${Math.round(load.generatorCpuShare * 100)} % of a core`);
+      }
+      // The overlay's comparisons (issue 36, item 5), each group also driven at the same time, so that a
+      // burst of other work on the machine meets both sides of a ratio alike (report.ts `AtOnce`).
+      for (const group of AT_ONCE_GROUPS) {
+        const members = group.map((id) => selected.find((t) => t.id === id)).filter((t): t is Target => t !== undefined);
+        if (members.length < 2) continue;
+        await Promise.all(members.map((t) => runOnce(t, options.warmupSec)));
+        const pids = members.map((t) => (running.get(t.id) as RunningServer).pid);
+        const cpuBefore = pids.map((pid) => treeCpuSeconds(pid));
+        const loads = await Promise.all(members.map((t) => runOnce(t, options.durationSec)));
+        const cpuAfter = pids.map((pid) => treeCpuSeconds(pid));
+        members.forEach((target, i) => {
+          const load = loads[i] as LoadResult;
+          const cpuUs = (((cpuAfter[i] as number) - (cpuBefore[i] as number)) * 1e6) / Math.max(1, load.ok + load.non2xx);
+          if (load.non2xx > 0 || load.errors > 0) log(`warning: ${target.id} (at once) had ${load.non2xx} non-2xx answers and ${load.errors} errors`);
+          const list = atOnceSamples.get(target.id) ?? [];
+          list.push({ cpuUs, rps: load.requestsPerSec });
+          atOnceSamples.set(target.id, list);
+        });
+        log(`round ${round + 1}/${rounds} at once: ${members.map((t) => `${t.id} ${(atOnceSamples.get(t.id)?.at(-1)?.cpuUs ?? Number.NaN).toFixed(0)} µs CPU/request`).join(', ')}`);
       }
     }
 
@@ -472,13 +506,20 @@ async function main(): Promise<void> {
     }
     const facts = machineFacts(ROOT, cores, versions);
     const passthroughRounds = pairedRatios(samples.get('passthrough'), samples.get('proxy-lib'));
+    const pageRounds = pairedRatios(samples.get('ours-backend'), samples.get('ours'));
+    const atOnce: AtOnce[] = AT_ONCE_PAIRS.flatMap(([id, reference]) => {
+      const mine = atOnceSamples.get(id);
+      const theirs = atOnceSamples.get(reference);
+      if (!mine || !theirs) return [];
+      return [{ id, reference, rounds: mine.map((m, i) => ({ cpuUs: m.cpuUs, rps: m.rps, refCpuUs: theirs[i]?.cpuUs ?? Number.NaN, refRps: theirs[i]?.rps ?? Number.NaN })) }];
+    });
     // `--only passthrough` (its targets alone): its section goes into RESULTS.md, the rest stays as it was.
     if (options.only.length > 0 && selected.every((t) => t.id === 'express' || PASSTHROUGH_IDS.includes(t.id))) {
-      const load = loadavg().map((l) => l.toFixed(1)).join(', ');
-      const how = `Measured by \`npm run bench -- ${process.argv.slice(2).join(' ')}\`: medians of ${options.rounds} interleaved rounds (${options.warmupSec} s of warm-up, then ${options.durationSec} s measured, ${options.connections} connections, ${generator}), ${pinning ? 'server on core 0, load generator and origin on core 1' : 'NOT pinned'}; load average ${load} at the end (${cores} cores).`;
-      const section = renderPassedThrough(measured, passthroughRounds, how);
+      const during = `${Math.min(...roundLoads).toFixed(1)} to ${Math.max(...roundLoads).toFixed(1)} (median ${median(roundLoads).toFixed(1)})`;
+      const how = `Measured by \`npm run bench -- ${process.argv.slice(2).join(' ')}\`: medians of ${rounds} interleaved rounds (${options.warmupSec} s of warm-up, then ${options.durationSec} s measured, ${options.connections} connections, ${generator}), ${pinning ? 'server on core 0, load generator and origin on core 1' : 'NOT pinned'}; the machine's 1-minute load average ${during} as the rounds began (${cores} cores).`;
+      const section = renderPassedThrough(measured, passthroughRounds, how, { atOnce, pageRounds });
       const lines = [...section, '| target | measured | met |', '|---|---|---|'];
-      for (const c of passthroughTargets(measured)) lines.push(`| ${c.goal} | ${c.measured} | ${c.met ? 'yes' : '**no**'} |`);
+      for (const c of passthroughTargets(measured, atOnce)) lines.push(`| ${c.goal} | ${c.measured} | ${c.met ? 'yes' : '**no**'} |`);
       process.stdout.write(`${lines.join('\n')}\n`);
       if (options.outDir) writeSection(options.outDir, 'the passed-through section', (before) => spliceSection(before, PASSTHROUGH_SECTION, section));
       return;
@@ -490,13 +531,13 @@ async function main(): Promise<void> {
     // `--only random-<size>,random-<size>@<rev>...` (those alone): their section goes into RESULTS.md, the rest stays as it was.
     if (options.only.length > 0 && pairs.length > 0 && selected.every((t) => t.id === 'express' || t.id === randomId || olderIds.some((o) => o.id === t.id))) {
       const load = loadavg().map((l) => l.toFixed(1)).join(', ');
-      const how = `Measured on its own by \`npm run bench -- ${process.argv.slice(2).join(' ')}\`: ${options.rounds} interleaved rounds (${options.warmupSec} s of warm-up, then ${options.durationSec} s measured, ${options.connections} connections, ${generator}), ${pinning ? 'servers on core 0, load generator on core 1' : 'NOT pinned'}; load average ${load} at the end (${cores} cores). The other sections are from the full run above.`;
+      const how = `Measured on its own by \`npm run bench -- ${process.argv.slice(2).join(' ')}\`: ${rounds} interleaved rounds (${options.warmupSec} s of warm-up, then ${options.durationSec} s measured, ${options.connections} connections, ${generator}), ${pinning ? 'servers on core 0, load generator on core 1' : 'NOT pinned'}; load average ${load} at the end (${cores} cores). The other sections are from the full run above.`;
       const section = renderAgainstCommit(pairs, how);
       process.stdout.write(`${section.join('\n')}\n`);
       if (options.outDir) writeSection(options.outDir, 'the older-commit section', (before) => spliceSection(before, AGAINST_COMMIT_SECTION, section));
       return;
     }
-    const results = renderResults({ options, generator, measured, starts, ...(startup ? { startup } : {}), skipped, facts, pinned: pinning, pageBytes: pageBytes.length, passthroughRounds });
+    const results = renderResults({ options, generator, measured, starts, ...(startup ? { startup } : {}), skipped, facts, pinned: pinning, pageBytes: pageBytes.length, passthroughRounds, pageRounds, atOnce });
     const withOlder = pairs.length > 0 ? `${results.trimEnd()}\n\n${renderAgainstCommit(pairs).join('\n')}` : results;
     const markdown = check ? spliceCheckSection(withOlder, check) : withOlder;
     process.stdout.write(markdown);

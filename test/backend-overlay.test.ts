@@ -15,7 +15,9 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer, type MockServerOptions } from '../mock-server/server.ts';
 import { generateDataset } from '../fixtures/dataset.ts';
-import { ownsRequest } from '../mock-server/backend/ownership.ts';
+import { ownsPath, ownsRequest } from '../mock-server/backend/ownership.ts';
+import { isAdminPath, OPENAPI_PATH } from '../lib/admin-paths.ts';
+import { decodedPath } from '../lib/request-target.ts';
 import { normaliseTarget } from '../lib/request-target.ts';
 import { answerChecker } from '../mock-server/backend/check.ts';
 import { Verdicts } from '../mock-server/backend/verdicts.ts';
@@ -197,6 +199,23 @@ describe('which requests are the mock\'s (lib/request-target.ts, then backend/ow
         if (isPluginPath(reading.path)) expect(ownsRequest('serve', 'GET', reading.target), raw).toBe(true);
       }),
       { numRuns: 3000, seed: 28 },
+    );
+  });
+
+  it('reads a path as lower-casing and startsWith would, without making a string (issue 36: it is asked for every request)', () => {
+    // The reading before issue 36, on a lower-cased copy of the path.
+    const served = (lower: string) => lower === OPENAPI_PATH || lower === `${OPENAPI_PATH}/` || ['/store/wishlists', '/store/reviews', '/store/products/reviews'].some((root) => lower.startsWith(root) && (lower.length === root.length || lower[root.length] === '/'));
+    const reference = (mode: 'serve' | 'proxy', path: string) => isAdminPath(path) || (mode === 'serve' && (served(path.toLowerCase()) || (path.includes('%') && served(decodedPath(path).toLowerCase()))));
+    for (const path of ['/', '/openapi.json', '/openapi.json/', '/openapi.json/x', '/openapi.jsonx', '/OpenAPI.json/', '/store/wishlists', '/store/wishlistsx', '/store/wishlists/', '/Store/Reviews/x', '/store/products/reviews', '/store/products/review', '/store/\u212aeviews', '/store/w\u0130shlists', '/__admin', '/__Admin/x', '/__adminx', '/_', '/store/%77ishlists', '/store/carts/cart_01BENCH']) {
+      for (const mode of ['serve', 'proxy'] as const) expect(ownsPath(mode, path), `${mode} ${path}`).toBe(reference(mode, path));
+    }
+    const part = fc.constantFrom('/', 'store', 'STORE', 'Store', 'wishlists', 'WISHLISTS', 'reviews', 'Reviews', 'products', '/store/wishlists', '/store/reviews', '/store/products/reviews', '/openapi.json', '/OPENAPI.JSON', '/__admin', '/__ADMIN', '_', 'x', '%77', '%5F', '%ZZ', '\u212a', '\u0130', '\u0131', '\u017f', 'i\u0307', '?', '#');
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 8 }), fc.constantFrom<'serve' | 'proxy'>('serve', 'proxy'), (parts, mode) => {
+        const path = `/${parts.join('')}`.replace(/^\/\//, '/');
+        expect(ownsPath(mode, path), path).toBe(reference(mode, path));
+      }),
+      { numRuns: 5000, seed: 36 },
     );
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { median, percentile, ratio } from '../bench/lib/stats.ts';
 import { mockoonEnvironment, openapiDocument, pactFile, wiremockMapping, REVIEWS_PATH } from '../bench/lib/peer-configs.ts';
 import { parseWrk, randomCycle, RANDOM_PATHS_PER_SECOND } from '../bench/lib/wrk.ts';
-import { checkTargets, passthroughTargets, PASSTHROUGH_SECTION, renderPassedThrough, renderResults, renderSvg, spliceSection, startupTargets, type Measured } from '../bench/lib/report.ts';
+import { atOnceRatios, checkTargets, passthroughTargets, PASSTHROUGH_SECTION, renderPassedThrough, renderResults, renderSvg, spliceSection, startupTargets, type AtOnce, type Measured } from '../bench/lib/report.ts';
 import { parseBenchOptions, type BenchOptions } from '../bench/lib/options.ts';
 import { orderPagePaths, randomPagePaths } from '../bench/lib/random-pages.ts';
 import { AGAINST_COMMIT_SECTION, besideEachOther, commitOfTarget, renderAgainstCommit } from '../bench/lib/older-build.ts';
@@ -190,8 +190,40 @@ describe('passed through (issue 28, item 7)', () => {
     expect(spliceSection('', PASSTHROUGH_SECTION, [PASSTHROUGH_SECTION])).toBe(['', '', PASSTHROUGH_SECTION].join('\n'));
   });
 
-  it('--only passthrough is an option the bench takes', () => {
-    expect(parseBenchOptions(['--only', 'passthrough', '--no-peers'])).toMatchObject({ only: ['passthrough'], peers: false });
+  it('--only passthrough is an option the bench takes; whether --rounds was given is known (it runs 9 rounds unless it was)', () => {
+    expect(parseBenchOptions(['--only', 'passthrough', '--no-peers'])).toMatchObject({ only: ['passthrough'], peers: false, rounds: 5, roundsGiven: false });
+    expect(parseBenchOptions(['--only', 'passthrough', '--rounds', '3'])).toMatchObject({ rounds: 3, roundsGiven: true });
+  });
+
+  // Issue 36, item 5: each pair also driven at the same time; the median of those rounds is what is judged.
+  const atOnce = (passthrough: number[], page: number[]): AtOnce[] => [
+    { id: 'passthrough', reference: 'proxy-lib', rounds: passthrough.map((r) => ({ cpuUs: 100 * r, rps: 4000, refCpuUs: 100, refRps: 5000 })) },
+    { id: 'passthrough-nojournal', reference: 'proxy-lib', rounds: passthrough.map(() => ({ cpuUs: 105, rps: 4500, refCpuUs: 100, refRps: 5000 })) },
+    { id: 'ours-backend', reference: 'ours', rounds: page.map((r) => ({ cpuUs: 40 * r, rps: 20_000, refCpuUs: 40, refRps: 20_000 })) },
+  ];
+
+  it('with rounds driven at once, judges the median of their ratios, not the ratio of the medians one after the other', () => {
+    // one after the other: 1.40× and 1.25×, not met; at once: medians 1.20× and 1.05×, met
+    const checks = passthroughTargets(runs(140, 50), atOnce([1.1, 1.2, 1.6], [1.0, 1.05, 1.3]));
+    expect(checks.map((c) => c.met)).toEqual([true, true]);
+    expect(checks[0]).toMatchObject({ measured: '1.20× (1.10, 1.20, 1.60; 120 vs 100 µs)' });
+    expect(checks[0]?.goal).toContain('median of the rounds, both driven at once');
+    expect(passthroughTargets(runs(100, 40), atOnce([1.3, 1.31, 1.4], [1.11, 1.2, 1.0])).map((c) => c.met)).toEqual([false, false]);
+    expect(atOnceRatios(atOnce([1.5, 1.1, 1.2, 1.3], [])[0] as AtOnce).median).toBeCloseTo(1.25);
+    // the full run's targets use them too
+    expect(checkTargets(runs(140, 50), [], undefined, atOnce([1.1, 1.2, 1.6], [1.0, 1.05, 1.3])).filter((c) => c.goal.includes('driven at once')).map((c) => c.met)).toEqual([true, true]);
+  });
+
+  it('the section shows the pairs driven at once: CPU and req/s of both sides, the ratio round by round and its median, against its target', () => {
+    const text = renderPassedThrough(runs(140, 50), [1.4, 1.3], undefined, { atOnce: atOnce([1.1, 1.2, 1.6], [1.0, 1.05, 1.3]), pageRounds: [1.2, 1.3] }).join('\n');
+    expect(text).toContain('passthrough / proxy-lib = 1.20 (median of 3 rounds driven at once; target ≤ 1.30): met');
+    expect(text).toContain('### Each pair driven at the same time');
+    expect(text).toContain('| a passed-through request / the proxy library alone | 120 | 100 | 4,000 | 5,000 | **1.20×** | 1.10, 1.20, 1.60 | ≤ 1.30: met |');
+    expect(text).toContain('| the same with `--journal-size 0` / the proxy library alone | 105 | 100 | 4,500 | 5,000 | **1.05×** | 1.05, 1.05, 1.05 |  |');
+    expect(text).toContain('| our page with `--backend` set / without | 42 | 40 | 20,000 | 20,000 | **1.05×** | 1.00, 1.05, 1.30 | ≤ 1.10: met |');
+    expect(text).toContain('Round by round: 1.20, 1.30 (median 1.25).');
+    // without such rounds, no such table
+    expect(renderPassedThrough(runs(140, 50)).join('\n')).not.toContain('driven at the same time');
   });
 });
 

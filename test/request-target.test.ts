@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodedPath, normaliseTarget } from '../lib/request-target.ts';
+import { decodedPath, normaliseFully, normaliseTarget } from '../lib/request-target.ts';
 
 const HOST = 'shop.test:9100';
 const target = (raw: string) => {
@@ -93,6 +93,22 @@ describe('normaliseTarget', () => {
         expect(path.replace(/\/+/g, '/').replace('http:/', 'http://').replace('https:/', 'https://')).toBe(path);
       }),
       { numRuns: 3000, seed: 35 },
+    );
+  });
+
+  it('gives a target already normal back as the very string, and every target the same reading as the full normalisation (issue 36)', () => {
+    for (const plain of ['/store/carts/cart_01BENCH', '/store/products/reviews?limit=10&offset=0', '/', '/?a=1', '/a/', '/a/?x=//y\\z:%2F', '/a.b/c..d']) {
+      const reading = normaliseTarget(plain, HOST);
+      expect(reading.ok && reading.target, plain).toBe(plain);
+      expect(reading, plain).toEqual(normaliseFully(plain, HOST));
+    }
+    const part = fc.constantFrom('a', 'S', 'wishlists', '/', '/', '\\', '.', '..', '%', '%2e', '%41', '%2F', '#', '?', '=', '&', ':', 'http:', '~', '{');
+    const any = fc.tuple(fc.constantFrom('/', '/', '\\', 'http://shop.test:9100', '*'), fc.array(part, { maxLength: 14 })).map(([first, parts]) => `${first}${parts.join('')}`);
+    fc.assert(
+      fc.property(any, (r) => {
+        expect(normaliseTarget(r, HOST), r).toEqual(normaliseFully(r, HOST));
+      }),
+      { numRuns: 5000, seed: 36 },
     );
   });
 });

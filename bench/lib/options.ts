@@ -3,6 +3,8 @@ import { parseArgs } from 'node:util';
 
 export interface BenchOptions {
   rounds: number;
+  /** Whether `--rounds` was given (`--only passthrough` runs more rounds than the default unless it was). */
+  roundsGiven: boolean;
   durationSec: number;
   warmupSec: number;
   connections: number;
@@ -51,8 +53,10 @@ exits 130, 143 or 129 (no RESULTS.md).
                        about three minutes and puts its section into RESULTS.md),
                        passthrough (a request \`serve --backend\` passes to an origin, beside the
                        proxy library alone: proxy-lib, passthrough, passthrough-nojournal; and
-                       our page with --backend set beside it without: ours, ours-backend; alone,
-                       about five minutes, and it puts its section into RESULTS.md)
+                       our page with --backend set beside it without: ours, ours-backend; each
+                       group also driven at the same time in every round; alone, 9 rounds
+                       unless --rounds is given, about nine minutes, and it puts its section
+                       into RESULTS.md)
   --generator <name>   wrk or autocannon (default: wrk when it is installed, else autocannon)
   --cpu-prof <dir>     the random uncached page's servers (this build's and each older commit's) run
                        with node --cpu-prof, writing a profile into <dir> when stopped (start-up,
@@ -100,6 +104,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions | 'help' {
     quick,
     generator: values.generator as BenchOptions['generator'],
     rounds: Math.round(positive('rounds', values.rounds, quick ? 1 : 5)),
+    roundsGiven: values.rounds !== undefined,
     durationSec: positive('duration', values.duration, quick ? 3 : 6),
     warmupSec: positive('warmup', values.warmup, quick ? 1 : 2),
     connections: Math.round(positive('connections', values.connections, 10)),

@@ -5,10 +5,13 @@
  * Lua script; latency percentiles come from wrk's own histogram (`--latency`).
  */
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LoadOptions, LoadResult } from './load.ts';
-import { startChild, temporary } from './children.ts';
+import { keep, startChild, temporary } from './children.ts';
+
+/** Runs so far: each has a script file of its own (several run at once: the pairs of `--only passthrough`). */
+let scripts = 0;
 
 export function hasWrk(): boolean {
   return spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined;
@@ -66,7 +69,7 @@ export function parseWrk(output: string, durationSec: number): LoadResult {
 
 export async function runWrk(options: LoadOptions, workDir: string): Promise<LoadResult> {
   const paths = options.randomPath ? Array.from({ length: randomCycle(options.durationSec) }, () => (options.randomPath as () => string)()) : options.paths;
-  const file = temporary(join(workDir, `wrk-${process.pid}.lua`));
+  const file = temporary(join(workDir, `wrk-${process.pid}-${++scripts}.lua`));
   writeFileSync(file, wrkScript(paths));
   const command = `wrk -t1 -c${options.connections} -d${options.durationSec}s --latency -s ${file} ${options.url}; times`;
   const output = await new Promise<string>((resolve, reject) => {
@@ -78,6 +81,8 @@ export async function runWrk(options: LoadOptions, workDir: string): Promise<Loa
     child.on('error', reject);
     child.on('close', () => resolve(text));
   });
+  rmSync(file, { force: true });
+  keep(file);
   const result = parseWrk(output, options.durationSec);
   if (!Number.isFinite(result.requestsPerSec)) throw new Error(`could not read wrk's report: ${output.slice(0, 400)}`);
   return result;

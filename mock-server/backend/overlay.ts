@@ -103,6 +103,33 @@ function resendable(req: IncomingMessage): boolean {
 const JSON_TYPE = 'application/json; charset=utf-8';
 const round = (ms: number) => Math.round(ms * 10) / 10;
 
+/** Where a request passed through carries its exchange, from its arrival until its answer closes. */
+const EXCHANGE = Symbol('store-listing-kit backend exchange');
+type Carrier = IncomingMessage & { [EXCHANGE]?: Exchange | undefined };
+
+/**
+ * The exchanges in flight, found from their request (what the proxy library's hooks are given): on
+ * the request itself, under a symbol, set once when it is passed through and cleared (not deleted,
+ * which would give it a slow shape) when its answer closes. Every passed-through request gets the
+ * same property at the same point, so they all share one shape.
+ *
+ * Not a Map keyed by request (issue 36): with a request set and deleted at every exchange, V8
+ * rehashes the map's table every few exchanges, and a rehashed table stays linked to its successor
+ * (for iterators). Once one table had been promoted to the old generation (a young collection while
+ * it was in use, twice), each successor, with the requests and exchanges in it, was kept alive by
+ * its dead predecessor through the next young collection and promoted in turn, until the next
+ * mark-compact, which left the current table old and so started the chain again: a process fell
+ * into that state or not by chance, and stayed there. Measured side by side (bench, CPU per
+ * passed-through request), 4 of 9 servers with the map fell into it (10 % to 60 % dearer, 4 to 10
+ * mark-compacts in 12 s against 1), none of 9 without. (Nor a WeakMap: its entries are ephemerons,
+ * which every young collection must trace, measured several times dearer still.)
+ */
+const exchangesOnRequests = {
+  get: (req: IncomingMessage): Exchange | undefined => (req as Carrier)[EXCHANGE],
+  set: (req: IncomingMessage, exchange: Exchange): void => void ((req as Carrier)[EXCHANGE] = exchange),
+  delete: (req: IncomingMessage): void => void ((req as Carrier)[EXCHANGE] = undefined),
+};
+
 export function createOverlay(options: OverlayOptions): Overlay {
   const target = new URL(options.backend);
   const label = backendLabel(options.backend);
@@ -112,10 +139,7 @@ export function createOverlay(options: OverlayOptions): Overlay {
   const observing = logs || journal.capacity > 0 || onBackendAnswer !== undefined;
   const agent = backendAgent(target);
   const fresh = freshConnections(target);
-  // The exchanges in flight, by request: a Map, deleted from when the answer is out. (A WeakMap's
-  // entries are ephemerons, which every young-generation collection must trace: measured, they cost
-  // the passed-through request several times what the map saves.)
-  const exchanges = new Map<IncomingMessage, Exchange>();
+  const exchanges = exchangesOnRequests;
 
   const answerOwn = (req: IncomingMessage, res: ServerResponse, status: number, body: ErrorBody, exchange: Exchange | undefined, extra: string[] = []) => {
     const text = JSON.stringify(body);

@@ -35,19 +35,43 @@ const PLUGIN_ROOTS = ['/store/wishlists', '/store/reviews', '/store/products/rev
  */
 export function ownsRequest(mode: OverlayMode, _method: string, target: string): boolean {
   const query = target.indexOf('?');
-  const path = query < 0 ? target : target.slice(0, query);
-  if (isAdminPath(path)) return true;
-  if (mode === 'proxy') return false;
-  const lower = path.toLowerCase();
-  if (servedPath(lower)) return true;
-  return path.includes('%') && servedPath(decodedPath(path).toLowerCase());
+  return ownsPath(mode, query < 0 ? target : target.slice(0, query));
 }
 
-/** `/openapi.json` or a plugin path, in lower case. */
+/**
+ * `ownsRequest` of a normalised target's path (lib/request-target.ts gives it: front/listener.ts asks
+ * this for every request). Asked for every request with a backend, so it compares character codes
+ * and makes no string (issue 36): `String.prototype.startsWith` and a lower-cased copy of the path cost
+ * a few hundred nanoseconds a request. The reading is the one of the path lower-cased with
+ * `toLowerCase` and tested with `startsWith` (test/backend-overlay.test.ts compares the two): the
+ * only characters outside ASCII that `toLowerCase` turns into ASCII letters are the Kelvin sign (to
+ * `k`, in none of the roots) and `İ` (to `i` and a combining dot, which no root can follow).
+ */
+export function ownsPath(mode: OverlayMode, path: string): boolean {
+  // `/__admin` in any case: its second character is `_` (no other lower-cases to it), tested first as the cheap part.
+  if (path.charCodeAt(1) === 0x5f && isAdminPath(path)) return true;
+  if (mode === 'proxy') return false;
+  if (servedPath(path)) return true;
+  return path.includes('%') && servedPath(decodedPath(path));
+}
+
+const OPENAPI_SLASH = `${OPENAPI_PATH}/`;
+
+/** `/openapi.json` or a plugin path, in any case of its ASCII letters. */
 function servedPath(path: string): boolean {
-  if (path === OPENAPI_PATH || path === `${OPENAPI_PATH}/`) return true;
-  for (const root of PLUGIN_ROOTS) {
-    if (path.startsWith(root) && (path.length === root.length || path.charCodeAt(root.length) === 0x2f)) return true;
-  }
+  if (underRoot(path, OPENAPI_PATH) && path.length <= OPENAPI_SLASH.length) return true;
+  for (let i = 0; i < PLUGIN_ROOTS.length; i++) if (underRoot(path, PLUGIN_ROOTS[i] as string)) return true;
   return false;
+}
+
+/** Whether `path` is `root` (lower case) or below it, its ASCII letters compared in any case. */
+function underRoot(path: string, root: string): boolean {
+  const n = root.length;
+  if (path.length < n || (path.length > n && path.charCodeAt(n) !== 0x2f)) return false;
+  for (let i = 0; i < n; i++) {
+    const c = path.charCodeAt(i);
+    // A-Z as a-z
+    if ((c >= 0x41 && c <= 0x5a ? c + 0x20 : c) !== root.charCodeAt(i)) return false;
+  }
+  return true;
 }

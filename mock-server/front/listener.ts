@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { normaliseTarget } from '../../lib/request-target.ts';
-import { ownsRequest, type OverlayMode } from '../backend/ownership.ts';
+import { ownsPath, type OverlayMode } from '../backend/ownership.ts';
 import { guardRequests, refuseRequest } from './request-guards.ts';
 
 /**
@@ -31,8 +31,9 @@ export function withOverlay(mine: RequestListener, { mode, passThrough }: FrontO
   return (req: IncomingMessage, res: ServerResponse) => {
     const reading = normaliseTarget(req.url as string, req.headers.host);
     if (!reading.ok) return refuseRequest(res, 400, `Invalid request: ${reading.reason}`);
-    req.url = reading.target;
-    if (ownsRequest(mode, req.method as string, reading.target)) mine(req, res);
+    // Most targets are normal already: the very string comes back, and `req.url` is left as it is.
+    if (reading.target !== req.url) req.url = reading.target;
+    if (ownsPath(mode, reading.path)) mine(req, res);
     else passThrough(req, res);
   };
 }
