@@ -114,15 +114,16 @@ type Carrier = IncomingMessage & { [EXCHANGE]?: Exchange | undefined };
  * same property at the same point, so they all share one shape.
  *
  * Not a Map keyed by request (issue 36): with a request set and deleted at every exchange, V8
- * rehashes the map's table every few exchanges, and a rehashed table stays linked to its successor
- * (for iterators). Once one table had been promoted to the old generation (a young collection while
- * it was in use, twice), each successor, with the requests and exchanges in it, was kept alive by
- * its dead predecessor through the next young collection and promoted in turn, until the next
- * mark-compact, which left the current table old and so started the chain again: a process fell
- * into that state or not by chance, and stayed there. Measured side by side (bench, CPU per
- * passed-through request), 4 of 9 servers with the map fell into it (10 % to 60 % dearer, 4 to 10
- * mark-compacts in 12 s against 1), none of 9 without. (Nor a WeakMap: its entries are ephemerons,
- * which every young collection must trace, measured several times dearer still.)
+ * rehashes the map's table every few exchanges (deleted entries are only cleared by a rehash), and
+ * allocates the new table in the old generation once the table it replaces is there; a replaced
+ * table keeps its entries, and a link to its successor, until a mark-compact collects it (V8's
+ * ordered-hash-table.cc, `Rehash`). So once one table had been promoted (two young collections while
+ * it was in use), every later table was old, and the requests and exchanges set in them, held from
+ * the old generation, survived the young collections and were promoted: a process fell into that
+ * state or not by chance, and stayed there. Measured side by side (bench, CPU per passed-through
+ * request), 4 of 9 servers with the map fell into it (10 % to 60 % dearer, 4 to 10 mark-compacts in
+ * 12 s against 1), none of 9 without. (Nor a WeakMap: its entries are ephemerons, which every young
+ * collection must trace, measured several times dearer still.)
  */
 const exchangesOnRequests = {
   get: (req: IncomingMessage): Exchange | undefined => (req as Carrier)[EXCHANGE],
