@@ -587,11 +587,28 @@ describe('serve --backend (alphabite): the catalogue', () => {
     try {
       expect(lazy.stdout()).toMatch(new RegExp(`catalogue: from ${backend.url.replace(/\./g, '\\.')}, read with the publishable key of the first request to the plugins' routes`));
       expect(spec.stdout()).toContain('catalogue: generated from the seed (the spec dialect takes no publishable key, so the backend\'s catalogue is not read)');
+      // whose data each customer sees (issue 36): read from the backend's plugin routes; the spec dialect has no customers
+      expect(lazy.stdout()).toContain(`wishlists: each customer's own, and the reviews, read from ${backend.url}'s plugin routes with the customer's own credentials on their first request`);
+      expect(spec.stdout()).not.toContain('wishlists:');
     } finally {
       lazy.child.kill('SIGTERM');
       spec.child.kill('SIGTERM');
       await Promise.all([lazy.exited, spec.exited]);
     }
+  });
+
+  it('--plugin-data generated: the banner says the data is generated over the catalogue; without --backend it is exit 2 with one sentence', async () => {
+    const generated = await startServe(['--dialect', 'alphabite', '--backend', backend.url, '--plugin-data', 'generated'], 30_000);
+    try {
+      expect(generated.stdout()).toContain("wishlists: each customer's own: those the dataset names as theirs, or else one seeded wishlist picked by their id (--plugin-data generated: over the backend's catalogue)");
+    } finally {
+      generated.child.kill('SIGTERM');
+      await generated.exited;
+    }
+    const alone = await runCli(['serve', '--port', '0', '--dialect', 'alphabite', '--plugin-data', 'generated'], 30_000);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr.trim().split('\n')).toHaveLength(1);
+    expect(alone.stderr).toContain('--plugin-data');
   });
 
   it('exits 2 with one sentence: a backend that cannot be read, --products with --backend', async () => {
