@@ -24,6 +24,7 @@ import { customerOf } from '../lib/customers.ts';
 import { PROVIDER_STATES_PATH } from '../lib/provider-states.ts';
 import { REASON_HEADER } from '../lib/write-reason.ts';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
+import { get } from './support/http.ts';
 import { SEEDED_WISHLISTS_PER_CUSTOMER } from '../mock-server/writes/customer-seed.ts';
 import { REASONS } from '../mock-server/writes/reasons.ts';
 import { createPactRecording, createStoreHandlers } from '../msw/index.ts';
@@ -47,15 +48,8 @@ interface Seen {
 
 /** One request: what the client sees of the answer, and its JSON when it is some. */
 async function send(url: string, headers: Headers, method = 'GET', body?: unknown): Promise<Seen & { json: any }> {
-  const res = await fetch(url, { method, headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, contentType: res.headers.get('content-type'), reason: res.headers.get(REASON_HEADER), body: text, json };
+  const res = await get(url, '', { method, headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  return { status: res.status, contentType: res.contentType, reason: res.headers.get(REASON_HEADER), body: res.text, json: res.json };
 }
 
 const seenOf = ({ status, contentType, reason, body }: Seen): Seen => ({ status, contentType, reason, body });

@@ -21,6 +21,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { Dataset } from '../../fixtures/dataset.ts';
 import { customerOf } from '../../lib/customers.ts';
 import { PUBLISHABLE_KEY_HEADER } from '../../lib/dialects/alphabite.ts';
+import { OPENAPI_PATH } from '../../lib/admin-paths.ts';
 import type { WriteStore } from '../writes/store.ts';
 import type { WishlistSettings } from '../writes/types.ts';
 import { ownedNotAdmin, type ReadGate } from './catalogue-gate.ts';
@@ -259,7 +260,8 @@ export class BackendCustomerData {
 export function customerDataGate(data: BackendCustomerData, backendLabel: string): ReadGate {
   return {
     readFor: (req) => {
-      if (!data.active || typeof req.headers[PUBLISHABLE_KEY_HEADER] !== 'string' || !ownedNotAdmin(req)) return undefined;
+      // The plugins' routes only (the OpenAPI document, the mock's own too, is no customer's data).
+      if (!data.active || typeof req.headers[PUBLISHABLE_KEY_HEADER] !== 'string' || !ownedNotAdmin(req) || (req.url as string).toLowerCase().startsWith(OPENAPI_PATH)) return undefined;
       const customer = data.customerOf(req.headers);
       const wishlistRoute = /^\/store\/wishlists(\/|\?|$)/i.test(req.url as string);
       const write = req.method !== 'GET' && req.method !== 'HEAD';
