@@ -19,7 +19,7 @@
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Dataset } from '../../fixtures/dataset.ts';
-import { customerOf } from '../../lib/customers.ts';
+import { CustomerIds } from '../../lib/customers.ts';
 import { PUBLISHABLE_KEY_HEADER } from '../../lib/dialects/alphabite.ts';
 import { OPENAPI_PATH } from '../../lib/admin-paths.ts';
 import type { WriteStore } from '../writes/store.ts';
@@ -73,6 +73,7 @@ export class BackendCustomerData {
   /** Customers read since the start or the last reset. */
   #read = 0;
   #settingsRead = false;
+  readonly #customerIds = new CustomerIds();
   /** Settled when a read finds that the backend has no plugins. */
   readonly #noPlugins = deferred();
   /** Customers the backend refused on the wishlist routes, held with the guest's data (`needsRead`). */
@@ -107,9 +108,9 @@ export class BackendCustomerData {
     return this.#datasets.get(customer);
   }
 
-  /** The id under which a request's data is kept: its customer's, or '' for a guest. */
+  /** The id under which a request's data is kept: its customer's, or '' for a guest (a JWT decoded once per token). */
   customerOf(headers: Record<string, string | string[] | undefined>): string {
-    return customerOf(headers)?.id ?? GUEST;
+    return this.#customerIds.idOf(headers);
   }
 
   /**

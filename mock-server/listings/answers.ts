@@ -10,7 +10,7 @@ import { buildBetweenRequests } from '../dataset/builder.ts';
 import { answerListing, answerRead, PageBodies, readListing, refusalAnswer, type ListingAnswer, type PageFacts } from './page-bodies.ts';
 import { notePage } from '../journal/observe.ts';
 import { toBody, type Body } from './response-body.ts';
-import { customerOf } from '../../lib/customers.ts';
+import { CustomerIds } from '../../lib/customers.ts';
 import { REASON_HEADER } from '../../lib/write-reason.ts';
 import type { CustomerWrites } from '../writes/store.ts';
 
@@ -30,27 +30,6 @@ function keyHash(key: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
   return h >>> 0 || 1;
-}
-
-/** Customer ids kept by the headers that name them (a JWT is decoded once, not on every request). */
-const KEPT_CUSTOMER_IDS = 1024;
-
-/** `customerOf(headers)?.id`, the last KEPT_CUSTOMER_IDS answers kept by `Authorization` and `Cookie` ('' for nobody). */
-class CustomerIds {
-  readonly #ids = new Map<string, string>();
-
-  idOf(headers: ListingRequest['headers']): string {
-    const { authorization, cookie } = headers;
-    if (authorization === undefined && cookie === undefined) return '';
-    const key = `${String(authorization)}\u0000${String(cookie)}`;
-    let id = this.#ids.get(key);
-    if (id === undefined) {
-      id = customerOf({ authorization, cookie })?.id ?? '';
-      if (this.#ids.size >= KEPT_CUSTOMER_IDS) this.#ids.clear();
-      this.#ids.set(key, id);
-    }
-    return id;
-  }
 }
 
 /** A kept answer, with the listing it answers (the dialect's guard still runs before it goes out). */
