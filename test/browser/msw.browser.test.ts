@@ -177,11 +177,20 @@ describe('the MSW store handlers in Chromium over a catalogue', () => {
       let bodies = '';
       for (const { target, headers } of requests) bodies += (await both('GET', target, headers)).body;
       expect(bodies).toContain('"handle":"shop-tee"');
-      const { id } = JSON.parse((await both('POST', '/store/wishlists', erin, { name: 'Real', sales_channel_id: 'sc_browser' })).body) as { id: string };
-      const variants = shopVariants().filter((v, i) => v.handle !== 'socks' || i % 50 === 0);
+      // allow_multiple_wishlists is off: the create answers erin's one seeded wishlist (200), whose items are from the catalogue too.
+      const created = await both('POST', '/store/wishlists', erin, { name: 'Real', sales_channel_id: 'sc_browser' });
+      expect(created.status).toBe(200);
+      const { id } = JSON.parse(created.body) as { id: string };
+      type Items = { count: number; data: Array<{ product_variant: { id: string; product: { handle: string } } }> };
+      const seeded = JSON.parse((await both('GET', `/store/wishlists/${id}/items?limit=1000`, erin)).body) as Items;
+      const held = new Set(seeded.data.map((i) => i.product_variant.id));
+      const variants = shopVariants().filter((v, i) => (v.handle !== 'socks' || i % 50 === 0) && !held.has(v.id));
+      expect(variants.length).toBeGreaterThan(1);
       for (const variant of variants) expect((await both('POST', `/store/wishlists/${id}/add-item`, erin, { product_variant_id: variant.id })).status).toBe(201);
-      const items = JSON.parse((await both('GET', `/store/wishlists/${id}/items?limit=50`, erin)).body) as { data: Array<{ product_variant: { id: string; product: { handle: string } } }> };
-      expect(items.data.map((i) => [i.product_variant.id, i.product_variant.product.handle]).sort()).toEqual(variants.map((v) => [v.id, v.handle]).sort());
+      const items = JSON.parse((await both('GET', `/store/wishlists/${id}/items?limit=1000`, erin)).body) as Items;
+      expect(items.count).toBe(seeded.count + variants.length);
+      const added = items.data.filter((i) => !held.has(i.product_variant.id));
+      expect(added.map((i) => [i.product_variant.id, i.product_variant.product.handle]).sort()).toEqual(variants.map((v) => [v.id, v.handle]).sort());
     } finally {
       await tab.close();
       await mock.close();
@@ -200,12 +209,20 @@ describe('the MSW store handlers in Chromium over a catalogue', () => {
       expect(catalogueRequests.map((r) => [r.url.split('?')[0], r.headers['x-publishable-api-key'], r.headers.origin])).toEqual([['/store/products', backend.key, origin]]);
       const send = (method: string, path: string, body?: unknown): Promise<Answer> =>
         tab.evaluate((r) => window.send(r), { method, target: `${backend.url}${path}`, headers: { ...erin, 'x-publishable-api-key': backend.key }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      // allow_multiple_wishlists is off: the create answers erin's one seeded wishlist (200), made over the fetched catalogue.
       const created = await send('POST', '/store/wishlists', { name: 'From the backend', sales_channel_id: 'sc_1' });
-      expect(created.status).toBe(201);
+      expect(created.status).toBe(200);
       const { id } = JSON.parse(created.body) as { id: string };
-      expect((await send('POST', `/store/wishlists/${id}/add-item`, { product_variant_id: 'variant_01SHOPSOCKS149' })).status).toBe(201);
-      const items = JSON.parse((await send('GET', `/store/wishlists/${id}/items`)).body) as { data: Array<{ product_variant: { product: { handle: string } } }> };
-      expect(items.data.map((i) => i.product_variant.product.handle)).toEqual(['socks']);
+      type Items = { count: number; data: Array<{ product_variant: { id: string; product: { handle: string } } }> };
+      const seeded = JSON.parse((await send('GET', `/store/wishlists/${id}/items?limit=1000`)).body) as Items;
+      expect(seeded.count).toBeGreaterThan(0);
+      const catalogueIds = new Set(shopVariants().map((v) => v.id));
+      for (const item of seeded.data) expect(catalogueIds.has(item.product_variant.id), item.product_variant.id).toBe(true);
+      const socks = shopVariants().find((v) => v.handle === 'socks' && !seeded.data.some((i) => i.product_variant.id === v.id))!;
+      expect((await send('POST', `/store/wishlists/${id}/add-item`, { product_variant_id: socks.id })).status).toBe(201);
+      const items = JSON.parse((await send('GET', `/store/wishlists/${id}/items?limit=1000`)).body) as Items;
+      expect(items.count).toBe(seeded.count + 1);
+      expect(items.data.filter((i) => i.product_variant.id === socks.id).map((i) => i.product_variant.product.handle)).toEqual(['socks']);
       // No handler matches: the service worker lets it through, to the backend.
       const cart = await send('POST', '/store/carts', {});
       expect(JSON.parse(cart.body)).toEqual({ answeredBy: 'the fake backend', method: 'POST', path: '/store/carts' });
