@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { isoTimestamp, writeIsoTimestamp } from '../fixtures/iso.ts';
 import { FixturesError, generateDataset, loadFixturesFile, parseFixtures, writeFixtures, type Dataset } from '../fixtures/index.ts';
 import { assertFitsInMemory } from '../fixtures/file.ts';
@@ -16,6 +16,17 @@ import { get } from './support/http.ts';
 
 const run = promisify(execFile);
 const CLI = join(import.meta.dirname, '..', 'bin', 'store-listing-kit.js');
+
+/** A scratch folder, removed with the files in it (some megabytes) when the file's tests end. */
+const scratchDirs: string[] = [];
+async function scratch(prefix: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  scratchDirs.push(dir);
+  return dir;
+}
+afterAll(async () => {
+  await Promise.all(scratchDirs.map((dir) => rm(dir, { recursive: true, force: true })));
+});
 
 async function exportText(dataset: Dataset): Promise<string> {
   let text = '';
@@ -211,7 +222,7 @@ describe('reading a fixtures file a record at a time (fixtures/json-split.ts)', 
 
 describe('fixtures files as docs/cli.md describes them', () => {
   it('loads a file many read chunks long, record by record, the same records as generated', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'slk-big-'));
+    const dir = await scratch('slk-big-');
     const file = join(dir, 'big.json');
     // About 3.5 MB: several of the 1 MB chunks the loader reads, records cut at chunk ends.
     await run(process.execPath, [CLI, 'fixtures', '--seed', '8', '--reviews', '6000', '--wishlists', '60', '--output', file]);
@@ -230,7 +241,7 @@ describe('fixtures files as docs/cli.md describes them', () => {
       /^Cannot load fixtures file huge\.json: its 5600 MB of records need about 7840 MB of memory, more than this Node process may use \(4144 MB\); allow more with NODE_OPTIONS=--max-old-space-size=8192, or serve a generated dataset/,
     );
     // As a user meets it: a process allowed little heap, a file of 40,000 reviews (22 MB).
-    const dir = await mkdtemp(join(tmpdir(), 'slk-heap-'));
+    const dir = await scratch('slk-heap-');
     const file = join(dir, 'mid.json');
     await run(process.execPath, [CLI, 'fixtures', '--reviews', '40000', '--output', file]);
     const failure = await run(process.execPath, ['--max-old-space-size=48', CLI, 'serve', '--port', '0', '--fixtures', file]).then(
@@ -282,7 +293,7 @@ describe('command line', () => {
   });
 
   it('fixtures --seed writes a file that serve --fixtures serves; a bad file is refused at start', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'slk-'));
+    const dir = await scratch('slk-');
     const file = join(dir, 'data.json');
     await run(process.execPath, [CLI, 'fixtures', '--seed', '42', '--reviews', '30', '--wishlists', '5', '--output', file]);
     const dataset = parseFixtures(await readFile(file, 'utf8'), file);
@@ -303,7 +314,7 @@ describe('command line', () => {
   });
 
   it('serve --fixtures with a file that is not there, or a folder: exit 2, one sentence naming the file, not a bare ENOENT', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'slk-nofile-'));
+    const dir = await scratch('slk-nofile-');
     const serve = (file: string) =>
       promisify(execFile)(process.execPath, [CLI, 'serve', '--port', '0', '--fixtures', file], { cwd: dir }).then(
         () => ({ code: 0, stderr: '' }),
