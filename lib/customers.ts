@@ -97,6 +97,20 @@ export function customerOf(headers: { authorization?: HeaderValue; cookie?: Head
   return undefined;
 }
 
+/**
+ * Of a request's `Authorization` and `Cookie` headers, the one that names its customer as
+ * `customerOf` reads them (the bearer token's header, else the session's), and the other to leave
+ * out of a request made on the customer's behalf: Medusa reads a session before a bearer token, the
+ * mock a bearer token first, so a request sent with both could be read as another customer than
+ * the one the mock judged it to be (issue 36). A guest's request names nobody: both are left out.
+ */
+export function namingHeaders(headers: { authorization?: HeaderValue; cookie?: HeaderValue }): { keep: 'authorization' | 'cookie' | undefined; drop: Array<'authorization' | 'cookie'> } {
+  const via = customerOf(headers)?.via;
+  if (via === 'bearer') return { keep: 'authorization', drop: ['cookie'] };
+  if (via === 'session') return { keep: 'cookie', drop: ['authorization'] };
+  return { keep: undefined, drop: ['authorization', 'cookie'] };
+}
+
 /** Customer ids kept by the headers that name them (a JWT is decoded once, not on every request). */
 const KEPT_CUSTOMER_IDS = 1024;
 

@@ -19,7 +19,7 @@
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Dataset } from '../../fixtures/dataset.ts';
-import { CustomerIds } from '../../lib/customers.ts';
+import { CustomerIds, namingHeaders } from '../../lib/customers.ts';
 import { PUBLISHABLE_KEY_HEADER } from '../../lib/dialects/alphabite.ts';
 import { OPENAPI_PATH } from '../../lib/admin-paths.ts';
 import type { WriteStore } from '../writes/store.ts';
@@ -149,8 +149,11 @@ export class BackendCustomerData {
   }
 
   async #readOnce(customer: string, headers: Record<string, string | string[] | undefined>): Promise<void> {
+    // The key, and the one header that names the customer as the mock judged it (lib/customers.ts namingHeaders):
+    // sent with both a session and a bearer token, Medusa would read the session's customer into the token's data.
     const sent: Record<string, string> = {};
-    for (const name of [PUBLISHABLE_KEY_HEADER, 'authorization', 'cookie']) {
+    const { keep } = namingHeaders(headers);
+    for (const name of keep ? [PUBLISHABLE_KEY_HEADER, keep] : [PUBLISHABLE_KEY_HEADER]) {
       const value = headers[name];
       if (typeof value === 'string') sent[name] = value;
     }
@@ -311,12 +314,17 @@ const ITEMS_PATH = /^\/store\/wishlists\/([^/?]+)\/items\/?(?:\?|$)/i;
  * Everything else goes to `listener`.
  */
 export function withBackendAnswers(listener: RequestListener, data: BackendCustomerData, options: { knows(customer: string, wishlistId: string): boolean; hasReviewWrites(customer: string): boolean; passThrough: RequestListener }): RequestListener {
+  // Sent as the customer the mock judged the request to be: without the other credential (lib/customers.ts namingHeaders).
+  const passThrough = (req: IncomingMessage, res: ServerResponse) => {
+    for (const name of namingHeaders(req.headers).drop) delete req.headers[name];
+    options.passThrough(req, res);
+  };
   return (req: IncomingMessage, res: ServerResponse) => {
     const method = req.method;
     const match = (method === 'GET' || method === 'HEAD') && data.active ? ITEMS_PATH.exec(req.url as string) : null;
     const read = (method === 'GET' || method === 'HEAD') && data.active && typeof req.headers[PUBLISHABLE_KEY_HEADER] === 'string';
-    if (read && /^\/store\/wishlists(\/|\?|$)/i.test(req.url as string) && data.isRefused(data.customerOf(req.headers))) return options.passThrough(req, res);
-    if (read && reviewsReadOfBackend(req.url as string, options.hasReviewWrites(data.customerOf(req.headers)))) return options.passThrough(req, res);
+    if (read && /^\/store\/wishlists(\/|\?|$)/i.test(req.url as string) && data.isRefused(data.customerOf(req.headers))) return passThrough(req, res);
+    if (read && reviewsReadOfBackend(req.url as string, options.hasReviewWrites(data.customerOf(req.headers)))) return passThrough(req, res);
     if (match && typeof req.headers[PUBLISHABLE_KEY_HEADER] === 'string') {
       const customer = data.customerOf(req.headers);
       let id: string | undefined;
@@ -325,7 +333,7 @@ export function withBackendAnswers(listener: RequestListener, data: BackendCusto
       } catch {
         id = undefined;
       }
-      if (id !== undefined && customer !== GUEST && data.datasetOf(customer) && !data.isRefused(customer) && !options.knows(customer, id)) return options.passThrough(req, res);
+      if (id !== undefined && customer !== GUEST && data.datasetOf(customer) && !data.isRefused(customer) && !options.knows(customer, id)) return passThrough(req, res);
     }
     listener(req, res);
   };
