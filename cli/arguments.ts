@@ -28,7 +28,11 @@ export function headerArg(value: string, previous: Record<string, string>): Reco
   }
 }
 
-/** A commander parser for an http(s) URL (without its trailing slashes), with an error that shows one. */
+/**
+ * A commander parser for an http(s) URL, with an error that shows one. It gives the URL as WHATWG
+ * reads it (what every request is then sent to, and what the output shows: a control character
+ * typed into its path is percent-encoded, never printed raw), without its trailing slashes.
+ */
 export function httpUrl(value: string): string {
   let url: URL;
   try {
@@ -37,7 +41,7 @@ export function httpUrl(value: string): string {
     throw new InvalidArgumentError(`'${value}' is not a URL (expected e.g. http://localhost:9000)`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError(`'${value}' must be an http or https URL`);
-  return value.replace(/\/+$/, '');
+  return url.href.replace(/\/+$/, '');
 }
 
 /** A commander parser for a size in [min, max] (bytes, or with KiB, MiB or GiB: `--max-body 64MiB`), with an error that says what is accepted. */

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, type Option } from 'commander';
+import { boundedText, printable, quoteText } from '../lib/quote.ts';
 
 /** The kit's version, from its package.json: one folder up from the sources (cli/), two from the build (dist/cli/). */
 function kitVersion(): string {
@@ -48,6 +49,43 @@ class KitCommand extends Command {
     return new KitCommand(name);
   }
 }
+
+/** How much of a value given on the command line a usage error quotes, and how long the whole sentence may grow. */
+const QUOTED_ARGUMENT_CHARS = 80;
+const MAX_USAGE_ERROR_CHARS = 600;
+
+/**
+ * Every usage error is one line on stderr, whatever was typed: commander quotes a refused value
+ * (`argument '<value>' is invalid`), an unknown option or command as given, and the kit's own
+ * messages quote the value again (`got '<value>'`). A value with a line break or an ESC (an ANSI
+ * sequence) broke the line or spoke to the terminal, and a 100 kB value was printed twice. So a
+ * refused value is quoted bounded and printable (lib/quote.ts), and the whole sentence is made
+ * printable and bounded once more, in `error`, for the names commander quotes itself.
+ */
+Object.defineProperty(KitCommand.prototype, '_callParseArg', {
+  configurable: true,
+  writable: true,
+  value(this: Command, target: { parseArg?: (value: string, previous: unknown) => unknown }, value: string, previous: unknown, invalidArgumentMessage: string): unknown {
+    try {
+      return target.parseArg!(value, previous);
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'commander.invalidArgument') throw err;
+      const as = `'${value}'`;
+      // A plain value keeps commander's quotes; one with an unprintable character, or too long, is quoted as lib/quote.ts quotes.
+      const shown = value.length <= QUOTED_ARGUMENT_CHARS && printable(value) === value ? as : quoteText(value, QUOTED_ARGUMENT_CHARS);
+      const message = `${invalidArgumentMessage.replace(as, () => shown)} ${(err as Error).message.split(as).join(shown)}`;
+      return this.error(message, { exitCode: (err as CommanderError).exitCode, code: (err as CommanderError).code });
+    }
+  },
+});
+
+Object.defineProperty(KitCommand.prototype, 'error', {
+  configurable: true,
+  writable: true,
+  value(this: Command, message: string, options?: { exitCode?: number; code?: string }): never {
+    return Command.prototype.error.call(this, boundedText(message, MAX_USAGE_ERROR_CHARS), options);
+  },
+});
 
 const commanderChecks = Command.prototype as unknown as CommanderChecks;
 Object.defineProperty(KitCommand.prototype, 'missingMandatoryOptionValue', {

@@ -3,6 +3,7 @@ import type { DialectName } from '../lib/dialects/types.ts';
 import { DEFAULT_MAX_BODY_BYTES, MAX_MAX_BODY_BYTES, MIN_MAX_BODY_BYTES } from '../client/http.ts';
 import type { EndpointName } from './endpoints.ts';
 import { ALL_ENDPOINTS } from './endpoints.ts';
+import { quoteText } from '../lib/quote.ts';
 import { datasetVariants } from './datasets.ts';
 
 /** Which rules judge the target: the listing spec (default) or the published plugins' dialect (docs/dialects.md). */
@@ -89,7 +90,7 @@ export function resolveOptions(options: CheckOptions): ResolvedOptions {
   };
   if (!options.baseUrl) throw new Error('a base URL is required (--base-url or BASE_URL)');
   if (!/^https?:\/\/[^/]/.test(options.baseUrl)) {
-    throw new Error(`base URL must be an http(s) URL, got '${options.baseUrl ?? ''}'`);
+    throw new Error(`base URL must be an http(s) URL, got ${quoteText(String(options.baseUrl), 80)}`);
   }
   const endpoints = options.endpoints?.length ? options.endpoints : [...ALL_ENDPOINTS];
   const dialect = options.dialect ?? 'spec';

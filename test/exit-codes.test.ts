@@ -133,6 +133,42 @@ describe('docs/exit-codes.md', () => {
   });
 });
 
+describe('a usage error quotes what was typed on one line, bounded', () => {
+  const runBin = (args: string[]) =>
+    new Promise<Run>((resolve) => {
+      execFile(process.execPath, [BIN, ...args], { maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
+      });
+    });
+  const ONE_SENTENCE = /^error: [^\n]+\n\(run with --help for usage\)\n$/;
+
+  it('a refused value with a line break and an ESC: escaped, on one line, where commander quoted it and where the kit did', async () => {
+    for (const args of [['serve', '--port', '7\u001b[31mred\nline2'], ['serve', '--medusa-version', '2.1\nx'], ['check', '--base-url', 'http://x\u001b[2J']]) {
+      const result = await runBin(args);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr, args.join(' ')).toMatch(ONE_SENTENCE);
+      expect(result.stderr).not.toContain('\u001b');
+    }
+    const port = await runBin(['serve', '--port', '7\u001b[31mred\nline2']);
+    expect(port.stderr).toBe(`error: option '--port <n>' argument "7\\u001b[31mred\\nline2" is invalid. expected a whole number from 0 to 65535, got "7\\u001b[31mred\\nline2".\n(run with --help for usage)\n`);
+    // A plain value is quoted as before.
+    expect((await runBin(['serve', '--port', '70000'])).stderr).toContain("argument '70000' is invalid. expected a whole number from 0 to 65535, got '70000'.");
+  });
+
+  it('a 100 kB value, or option name, is cut, saying how much more there was', async () => {
+    const huge = '9'.repeat(100_000);
+    const value = await runBin(['serve', '--port', huge]);
+    expect(value.code).toBe(2);
+    expect(value.stderr).toMatch(ONE_SENTENCE);
+    expect(value.stderr.length).toBeLessThan(1000);
+    expect(value.stderr).toContain('(99920 more characters)');
+    const name = await runBin(['serve', `--${'x'.repeat(100_000)}\u001b[2J`]);
+    expect(name.code).toBe(2);
+    expect(name.stderr).toMatch(ONE_SENTENCE);
+    expect(name.stderr.length).toBeLessThan(1000);
+  });
+});
+
 describe('the last resort (bin/store-listing-kit.js)', () => {
   // An error no command expected, thrown after the command has run: preloaded with --import, and
   // thrown once the bin has installed its handler (a fixed delay lost that race on a busy machine).
