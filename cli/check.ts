@@ -4,7 +4,7 @@ import { DEFAULTS, MAX_CONCURRENCY, randomSeed, resolveOptions, type CheckOption
 import { ALPHABITE_PROPERTY_IDS, PROPERTY_IDS } from '../properties/catalog/index.ts';
 import { headerLine, jsonReport, junitReport, resultLine, summaryText } from '../properties/report.ts';
 import { CannotRunError, runListingProperties, type CheckReport } from '../properties/runner.ts';
-import { headerArg, httpUrl, integerIn, maxBodyOption } from './arguments.ts';
+import { headerArg, integerIn, maxBodyOption } from './arguments.ts';
 import { wantsColour } from './plain-output.ts';
 import { keepTheVerdictWhenTheReaderLeaves } from './program.ts';
 import { ProgressPrinter } from './progress.ts';
@@ -68,7 +68,7 @@ export function registerCheckCommand(program: Command): void {
     .description(
       'run the property suite against an implementation of the four listings: exit 0 when every property holds, 1 when one fails (with the shrunk request, a curl line and the replay command), 2 when it cannot run',
     )
-    .addOption(new Option('--base-url <url>', 'where the implementation listens (the part before /store/...)').env('BASE_URL').argParser(httpUrl).makeOptionMandatory())
+    .addOption(new Option('--base-url <url>', 'where the implementation listens (the part before /store/...)').env('BASE_URL').makeOptionMandatory())
     .addOption(new Option('--endpoints <list>', 'comma-separated subset: reviews, productReviews, wishlists, wishlistItems (or 4.1,4.2,4.3,4.4); default all').argParser(endpointsArg))
     .addOption(new Option('--runs <n>', 'runs per property and endpoint (walking properties use a tenth, at least 5)').argParser(integerIn(1, 100_000)).default(DEFAULTS.runs))
     .addOption(new Option('--seed <n>', 'seed of the generated cases (random when absent; always printed, so any run can be replayed)').argParser(integerIn(0, 0x7fffffff)))

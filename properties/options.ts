@@ -89,9 +89,7 @@ export function resolveOptions(options: CheckOptions): ResolvedOptions {
     return value;
   };
   if (!options.baseUrl) throw new Error('a base URL is required (--base-url or BASE_URL)');
-  if (!/^https?:\/\/[^/]/.test(options.baseUrl)) {
-    throw new Error(`base URL must be an http(s) URL, got ${quoteText(String(options.baseUrl), 80)}`);
-  }
+  const baseUrl = httpBaseUrl(options.baseUrl);
   const endpoints = options.endpoints?.length ? options.endpoints : [...ALL_ENDPOINTS];
   const dialect = options.dialect ?? 'spec';
   if (dialect !== 'spec' && dialect !== 'alphabite') throw new Error(`unknown dialect '${String(dialect)}'; accepted: spec, alphabite`);
@@ -103,7 +101,7 @@ export function resolveOptions(options: CheckOptions): ResolvedOptions {
   if (options.replayPath !== undefined) checkReplayPath(options.replayPath, endpoints, options.properties);
   if (options.dataset !== undefined) checkDataset(options.dataset, endpoints);
   return {
-    baseUrl: options.baseUrl,
+    baseUrl,
     endpoints,
     runs: positive('runs', options.runs, DEFAULTS.runs),
     seed: options.seed ?? randomSeed(),
@@ -169,4 +167,21 @@ export function deriveSeed(seed: number, ...parts: string[]): number {
     h = Math.imul(h, 0x01000193);
   }
   return h | 0;
+}
+
+/**
+ * The base URL as WHATWG reads it, without trailing slashes: what every request is sent to, and what
+ * the header line and the replay commands show (a control character typed into its path is
+ * percent-encoded there, never printed raw). Checked when the options are resolved, not when
+ * commander reads them: `check --help` works whatever BASE_URL holds.
+ */
+function httpBaseUrl(text: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') throw new Error(`base URL must be an http(s) URL, got ${quoteText(text, 80)}`);
+  return url.href.replace(/\/+$/, '');
 }

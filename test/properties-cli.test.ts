@@ -133,7 +133,7 @@ describe('store-listing-kit check', () => {
       [['check'], /required option '--base-url <url>' not specified/],
       [['check', '--base-url', 'http://127.0.0.1:1', '--runs', '0'], /'--runs <n>' argument '0' is invalid/],
       [['check', '--base-url', 'http://127.0.0.1:1', '--endpoints', 'carts'], /unknown endpoint 'carts'; accepted: reviews \(4\.1\)/],
-      [['check', '--base-url', 'ftp://example'], /argument 'ftp:\/\/example' is invalid\. 'ftp:\/\/example' must be an http or https URL/],
+      [['check', '--base-url', 'ftp://example'], /base URL must be an http\(s\) URL, got "ftp:\/\/example"/],
       [['check', '--base-url', 'http://127.0.0.1:1', '--properties', 'bad-parameters-400'], /no property applies: .*\[kit\] rules \(add --strict\)/],
     ];
     const runs = await Promise.all(cases.map(([args]) => cli(args)));
