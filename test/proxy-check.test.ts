@@ -136,7 +136,11 @@ describe('answerChecker', () => {
     const corrupt = (await feed(alphabite, exchange(row78.url, { responseHeaders: { 'content-encoding': 'gzip' } }), Buffer.from('not gzip at all'))) as AnswerCheck;
     expect(corrupt.violations[0]).toMatchObject({ rule: 'data-envelope', message: expect.stringMatching(/could not be decompressed as its Content-Encoding 'gzip' says/) });
     const zstd = (await feed(alphabite, exchange(row78.url, { responseHeaders: { 'content-encoding': 'zstd' } }), Buffer.from('x'))) as AnswerCheck;
-    expect(zstd.violations[0]!.message).toMatch(/Content-Encoding 'zstd' is not one the checker reads/);
+    expect(zstd.violations[0]!.message).toMatch(/Content-Encoding "zstd" is not one the checker reads/);
+    // The backend's header is quoted bounded: a coding of 8 kB is cut, saying how much more there was.
+    const long = (await feed(alphabite, exchange(row78.url, { responseHeaders: { 'content-encoding': `x${'y'.repeat(8000)}` } }), Buffer.from('x'))) as AnswerCheck;
+    expect(long.violations[0]!.message).toMatch(/Content-Encoding "xy{59}"… \(7941 more characters\) is not one the checker reads/);
+    expect(long.violations[0]!.message.length).toBeLessThan(400);
     const tallies = verdicts.tallies();
     // An unreadable body: only the envelope rule was applied (the others were not exercised).
     expect(tallies.map((t) => t.rule).sort()).toEqual(['data-envelope', 'envelope-shape']);

@@ -4,7 +4,7 @@ import { checkListingAnswer, rulesApplied, type AnswerRule, type RuleViolation }
 import type { DialectName, EndpointName } from '../../lib/dialects/types.ts';
 import { jsonTextFacts } from '../../lib/json-text.ts';
 import { queryPairs } from '../../lib/query.ts';
-import { boundedText, numberJsonCannotHold } from '../../lib/quote.ts';
+import { boundedText, numberJsonCannotHold, quoteText } from '../../lib/quote.ts';
 import type { BackendAnswerHook, BackendExchange, BodySink } from './hooks.ts';
 import type { Verdicts } from './verdicts.ts';
 
@@ -85,7 +85,8 @@ async function decoded(raw: Buffer, contentEncoding: string | undefined, max: nu
   let body = raw;
   for (const coding of codings.reverse()) {
     const decode = DECODERS[coding];
-    if (!decode) throw new Unreadable(`its Content-Encoding '${coding}' is not one the checker reads (gzip, deflate, br)`);
+    // The backend's header: up to Node's header limit, so quoted bounded.
+    if (!decode) throw new Unreadable(`its Content-Encoding ${quoteText(coding, 60)} is not one the checker reads (gzip, deflate, br)`);
     try {
       body = await decode(body, { maxOutputLength: max });
     } catch (error) {
