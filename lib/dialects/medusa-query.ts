@@ -6,6 +6,7 @@
  * The mock gets the query as decoded pairs (URLSearchParams); this is qs's reading of those names.
  * What it does not see (qs's first 1000 parts, a name split at `]=`) is listed in docs/dialects.md.
  */
+import qs from 'qs';
 import type { QueryPairs } from '../query.ts';
 
 /** What `qs` makes of a nested name (`limit[a]=1`, `a[b][c]=1`): an object, which no field of the listings accepts. */
@@ -17,133 +18,20 @@ type Qs = string | QsArray | QsObject;
 type QsArray = Qs[];
 type QsObject = { [key: string]: Qs };
 
-const hasOwn = (object: object, key: PropertyKey) => Object.prototype.hasOwnProperty.call(object, key);
-/** qs drops a name (or any bracket's content) that Object.prototype has: `toString`, `constructor`, `__proto__`... */
-const onPrototype = (name: string) => hasOwn(Object.prototype, name);
-const isObject = (value: Qs | undefined): value is QsArray | QsObject => typeof value === 'object' && value !== null;
-const newObject = (): QsObject => Object.create(null) as QsObject;
-
-/** qs's `strictMerge`: an array it made of an object and a string (`a[b]=1&a=2`); a string merged into it is appended. */
-const conflicts = new WeakSet<object>();
-
-/** qs's `splitKeyIntoSegments` (depth 5, no dots): the parent, then each balanced bracket group; undefined when qs drops the name. */
-function segmentsOf(key: string): string[] | undefined {
-  const segments: string[] = [];
-  const first = key.indexOf('[');
-  const parent = first >= 0 ? key.slice(0, first) : key;
-  if (parent) {
-    if (onPrototype(parent)) return undefined;
-    segments.push(parent);
-  }
-  let open = first;
-  let collected = 0;
-  while (open >= 0 && collected < 5) {
-    let level = 1;
-    let close = -1;
-    for (let i = open + 1; i < key.length && close < 0; i++) {
-      if (key[i] === '[') level++;
-      else if (key[i] === ']' && --level === 0) close = i;
-    }
-    if (close < 0) {
-      segments.push(`[${key.slice(open)}]`);
-      return segments;
-    }
-    const segment = key.slice(open, close + 1);
-    if (onPrototype(segment.slice(1, -1))) return undefined;
-    segments.push(segment);
-    collected++;
-    open = key.indexOf('[', close + 1);
-  }
-  if (open >= 0) segments.push(`[${key.slice(open)}]`);
-  return segments;
-}
-
-/** qs's `parseObject`: the value under its chain of segments (`[]` an array, `[3]` an array index, any other an object key). */
-function objectOf(chain: string[], value: Qs): Qs {
-  let leaf = value;
-  for (let i = chain.length - 1; i >= 0; i--) {
-    const root = chain[i]!;
-    if (root === '[]') {
-      leaf = ([] as Qs[]).concat(leaf);
-      continue;
-    }
-    const clean = root.startsWith('[') && root.endsWith(']') ? root.slice(1, -1) : root;
-    const index = parseInt(clean, 10);
-    if (!Number.isNaN(index) && root !== clean && String(index) === clean && index >= 0) {
-      const array: Qs[] = [];
-      array[index] = leaf;
-      leaf = array;
-    } else {
-      const object = newObject();
-      if (clean !== '__proto__') object[clean] = leaf;
-      leaf = object;
-    }
-  }
-  return leaf;
-}
-
-const arrayToObject = (array: QsArray): QsObject => {
-  const object = newObject();
-  array.forEach((item, i) => {
-    if (item !== undefined) object[i] = item;
-  });
-  return object;
-};
-
-/** qs's `utils.merge` with `strictMerge` and no array limit. */
-function merge(target: Qs | undefined, source: Qs | undefined): Qs | undefined {
-  if (!source) return target;
-  if (typeof source === 'string') {
-    if (Array.isArray(target)) target.push(source);
-    else if (isObject(target)) {
-      if (conflicts.has(target)) (target as QsObject)[String(Object.keys(target).length)] = source;
-      else {
-        const pair: QsArray = [target, source];
-        conflicts.add(pair);
-        return pair;
-      }
-    } else return [target as Qs, source];
-    return target;
-  }
-  if (!isObject(target)) return ([target] as Qs[]).concat(source as Qs);
-  if (Array.isArray(target) && Array.isArray(source)) {
-    source.forEach((item, i) => {
-      if (hasOwn(target, i)) {
-        const existing = target[i];
-        if (isObject(existing) && isObject(item)) target[i] = merge(existing, item)!;
-        else target.push(item);
-      } else target[i] = item;
-    });
-    return target;
-  }
-  const into = Array.isArray(target) ? arrayToObject(target) : target;
-  if (Array.isArray(target) && conflicts.has(target)) conflicts.add(into);
-  for (const key of Object.keys(source)) {
-    const value = (source as QsObject)[key]!;
-    into[key] = hasOwn(into, key) ? merge(into[key], value)! : value;
-  }
-  return into;
-}
-
-/** qs's `compact`: arrays lose their holes. */
-function compact(value: Qs): Qs {
-  if (Array.isArray(value)) return value.filter((item) => item !== undefined).map(compact);
-  if (isObject(value)) for (const key of Object.keys(value)) (value as QsObject)[key] = compact((value as QsObject)[key]!);
-  return value;
-}
-
-/** `qs.parse(query, { arrayLimit: Infinity })` of decoded pairs, as an object without a prototype. */
+/**
+ * `qs.parse(query, { arrayLimit: Infinity })`, Medusa's call, of the decoded pairs: qs's `parseValues`
+ * (a repeated name's values combined into an array) done here on the pairs, then qs itself (the same
+ * 6.17 that both tested Medusa versions install) reads the names: brackets, depth 5, array indexes,
+ * names that Object.prototype has dropped, its merge and compaction.
+ */
 function qsParse(pairs: QueryPairs): QsObject {
-  // parseValues: each distinct name (in object-key order) with its value, or the values of a repeated name
-  const values = newObject();
-  for (const [name, value] of pairs) values[name] = hasOwn(values, name) ? ([] as Qs[]).concat(values[name]!, value) : value;
-  let result: Qs = newObject();
-  for (const name of Object.keys(values)) {
-    if (!name) continue;
-    const chain = segmentsOf(name);
-    if (chain) result = merge(result, objectOf(chain, values[name]!))!;
+  const values = Object.create(null) as Record<string, string | string[]>;
+  for (const [name, value] of pairs) {
+    const held = values[name];
+    values[name] = held === undefined ? value : ([] as string[]).concat(held, value);
   }
-  return compact(result) as QsObject;
+  // (qs takes such an object as it takes the values it parsed; its types name string values only.)
+  return qs.parse(values as Record<string, string>, { arrayLimit: Infinity }) as QsObject;
 }
 
 const asValue = (value: Qs): MedusaValue => (typeof value === 'string' ? value : Array.isArray(value) ? value.map(asValue) : NESTED);
@@ -156,7 +44,7 @@ const asValue = (value: Qs): MedusaValue => (typeof value === 'string' ? value :
  */
 export function readMedusaQuery(pairs: QueryPairs): { query: Map<string, MedusaValue>; deep?: undefined } | { deep: string } {
   const parsed = qsParse(pairs);
-  const out = newObject() as Record<string, MedusaValue>;
+  const out = Object.create(null) as Record<string, MedusaValue>;
   for (const [key, raw] of Object.entries(parsed)) {
     const value: MedusaValue = Array.isArray(raw) && raw.length === 1 && typeof raw[0] === 'string' ? raw[0].split(',') : asValue(raw);
     if (!key.includes('.')) {
