@@ -12,7 +12,8 @@
  *                                                   mock-server/backend/ loads it only to read a backend's catalogue)
  *   files  <-  fixtures (not from msw), contracts, mock-server  (how a file a user names is read and written: Node's fs only)
  *
- * `lib/` is the protocol layer: pure, zod only, no Node built-ins (it must run in a browser).
+ * `lib/` is the protocol layer: pure, zod (and qs, the alphabite dialect's query reader: plain
+ * JavaScript, as Medusa calls it), no Node built-ins (it must run in a browser).
  * The contracts and the property suite check *any* implementation, so they never load the
  * mock server, Express or the data generator.
  *
@@ -41,7 +42,7 @@ export interface LayerRule {
 const WRITES_CORE = ['medusa-body', 'routes', 'seed', 'share-token', 'store', 'types'].map((name) => `mock-server/writes/${name}.ts`);
 
 export const LAYERS: Record<string, LayerRule> = {
-  lib: { folders: ['lib'], packages: ['zod'], builtins: false },
+  lib: { folders: ['lib'], packages: ['zod', 'qs'], builtins: false },
   client: { folders: ['lib', 'client'], packages: ['undici'], builtins: true },
   // How a file a user names is written (atomically, devices written through, the rest refused) and read (regular files only, never blocking).
   files: { folders: ['files'], packages: [], builtins: true },
