@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, type Option } from 'commander';
-import { boundedText, printable, quoteText } from '../lib/quote.ts';
+import { boundedText, quoteArgument } from '../lib/quote.ts';
 
 /** The kit's version, from its package.json: one folder up from the sources (cli/), two from the build (dist/cli/). */
 function kitVersion(): string {
@@ -71,8 +71,7 @@ Object.defineProperty(KitCommand.prototype, '_callParseArg', {
     } catch (err) {
       if ((err as { code?: string }).code !== 'commander.invalidArgument') throw err;
       const as = `'${value}'`;
-      // A plain value keeps commander's quotes; one with an unprintable character, or too long, is quoted as lib/quote.ts quotes.
-      const shown = value.length <= QUOTED_ARGUMENT_CHARS && printable(value) === value ? as : quoteText(value, QUOTED_ARGUMENT_CHARS);
+      const shown = quoteArgument(value, QUOTED_ARGUMENT_CHARS);
       const message = `${invalidArgumentMessage.replace(as, () => shown)} ${(err as Error).message.split(as).join(shown)}`;
       return this.error(message, { exitCode: (err as CommanderError).exitCode, code: (err as CommanderError).code });
     }

@@ -52,6 +52,14 @@ export function quoteText(text: string, max = MAX_QUOTED_CHARS): string {
   return `"${(cut ? text.slice(0, max) : text).replace(UNPRINTABLE_OR_QUOTE, escape)}"${cut ? more(text.length - max) : ''}`;
 }
 
+/**
+ * A value someone typed (an option's argument): in single quotes as typed when it is printable and at
+ * most `max` characters (`'70000'`, as commander quotes it), else as `quoteText` quotes it.
+ */
+export function quoteArgument(value: string, max = 80): string {
+  return value.length <= max && printable(value) === value ? `'${value}'` : quoteText(value, max);
+}
+
 /** A key or name: bare when it is a plain word (`count`, `data`, `x-total`), else quoted; cut past `max` characters. */
 export function quoteName(name: string, max = 64): string {
   return /^[\w$.-]+$/.test(name) && name.length <= max ? name : quoteText(name, max);

@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { checkListingAnswer, recordKey, type AnswerCheck, type RuleViolation } from '../lib/answer-rules.ts';
 import { jsonTextFacts } from '../lib/json-text.ts';
-import { boundedText, numberJsonCannotHold, printable, printableJson, Quoted, quoteText, quoteValue, shownValue } from '../lib/quote.ts';
+import { boundedText, numberJsonCannotHold, printable, printableJson, Quoted, quoteArgument, quoteText, quoteValue, shownValue } from '../lib/quote.ts';
+import { medusaVersionProblem } from '../lib/dialects/medusa-behaviour.ts';
 import { describeIssue } from '../lib/zod-issues.ts';
 import { describeAnswer } from '../lib/http.ts';
 import { answerChecker, MAX_CHECKED_DEPTH } from '../mock-server/backend/check.ts';
@@ -42,6 +43,14 @@ describe('lib/quote.ts: printable, bounded, iterative', () => {
     expect(boundedText('x'.repeat(250))).toBe(`${'x'.repeat(200)}… (50 more characters)`);
     expect(quoteText('\u{e0001}')).toBe('"\\udb40\\udc01"');
     for (const text of [printable(FORGED), quoteText(FORGED), boundedText(FORGED, 10), quoteValue({ [FORGED]: FORGED })]) expect(text).not.toMatch(UNSAFE);
+  });
+
+  it('quoteArgument: a typed value as typed when plain, else escaped and cut (the CLI, medusaVersion)', () => {
+    expect(quoteArgument('70000')).toBe("'70000'");
+    expect(quoteArgument('7\u001b[31m\n')).toBe('"7\\u001b[31m\\n"');
+    expect(quoteArgument('9'.repeat(100), 10)).toBe('"9999999999"… (90 more characters)');
+    expect(medusaVersionProblem('2.99.0')).toMatch(/, got '2\.99\.0'$/);
+    expect(medusaVersionProblem(`2.1\n${'x'.repeat(1000)}`)).toMatch(/, got "2\.1\\nx{36}"… \(964 more characters\)$/);
   });
 
   it('quotes a value of any depth or size, and a cycle, within the bound and without throwing', () => {

@@ -5,6 +5,7 @@
  * dialect asks `medusaBehaviour(version)` once and reads its fields; no other module compares versions.
  * The versions the kit tests are lib/dialects/medusa-versions.ts's one list.
  */
+import { quoteArgument } from '../quote.ts';
 import { NEWEST_MEDUSA_VERSION, OLDEST_MEDUSA_VERSION } from './medusa-versions.ts';
 
 /** A change of Medusa that the plugins' routes show: from which version, what, and where it is written. */
@@ -94,7 +95,7 @@ export const MEDUSA_VERSION_RANGE = `a Medusa version x.y.z from ${OLDEST_MEDUSA
 
 /** Why `value` is not a Medusa version the dialect can answer as (one sentence, without the name of the option), or undefined. */
 export function medusaVersionProblem(value: unknown): string | undefined {
-  const shown = typeof value === 'string' ? `'${value.length > 40 ? `${value.slice(0, 40)}...` : value}'` : typeof value;
+  const shown = typeof value === 'string' ? quoteArgument(value, 40) : typeof value;
   const numbers = typeof value === 'string' ? numbersOf(value) : undefined;
   if (!numbers || compare(numbers, numbersOf(OLDEST_MEDUSA_VERSION)!) < 0 || compare(numbers, numbersOf(NEWEST_MEDUSA_VERSION)!) > 0) {
     return `expected ${MEDUSA_VERSION_RANGE}, such as 2.15.0, got ${shown}`;
