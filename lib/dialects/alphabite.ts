@@ -8,16 +8,13 @@
 import { clampedPageNumbers, PAGE_RULES } from '../paging.ts';
 import type { QueryPairs } from '../query.ts';
 import { refusal, type Dialect, type EndpointName, type EndpointRules, type ListingOrder, type ListingQuery, type ListingRequest, type Refusal } from './types.ts';
-import { medusaBehaviour, type MedusaBehaviour } from './medusa-behaviour.ts';
+import { medusaBehaviour, NEWEST_MEDUSA_BEHAVIOUR as NEWEST_MEDUSA, type MedusaBehaviour } from './medusa-behaviour.ts';
 import { validateQuery, type FieldType } from './medusa-validation.ts';
 import { medusaQueryFields, relationsLimitRefusal, throughUnknownRelation, type PluginEntity } from './medusa-fields.ts';
 
 export type { FieldType } from './medusa-validation.ts';
 export { medusaQuery, NESTED } from './medusa-query.ts';
 export { medusaQueryFields, relationsDepth } from './medusa-fields.ts';
-
-/** The Medusa the dialect answers as when not told another: the newest the kit is tested on. */
-const NEWEST_MEDUSA = medusaBehaviour();
 
 /** Medusa's `createFindParams()` defaults (@medusajs/medusa 2.x, api/utils/validators.js). */
 export const ALPHABITE_DEFAULT_LIMIT = 20;

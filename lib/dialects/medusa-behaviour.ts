@@ -118,3 +118,6 @@ export function medusaBehaviour(version: string = NEWEST_MEDUSA_VERSION): Medusa
     stripsRestrictedFields: since('restrictedFieldsStripped'),
   });
 }
+
+/** The behaviour of the newest Medusa the kit is tested on: what the dialect answers as when it is told no version. */
+export const NEWEST_MEDUSA_BEHAVIOUR = medusaBehaviour();

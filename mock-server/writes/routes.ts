@@ -10,7 +10,7 @@ import { customerOf, bearerToken } from '../../lib/customers.ts';
 import type { Dataset } from '../../fixtures/dataset.ts';
 import type { Dialect, RatingAggregate } from '../../lib/dialects/index.ts';
 import { BASE_FIELDS, validate, type FieldType } from '../../lib/dialects/alphabite.ts';
-import { medusaBehaviour, type MedusaBehaviour } from '../../lib/dialects/medusa-behaviour.ts';
+import { NEWEST_MEDUSA_BEHAVIOUR, type MedusaBehaviour } from '../../lib/dialects/medusa-behaviour.ts';
 import { DEFAULT_BODY_LIMIT, json, readBody, REVIEW_BODY_LIMIT, validateBody, type FieldRule } from './medusa-body.ts';
 import { empty500, REASONS } from './reasons.ts';
 import { seedOf, type SeedWishlists } from './seed.ts';
@@ -56,8 +56,7 @@ export function wishlistSettings(allowMultipleWishlists = false): WishlistSettin
 export const RETRIEVE_ITEMS_TAKE = 5;
 
 /** The Medusa version the dialect answers as (its validation wording, its body-parser errors): the newest when it names none. */
-const NEWEST_MEDUSA = medusaBehaviour();
-const medusaOf = (ctx: WriteContext): MedusaBehaviour => ctx.dialect.medusa ?? NEWEST_MEDUSA;
+const medusaOf = (ctx: WriteContext): MedusaBehaviour => ctx.dialect.medusa ?? NEWEST_MEDUSA_BEHAVIOUR;
 
 const UNAUTHORIZED = json(401, { message: 'Unauthorized' });
 const GUEST_NOT_ALLOWED = json(401, { type: 'unauthorized', message: 'Guest wishlists are not allowed' });
