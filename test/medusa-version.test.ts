@@ -14,6 +14,7 @@ import { MEDUSA_CHANGES } from '../lib/dialects/medusa-behaviour.ts';
 import { NEWEST_MEDUSA_VERSION, OLDEST_MEDUSA_VERSION } from '../lib/dialects/medusa-versions.ts';
 import { alphabiteDialect } from '../lib/dialects/alphabite.ts';
 import { REASON_HEADER } from '../lib/write-reason.ts';
+import { seenAnswer, type SeenAnswer } from './support/http.ts';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
 import { createListingHandlers, createStoreHandlers } from '../msw/index.ts';
 import { runCli, startServe, type ServeProcess } from './support/cli-process.ts';
@@ -26,17 +27,8 @@ const BYPASS = { onUnhandledRequest: 'bypass', onUnhandledFrame: 'bypass' } as c
 const VERSIONS = [OLDEST_MEDUSA_VERSION, '2.15.0', '2.16.0', '2.17.0', '2.20.0', '2.20.1', NEWEST_MEDUSA_VERSION];
 const originOf = (version: string) => `http://v${version.replaceAll('.', '-')}.medusa-version.store-listing-kit.test`;
 
-interface Seen {
-  status: number;
-  contentType: string | null;
-  reason: string | null;
-  body: string;
-}
-
-async function seen(url: string, init: RequestInit): Promise<Seen> {
-  const res = await fetch(url, init);
-  return { status: res.status, contentType: res.headers.get('content-type'), reason: res.headers.get(REASON_HEADER), body: await res.text() };
-}
+type Seen = SeenAnswer;
+const seen = (url: string, init: RequestInit) => seenAnswer(url, init);
 
 const servers = new Map<string, MockServer>();
 const msw = setupServer(...VERSIONS.flatMap((medusaVersion) => createStoreHandlers({ ...DATA, dialect: 'alphabite', medusaVersion, baseUrl: originOf(medusaVersion) })));

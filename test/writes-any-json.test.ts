@@ -17,7 +17,7 @@ import { z } from 'zod';
 import { createHmac } from 'node:crypto';
 import { generateDataset } from '../fixtures/dataset.ts';
 import { alphabiteWriteBodySchemas } from '../lib/dialects/alphabite-write-schemas.ts';
-import { REASON_HEADER } from '../lib/write-reason.ts';
+import { seenAnswer, type SeenAnswer } from './support/http.ts';
 import { startMockServer, type MockServer } from '../mock-server/server.ts';
 import { MOCK_SHARE_TOKEN_SECRET } from '../mock-server/writes/share-token.ts';
 import { REASONS } from '../mock-server/writes/reasons.ts';
@@ -79,18 +79,9 @@ const { jsonText } = fc.letrec<{ jsonText: string }>((tie) => ({
   ),
 }));
 
-interface Seen {
-  status: number;
-  contentType: string | null;
-  reason: string | null;
-  body: string;
-}
-
-async function seen(url: string, init: RequestInit): Promise<Seen> {
-  const res = await fetch(url, init);
+type Seen = SeenAnswer;
   // Each side stamps its own clock: ISO times, and a share token's iat/exp (test/msw-equivalence.test.ts compares tokens).
-  return { status: res.status, contentType: res.headers.get('content-type'), reason: res.headers.get(REASON_HEADER), body: (await res.text()).replace(ISO_TIME, '<time>').replace(JWT, '<jwt>') };
-}
+const seen = (url: string, init: RequestInit) => seenAnswer(url, init, (body) => body.replace(ISO_TIME, '<time>').replace(JWT, '<jwt>'));
 
 /** What String() shows, where it can (undefined where it throws on a client's object). */
 function shownByString(value: unknown): string | undefined {

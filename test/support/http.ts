@@ -1,6 +1,7 @@
 /** Small helpers for tests that talk to a server over HTTP. */
 import { request } from 'node:http';
 import { pageStart } from '../../lib/paging.ts';
+import { REASON_HEADER } from '../../lib/write-reason.ts';
 
 export interface Fetched {
   status: number;
@@ -20,6 +21,20 @@ export async function get(base: string, path: string, init?: RequestInit): Promi
     json = undefined;
   }
   return { status: res.status, contentType: res.headers.get('content-type'), text, json, headers: res.headers };
+}
+
+/** What a client sees of an answer, to compare two servers' (the HTTP mock and MSW): status, type, the mock's reason header, body. */
+export interface SeenAnswer {
+  status: number;
+  contentType: string | null;
+  reason: string | null;
+  body: string;
+}
+
+/** Fetches `url` and keeps what a client sees of the answer, its body passed through `mask` (default as it is). */
+export async function seenAnswer(url: string, init: RequestInit, mask: (body: string) => string = (body) => body): Promise<SeenAnswer> {
+  const res = await fetch(url, init);
+  return { status: res.status, contentType: res.headers.get('content-type'), reason: res.headers.get(REASON_HEADER), body: mask(await res.text()) };
 }
 
 /** Follows `nextPage` links from the first page, collecting every record: at most `maxPages` requests. */
